@@ -1,0 +1,8 @@
+import { Command } from 'commander';
+import type { Context } from '../../src/context.js';
+import { UsageError } from '../../src/errors.js';
+
+/** Placeholder until the ads commands land. */
+export function register(program: Command, _ctx: Context): void {
+  program.addCommand(new Command('ads').description('not available yet').action(() => { throw new UsageError('cr ads is not available yet'); }));
+}

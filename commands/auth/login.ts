@@ -1,0 +1,91 @@
+import { Command } from 'commander';
+import type { Context } from '../../src/context.js';
+import { withExamples } from '../../src/cli-kit.js';
+import { UsageError, ApiError, AuthMissingError } from '../../src/errors.js';
+import { API_KEY_PATTERN } from '../../src/api/schemas/common.js';
+import { readAll } from '../../src/io/streams.js';
+import { maskKey } from '../../src/redact.js';
+import { DEFAULT_PROFILE } from '../../src/profiles.js';
+
+interface LoginOptions {
+  profile: string;
+  baseUrl?: string;
+  withKey: boolean;
+  verify: boolean;
+  crmSegment?: string;
+}
+
+export const loginCommand = (ctx: Context) =>
+  withExamples(
+    new Command('login')
+      .description('store an API key in a profile (asks on a terminal; --with-key reads stdin)')
+      .option('--with-key', 'read the key from standard input (for scripts)')
+      .option('--no-verify', 'do not check the key against the server')
+      .option('--crm-segment <name>', 'the CRM product path segment of /integrations/<name>/agents')
+      .action((f: { withKey?: boolean; verify: boolean; crmSegment?: string }) =>
+        login(ctx, {
+          profile: ctx.globals.profile ?? DEFAULT_PROFILE,
+          baseUrl: ctx.globals.baseUrl,
+          withKey: Boolean(f.withKey),
+          verify: f.verify,
+          crmSegment: f.crmSegment,
+        }),
+      ),
+    [
+      'cr auth login --base-url https://cms.example.com/api/v1',
+      'printf %s "$CR_KEY" | cr auth login --profile ci --base-url https://cms.example.com/api/v1 --with-key',
+    ],
+  );
+
+export function checkKeyFormat(key: string): string {
+  const trimmed = key.trim();
+  if (!API_KEY_PATTERN.test(trimmed)) {
+    throw new UsageError('That is not an API key: expected cr_ followed by 40 lowercase hex characters', 'create a key at /integrations/api-keys in the admin interface');
+  }
+  return trimmed;
+}
+
+export async function login(ctx: Context, o: LoginOptions): Promise<void> {
+  const store = await ctx.profiles();
+  const existing = store.get(o.profile);
+  let baseUrl = o.baseUrl ?? existing?.baseUrl;
+  if (!baseUrl) {
+    if (o.withKey) throw new UsageError('No base URL for this profile', 'pass --base-url URL (ending in /api/v1)');
+    baseUrl = await ctx.prompt.input('Base URL (ends with /api/v1)', { flag: '--base-url' });
+  }
+  baseUrl = checkBaseUrl(baseUrl);
+  const rawKey = o.withKey ? await readAll(ctx.io.stdin) : await ctx.prompt.secret('API key', { flag: '--with-key (key on stdin)' });
+  const key = checkKeyFormat(rawKey);
+  if (o.verify) await verify(ctx, baseUrl, key, existing?.crmSegment);
+  store.save(o.profile, { ...existing, baseUrl, apiKey: key, ...(o.crmSegment ? { crmSegment: o.crmSegment } : {}) });
+  ctx.notice(`Logged in: profile "${o.profile}" → ${baseUrl} with key ${maskKey(key)}${o.verify ? '' : ' (not verified)'}`);
+}
+
+function checkBaseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new UsageError(`--base-url is not a URL: "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must be http or https: "${value}"`);
+  return url.toString().replace(/\/+$/, '');
+}
+
+async function verify(ctx: Context, baseUrl: string, key: string, crmSegment?: string): Promise<void> {
+  const [{ ApiClient }, { endpoints }, { userAgent }] = await Promise.all([
+    import('../../src/http/client.js'),
+    import('../../src/api/endpoints.js'),
+    import('../../src/version.js'),
+  ]);
+  const log = ctx.globals.verbose ? (l: string) => ctx.io.err.write(l + '\n') : undefined;
+  const client = new ApiClient({ baseUrl, key, userAgent: userAgent(), log, crmSegment, timeoutMs: (ctx.globals.timeout ?? 30) * 1000 });
+  try {
+    await client.call(endpoints.getFinanceSummary);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) throw new AuthMissingError(`The server rejected the key ${maskKey(key)} (401 INVALID_API_KEY); nothing was stored`);
+    throw error;
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,8 @@
+import { Command } from 'commander';
+import type { Context } from '../../src/context.js';
+import { UsageError } from '../../src/errors.js';
+
+/** Placeholder until the serve commands land. */
+export function register(program: Command, _ctx: Context): void {
+  program.addCommand(new Command('serve').description('not available yet').action(() => { throw new UsageError('cr serve is not available yet'); }));
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { websiteIdField } from './common.js';
+
+export const NURTURE_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
+export const NURTURE_MAX_LIMIT = 200;
+
+export const ListNurtureQuery = z.object({
+  website_id: websiteIdField(),
+  status: z.enum(NURTURE_STATUSES).optional().describe('Only sequences with this status'),
+  limit: z.number().int().min(1).max(NURTURE_MAX_LIMIT).default(50).describe('Page size'),
+  offset: z.number().int().min(0).default(0).describe('Number of sequences to skip'),
+});
+export type ListNurtureQuery = z.infer<typeof ListNurtureQuery>;
+
+export const NurtureSequence = z.looseObject({
+  contentId: z.string(),
+  title: z.string(),
+  status: z.string(),
+  stepCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type NurtureSequence = z.infer<typeof NurtureSequence>;
+
+export const NurtureList = z.looseObject({
+  sequences: z.array(NurtureSequence),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
+export type NurtureList = z.infer<typeof NurtureList>;

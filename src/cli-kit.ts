@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+import { UsageError } from './errors.js';
+
+/** Appends real examples to a command's --help (cli.md: one or two per command). */
+export function withExamples(cmd: Command, examples: string[]): Command {
+  return cmd.addHelpText('after', '\nExamples:\n' + examples.map((e) => `  $ ${e}`).join('\n'));
+}
+
+/** commander argParser for positive integers, with a message naming the flag. */
+export const intArg = (flag: string, min = 0) => (value: string): number => {
+  if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`${flag} must be an integer, got "${value}"`);
+  const n = Number(value);
+  if (n < min) throw new UsageError(`${flag} must be at least ${min}, got ${n}`);
+  return n;
+};
+
+/** commander argParser restricting a flag to a fixed set of values. */
+export const oneOf = (flag: string, values: readonly string[]) => (value: string): string => {
+  if (!values.includes(value)) throw new UsageError(`${flag} must be one of ${values.join(', ')}; got "${value}"`);
+  return value;
+};
+
+/** Collects a repeatable flag into an array. */
+export const collect = (value: string, previous: string[] = []) => [...previous, value];

@@ -1,0 +1,96 @@
+import type { ApiClient } from './http/client.js';
+import type { ProfileStore } from './profiles.js';
+import type { Credentials } from './credentials.js';
+import { processIO, type IO } from './io/streams.js';
+import { createPrompter, type Prompter } from './io/prompt.js';
+import { startSpinner, type Spinner } from './io/spinner.js';
+import { UsageError } from './errors.js';
+
+/** Options every command accepts (cli.md "Global flags"). */
+export interface GlobalOptions {
+  profile?: string;
+  baseUrl?: string;
+  json: boolean;
+  website?: string;
+  local: boolean;
+  verbose: boolean;
+  timeout?: number;
+  color: boolean;
+}
+
+export interface Context {
+  io: IO;
+  env: NodeJS.ProcessEnv;
+  /** Business "now": CR_NOW when set (tests, demos), else the real clock. */
+  now(): Date;
+  globals: GlobalOptions;
+  setGlobals(g: Partial<GlobalOptions>): void;
+  /** The HTTP core for the resolved profile (or the embedded server with --local). */
+  api(): Promise<ApiClient>;
+  credentials(): Promise<Credentials>;
+  profiles(): Promise<ProfileStore>;
+  prompt: Prompter;
+  spinner(text: string): Promise<Spinner>;
+  /** A notice on stderr (never stdout). */
+  notice(line: string): void;
+  /** Runs cleanups registered by the context (closes connections, stops --local). */
+  dispose(): Promise<void>;
+}
+
+export function nowFrom(env: NodeJS.ProcessEnv): () => Date {
+  const fixed = env.CR_NOW;
+  if (!fixed) return () => new Date();
+  const t = Date.parse(fixed);
+  if (Number.isNaN(t)) throw new UsageError(`CR_NOW is not an ISO date-time: ${fixed}`);
+  return () => new Date(t);
+}
+
+/** The one place where real dependencies are built. */
+export function createContext(env: NodeJS.ProcessEnv = process.env, io: IO = processIO(env)): Context {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  let profileStore: Promise<ProfileStore> | undefined;
+  let client: Promise<ApiClient> | undefined;
+  const ctx: Context = {
+    io,
+    env,
+    now: nowFrom(env),
+    globals: { json: false, local: false, verbose: false, color: true },
+    setGlobals(g) {
+      Object.assign(ctx.globals, g);
+      if (g.color === false) {
+        ctx.io.color = false;
+        ctx.io.colorErr = false;
+      }
+    },
+    profiles() {
+      profileStore ??= import('./profiles.js').then(async ({ ProfileStore }) => {
+        const store = await ProfileStore.open(env);
+        for (const w of store.warnings) ctx.notice(w);
+        return store;
+      });
+      return profileStore;
+    },
+    async credentials() {
+      const { resolveCredentials, needsProfileStore } = await import('./credentials.js');
+      const flags = { profile: ctx.globals.profile, baseUrl: ctx.globals.baseUrl };
+      const store = needsProfileStore(flags, env) ? await ctx.profiles() : undefined;
+      return resolveCredentials(flags, env, store);
+    },
+    api() {
+      client ??= (async () => {
+        const { buildClient } = await import('./http/build-client.js');
+        const built = await buildClient(ctx);
+        cleanups.push(built.close);
+        return built.client;
+      })();
+      return client;
+    },
+    prompt: createPrompter(io),
+    spinner: (text) => startSpinner(io, text),
+    notice: (line) => io.err.write(line + '\n'),
+    async dispose() {
+      for (const fn of cleanups.splice(0).reverse()) await fn();
+    },
+  };
+  return ctx;
+}

@@ -1,0 +1,56 @@
+import { AuthMissingError } from './errors.js';
+import { DEFAULT_PROFILE, type Profile, type ProfileStore } from './profiles.js';
+
+export type Source = 'flag' | 'env' | 'profile' | 'local';
+
+export interface Credentials {
+  profile: string;
+  baseUrl?: string;
+  key?: string;
+  crmSegment?: string;
+  source: { key?: Source; baseUrl?: Source; profile: Source | 'default' };
+}
+
+export interface CredentialFlags {
+  profile?: string;
+  baseUrl?: string;
+}
+
+/**
+ * Precedence (cli.md): flags, then CR_API_KEY / CR_BASE_URL / CR_PROFILE, then the
+ * active profile. A profile named by --profile is itself a flag, so its stored key and
+ * URL win over the environment; otherwise the environment wins over the stored profile.
+ */
+export function resolveCredentials(flags: CredentialFlags, env: NodeJS.ProcessEnv, store?: ProfileStore): Credentials {
+  const profileSource: Credentials['source']['profile'] = flags.profile ? 'flag' : env.CR_PROFILE ? 'env' : store?.activeName() ? 'profile' : 'default';
+  const name = flags.profile || env.CR_PROFILE || store?.activeName() || DEFAULT_PROFILE;
+  const stored: Profile = store?.get(name) ?? {};
+  const explicitProfile = Boolean(flags.profile);
+  const pick = (flag: string | undefined, envValue: string | undefined, profileValue: string | undefined): [string | undefined, Source | undefined] => {
+    if (flag) return [flag, 'flag'];
+    if (explicitProfile && profileValue) return [profileValue, 'profile'];
+    if (envValue) return [envValue, 'env'];
+    if (profileValue) return [profileValue, 'profile'];
+    return [undefined, undefined];
+  };
+  const [key, keySource] = pick(undefined, env.CR_API_KEY, stored.apiKey);
+  const [baseUrl, urlSource] = pick(flags.baseUrl, env.CR_BASE_URL, stored.baseUrl);
+  return {
+    profile: name,
+    key,
+    baseUrl,
+    crmSegment: stored.crmSegment,
+    source: { key: keySource, baseUrl: urlSource, profile: profileSource },
+  };
+}
+
+/** Whether the profile file is needed at all (env + flags may already say everything). */
+export function needsProfileStore(flags: CredentialFlags, env: NodeJS.ProcessEnv): boolean {
+  return Boolean(flags.profile) || !env.CR_API_KEY || !(flags.baseUrl || env.CR_BASE_URL);
+}
+
+export function requireUsable(c: Credentials): Required<Pick<Credentials, 'key' | 'baseUrl'>> & Credentials {
+  if (!c.key) throw new AuthMissingError(`No API key for profile "${c.profile}". Run \`cr auth login\`, set CR_API_KEY, or pass --local.`);
+  if (!c.baseUrl) throw new AuthMissingError(`No base URL for profile "${c.profile}". Run \`cr auth login --base-url URL\` or set CR_BASE_URL.`);
+  return c as Required<Pick<Credentials, 'key' | 'baseUrl'>> & Credentials;
+}

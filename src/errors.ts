@@ -1,0 +1,134 @@
+/**
+ * Typed failures. Every error a command can end with is one of these; src/main.ts maps
+ * them to exit codes in one place (exitCodeOf).
+ */
+
+export class CrError extends Error {
+  /** Machine-readable code printed after the message, when there is one. */
+  code?: string;
+  constructor(message: string, options?: { cause?: unknown; code?: string }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = options?.code;
+  }
+}
+
+/** Bad command line: unknown command, bad flag or value. Nothing was sent. Exit 2. */
+export class UsageError extends CrError {
+  constructor(message: string, readonly hint?: string) {
+    super(message, { code: 'USAGE' });
+  }
+}
+
+/** No key configured at all. Exit 3. */
+export class AuthMissingError extends CrError {
+  constructor(message = 'No API key configured. Run `cr auth login`, set CR_API_KEY, or pass --local.') {
+    super(message, { code: 'NO_API_KEY' });
+  }
+}
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** The server answered with an error envelope (or an error status). */
+export class ApiError extends CrError {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly method: string,
+    readonly url: string,
+    options: { code?: string; details?: ErrorDetail[]; retryAfter?: string; body?: unknown } = {},
+  ) {
+    super(message, { code: options.code });
+    this.details = options.details;
+    this.retryAfter = options.retryAfter;
+    this.body = options.body;
+  }
+  details?: ErrorDetail[];
+  retryAfter?: string;
+  body?: unknown;
+
+  /** Builds the error from a status and whatever body came back (envelope or not). */
+  static from(status: number, payload: unknown, method: string, url: string, retryAfter?: string): ApiError {
+    const envelope = (payload && typeof payload === 'object' ? payload : {}) as Record<string, unknown>;
+    const serverMessage = typeof envelope.error === 'string' ? envelope.error : `HTTP ${status}`;
+    const code = typeof envelope.code === 'string' ? envelope.code : undefined;
+    const details = Array.isArray(envelope.details) ? (envelope.details as ErrorDetail[]) : undefined;
+    let message = serverMessage;
+    if (details?.length) message += ': ' + details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ');
+    if (status === 429) message += `; retry after ${describeRetryAfter(retryAfter)}`;
+    return new ApiError(status, `${message} (${method} ${url})`, method, url, { code, details, retryAfter, body: payload });
+  }
+}
+
+function describeRetryAfter(value: string | undefined): string {
+  if (!value) return 'a while';
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds)) return value;
+  if (seconds >= 3600 && seconds % 3600 === 0) return `${seconds / 3600} hour${seconds === 3600 ? '' : 's'}`;
+  if (seconds >= 60) return `${Math.ceil(seconds / 60)} minutes`;
+  return `${seconds} seconds`;
+}
+
+/** Could not reach the server, timed out, or TLS failed. Exit 8. */
+export class NetworkError extends CrError {
+  constructor(readonly method: string, readonly url: string, message: string, options?: { cause?: unknown; code?: string }) {
+    super(`${message} (${method} ${url})`, { cause: options?.cause, code: options?.code ?? 'NETWORK_ERROR' });
+  }
+}
+
+/** The server answered, but not with the JSON the API promises. Exit 1. */
+export class ResponseError extends CrError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, { cause: options?.cause, code: 'BAD_RESPONSE' });
+  }
+}
+
+/** The user pressed Ctrl-C. Exit 130. */
+export class InterruptedError extends CrError {
+  constructor() {
+    super('Interrupted', { code: 'INTERRUPTED' });
+  }
+}
+
+/** Local configuration or store problem (bad config file, store held by a server...). Exit 1 unless given. */
+export class LocalError extends CrError {
+  constructor(message: string, readonly exitCode = 1, options?: { cause?: unknown; code?: string }) {
+    super(message, options);
+  }
+}
+
+export const EXIT = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  auth: 3,
+  permission: 4,
+  notFound: 5,
+  invalid: 6,
+  rateLimited: 7,
+  network: 8,
+  interrupted: 130,
+} as const;
+
+/** The single mapping from an error to the process exit code (cli.md "Errors and exit codes"). */
+export function exitCodeOf(error: unknown): number {
+  if (error instanceof UsageError) return EXIT.usage;
+  if (error instanceof AuthMissingError) return EXIT.auth;
+  if (error instanceof NetworkError) return EXIT.network;
+  if (error instanceof InterruptedError) return EXIT.interrupted;
+  if (error instanceof LocalError) return error.exitCode;
+  if (error instanceof ApiError) {
+    const s = error.status;
+    if (s === 401) return EXIT.auth;
+    if (s === 403) return EXIT.permission;
+    if (s === 404) return EXIT.notFound;
+    if (s === 400 || s === 409 || s === 413 || s === 422) return EXIT.invalid;
+    if (s === 429) return EXIT.rateLimited;
+    if (s >= 500) return EXIT.network;
+    return EXIT.failure;
+  }
+  return EXIT.failure;
+}

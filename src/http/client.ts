@@ -1,0 +1,182 @@
+import { Agent, request, type Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { ApiError, NetworkError, ResponseError } from '../errors.js';
+import { maskKey, redactKeys } from '../redact.js';
+import type { Endpoint } from '../api/endpoints.js';
+import { CRM_PATH_SEGMENT } from '../api/endpoints.js';
+import { backoffDelay, isRetryableStatus, RETRY_ATTEMPTS } from './retry.js';
+import { describeNetworkFailure } from './network-errors.js';
+
+export interface ClientOptions {
+  baseUrl: string;
+  /** Bearer key; may be absent for endpoints without auth (openapi.json). */
+  key?: string;
+  timeoutMs?: number;
+  userAgent: string;
+  /** Writes one line to stderr per request and response when set (--verbose). */
+  log?: (line: string) => void;
+  /** The CRM product's path segment, when a profile renames it. */
+  crmSegment?: string;
+  /** Base of the retry backoff; tests shorten it. */
+  retryBaseMs?: number;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON body, or undefined when the body was not JSON. */
+  body: unknown;
+  text: string;
+}
+
+export interface CallInput {
+  params?: Record<string, string>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+export interface CallResult<T> {
+  /** Schema-checked data (unknown fields kept). */
+  data: T;
+  /** The envelope's data exactly as received, for --json. */
+  raw: unknown;
+  response: RawResponse;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * The HTTP core every command goes through: one keep-alive connection pool, bearer auth,
+ * timeout, retry of idempotent requests, envelope → data or a typed error.
+ */
+export class ApiClient {
+  readonly baseUrl: string;
+  private readonly agent: Agent;
+
+  constructor(private readonly options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+  }
+
+  /** Calls one endpoint of the table and returns its checked data. */
+  async call<D extends z.ZodType>(ep: Endpoint<any, any, any, D>, input: CallInput = {}): Promise<CallResult<z.infer<D>>> {
+    const url = this.urlFor(ep, input);
+    const res = await this.send(ep.method, url, ep.method === 'GET' ? undefined : input.body ?? {});
+    const envelope = this.unwrap(ep.method, url, res);
+    const checked = ep.data.safeParse(envelope.data);
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      const where = ['data', ...issue.path.map(String)].join('.');
+      throw new ResponseError(`Unexpected response from ${ep.method} ${url}: ${where}: ${issue.message}`);
+    }
+    return { data: checked.data as z.infer<D>, raw: envelope.data, response: res };
+  }
+
+  /** The URL a call would hit (also used by --dry-run). */
+  urlFor(ep: Endpoint, input: CallInput = {}): string {
+    let path = ep.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(input.params?.[name] ?? ''));
+    const segment = this.options.crmSegment;
+    if (ep.operationId === 'listCrmAgents' && segment && segment !== CRM_PATH_SEGMENT) {
+      path = path.replace(`/${CRM_PATH_SEGMENT}/`, `/${encodeURIComponent(segment)}/`);
+    }
+    return this.resolve(path, input.query);
+  }
+
+  /** Joins a path under the base URL and appends the defined query values. */
+  resolve(path: string, query?: Record<string, unknown>): string {
+    const url = new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
+    for (const [k, v] of Object.entries(query ?? {})) {
+      if (v === undefined || v === null) continue;
+      for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(k, String(item));
+    }
+    return url.toString();
+  }
+
+  /** Unwraps a success envelope, or throws the typed error the response stands for. */
+  unwrap(method: string, url: string, res: RawResponse): { data: unknown } {
+    if (res.status >= 400) throw ApiError.from(res.status, res.body, method, url, res.headers['retry-after']);
+    const body = res.body as Record<string, unknown> | undefined;
+    if (!body || typeof body !== 'object' || body.success !== true || !('data' in body)) {
+      const got = res.body === undefined ? `a non-JSON body (${res.headers['content-type'] ?? 'no content type'})` : 'JSON without a success envelope';
+      throw new ResponseError(`Unexpected response from ${method} ${url}: HTTP ${res.status} with ${got}`);
+    }
+    return { data: body.data };
+  }
+
+  /** Sends one request, retrying GETs on network errors and 502/503/504. POST is never retried. */
+  async send(method: string, url: string, body?: unknown): Promise<RawResponse> {
+    const attempts = method === 'GET' || method === 'HEAD' ? RETRY_ATTEMPTS : 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const res = await this.once(method, url, body);
+        if (attempt < attempts && isRetryableStatus(res.status)) {
+          await this.pause(attempt, `HTTP ${res.status}`);
+          continue;
+        }
+        return res;
+      } catch (error) {
+        if (error instanceof NetworkError && attempt < attempts) {
+          await this.pause(attempt, error.message);
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  private async pause(attempt: number, why: string) {
+    const ms = backoffDelay(attempt, this.options.retryBaseMs);
+    this.options.log?.(`retrying after ${why} in ${ms} ms (attempt ${attempt + 1} of ${RETRY_ATTEMPTS})`);
+    await new Promise((r) => setTimeout(r, ms));
+  }
+
+  private async once(method: string, url: string, body?: unknown): Promise<RawResponse> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.options.userAgent,
+    };
+    if (this.options.key) headers.authorization = `Bearer ${this.options.key}`;
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    const log = this.options.log;
+    const started = performance.now();
+    log?.(`> ${method} ${redactKeys(url)}${this.options.key ? ` (Authorization: Bearer ${maskKey(this.options.key)})` : ''}`);
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    let res: Dispatcher.ResponseData;
+    let text: string;
+    try {
+      res = await request(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body: payload,
+        dispatcher: this.agent,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      text = await res.body.text();
+    } catch (cause) {
+      throw new NetworkError(method, redactKeys(url), describeNetworkFailure(cause, timeoutMs), { cause });
+    }
+    const ms = Math.round(performance.now() - started);
+    const flat = flattenHeaders(res.headers);
+    log?.(`< ${res.statusCode} ${method} ${redactKeys(url)} (${ms} ms, ${text.length} bytes)`);
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.statusCode, headers: flat, body: parsed, text };
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}

@@ -1,0 +1,63 @@
+/**
+ * The IO seen by commands: two text sinks, stdin, and the facts that decide rendering.
+ * Commands never touch process.* directly, so tests can run them in-process.
+ */
+export interface Sink {
+  write(text: string): void;
+}
+
+export interface IO {
+  out: Sink;
+  err: Sink;
+  stdin: NodeJS.ReadableStream;
+  /** Whether each stream is a terminal (CR_FORCE_TTY=1 forces both, for tests). */
+  tty: { out: boolean; err: boolean; in: boolean };
+  /** Colour on stdout / stderr after NO_COLOR, FORCE_COLOR and --no-color. */
+  color: boolean;
+  colorErr: boolean;
+  columns: number;
+  /** CI is set: no spinner, no prompt. */
+  ci: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+function envFlag(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}
+
+/** Colour decision: --no-color and NO_COLOR win, then FORCE_COLOR, then "is it a terminal". */
+export function colorEnabled(env: NodeJS.ProcessEnv, isTty: boolean, noColorFlag = false): boolean {
+  if (noColorFlag) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  if (env.TERM === 'dumb') return false;
+  return isTty;
+}
+
+export function processIO(env: NodeJS.ProcessEnv = process.env, noColor = false): IO {
+  const forced = envFlag(env.CR_FORCE_TTY);
+  const tty = {
+    out: forced || Boolean(process.stdout.isTTY),
+    err: forced || Boolean(process.stderr.isTTY),
+    in: Boolean(process.stdin.isTTY),
+  };
+  const width = Number(env.COLUMNS) || process.stdout.columns || 100;
+  return {
+    out: { write: (t) => void process.stdout.write(t) },
+    err: { write: (t) => void process.stderr.write(t) },
+    stdin: process.stdin,
+    tty,
+    color: colorEnabled(env, tty.out, noColor),
+    colorErr: colorEnabled(env, tty.err, noColor),
+    columns: width,
+    ci: envFlag(env.CI),
+    env,
+  };
+}
+
+/** Reads all of stdin as text (for `--with-key` and `--input -`). */
+export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}

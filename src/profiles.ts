@@ -1,0 +1,121 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type Conf from 'conf';
+import { LocalError } from './errors.js';
+
+/** One stored set of credentials. */
+export interface Profile {
+  baseUrl?: string;
+  apiKey?: string;
+  /** The CRM product's path segment in /integrations/<segment>/agents (default `crm`). */
+  crmSegment?: string;
+}
+
+interface ConfigShape {
+  activeProfile?: string;
+  profiles: Record<string, Profile>;
+}
+
+export const DEFAULT_PROFILE = 'default';
+
+/** The config folder: CR_CONFIG_DIR, else $XDG_CONFIG_HOME/cr, else ~/.config/cr. */
+export function configDir(env: NodeJS.ProcessEnv): string {
+  if (env.CR_CONFIG_DIR) return env.CR_CONFIG_DIR;
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'cr');
+}
+
+/**
+ * conf-backed profiles. The file is created 0600 inside a 0700 folder and re-tightened
+ * after every write, whatever the umask; a broken file is reported and never rewritten.
+ */
+export class ProfileStore {
+  readonly path: string;
+  private constructor(private readonly conf: Conf<ConfigShape>, readonly dir: string, readonly warnings: string[]) {
+    this.path = conf.path;
+  }
+
+  static async open(env: NodeJS.ProcessEnv): Promise<ProfileStore> {
+    const dir = configDir(env);
+    const file = join(dir, 'config.json');
+    const warnings: string[] = [];
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (existsSync(file)) {
+      const mode = statSync(file).mode & 0o777;
+      if (mode & 0o077) warnings.push(`warning: ${file} is readable by others (mode ${mode.toString(8)}); run chmod 600 ${file}`);
+      checkConfigFile(file);
+    }
+    const { default: ConfClass } = await import('conf');
+    let conf: Conf<ConfigShape>;
+    try {
+      conf = new ConfClass<ConfigShape>({
+        cwd: dir,
+        configName: 'config',
+        projectName: 'cr',
+        configFileMode: 0o600,
+        clearInvalidConfig: false,
+        defaults: { profiles: {} },
+      });
+    } catch (cause) {
+      throw new LocalError(`Cannot read config file ${file}: ${(cause as Error).message}`, 1, { cause, code: 'BAD_CONFIG' });
+    }
+    return new ProfileStore(conf, dir, warnings);
+  }
+
+  activeName(): string | undefined {
+    return this.conf.get('activeProfile');
+  }
+
+  get(name: string): Profile | undefined {
+    return this.all()[name];
+  }
+
+  all(): Record<string, Profile> {
+    return this.conf.get('profiles') ?? {};
+  }
+
+  save(name: string, profile: Profile, makeActive = true): void {
+    const profiles = { ...this.all(), [name]: profile };
+    this.write({ profiles, activeProfile: makeActive ? name : this.activeName() });
+  }
+
+  use(name: string): void {
+    this.write({ profiles: this.all(), activeProfile: name });
+  }
+
+  remove(name: string): void {
+    const profiles = { ...this.all() };
+    delete profiles[name];
+    const active = this.activeName();
+    this.write({ profiles, activeProfile: active === name ? undefined : active });
+  }
+
+  private write(next: ConfigShape): void {
+    if (next.activeProfile === undefined) this.conf.delete('activeProfile');
+    this.conf.set(next.activeProfile === undefined ? { profiles: next.profiles } : next);
+    tighten(this.dir, this.path);
+  }
+}
+
+/** The folder 0700 and the file 0600, re-applied after each write (umask-proof). */
+function tighten(dir: string, file: string): void {
+  chmodSync(dir, 0o700);
+  if (existsSync(file)) chmodSync(file, 0o600);
+}
+
+/** Refuses a config file that is not a JSON object with a profiles map, naming the path. */
+function checkConfigFile(file: string): void {
+  const text = readFileSync(file, 'utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (cause) {
+    throw new LocalError(`Config file ${file} is not valid JSON (${(cause as Error).message}); fix or remove it`, 1, { code: 'BAD_CONFIG' });
+  }
+  const ok =
+    parsed !== null &&
+    typeof parsed === 'object' &&
+    !Array.isArray(parsed) &&
+    ((parsed as ConfigShape).profiles === undefined || (typeof (parsed as ConfigShape).profiles === 'object' && !Array.isArray((parsed as ConfigShape).profiles)));
+  if (!ok) throw new LocalError(`Config file ${file} is not a cr config (expected an object with "profiles"); fix or remove it`, 1, { code: 'BAD_CONFIG' });
+}

@@ -1,0 +1,88 @@
+/** Formatting of money and dates for tables (cli.md "Output"). Pure; `now` is injected. */
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+function moneyFormat(currency: string): Intl.NumberFormat | undefined {
+  const code = currency.toUpperCase();
+  if (!moneyFormats.has(code)) {
+    try {
+      moneyFormats.set(code, new Intl.NumberFormat('en-US', { style: 'currency', currency: code }));
+    } catch {
+      return undefined;
+    }
+  }
+  return moneyFormats.get(code);
+}
+
+/** Cents in a currency: 1234567, 'USD' → `$12,345.67`; an unknown code → `12,345.67 XYZ`. */
+export function formatMoney(cents: number, currency = 'USD'): string {
+  const amount = cents / 100;
+  const format = moneyFormat(currency || 'USD');
+  if (format) return format.format(amount);
+  const plain = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
+  return `${plain} ${currency.toUpperCase()}`;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Whole calendar days from `now`'s UTC date to `date` (YYYY-MM-DD or a date-time). */
+export function daysFromToday(date: string, now: Date): number {
+  const target = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return Math.round((target - today) / DAY_MS);
+}
+
+export function relativeDays(days: number): string {
+  if (days === 0) return 'today';
+  if (days === 1) return 'tomorrow';
+  if (days === -1) return 'yesterday';
+  return days > 0 ? `in ${days} days` : `${-days} days ago`;
+}
+
+/** `2026-12-01 (in 9 days)`; null → `-`. */
+export function formatDateHint(date: string | null | undefined, now: Date): string {
+  if (!date) return '-';
+  const day = date.slice(0, 10);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return date;
+  return `${day} (${relativeDays(daysFromToday(day, now))})`;
+}
+
+/** A date-time in UTC, minute precision, for tables: `2026-12-01 14:30 UTC (in 9 days)`. */
+export function formatDateTimeHint(value: string | null | undefined, now: Date): string {
+  if (!value) return '-';
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return value;
+  const iso = d.toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC (${relativeTime(d.getTime() - now.getTime())})`;
+}
+
+/** `in 2 hours`, `5 minutes ago`, `in 3 days`. */
+export function relativeTime(ms: number): string {
+  const abs = Math.abs(ms);
+  const units: [number, string][] = [
+    [DAY_MS, 'day'],
+    [3_600_000, 'hour'],
+    [60_000, 'minute'],
+  ];
+  for (const [size, name] of units) {
+    if (abs >= size) {
+      const n = Math.round(abs / size);
+      const label = `${n} ${name}${n === 1 ? '' : 's'}`;
+      return ms >= 0 ? `in ${label}` : `${label} ago`;
+    }
+  }
+  return ms >= 0 ? 'in less than a minute' : 'just now';
+}
+
+/** Confidence 0..1 (or already a percentage) as `87%`. */
+export function formatPercent(value: number): string {
+  const pct = value <= 1 ? value * 100 : value;
+  return `${Math.round(pct)}%`;
+}
+
+/** Cuts text to `max` code points with an ellipsis, on one line. */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const chars = Array.from(flat);
+  return chars.length <= max ? flat : chars.slice(0, Math.max(0, max - 1)).join('') + '…';
+}
