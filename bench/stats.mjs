@@ -1,0 +1,17 @@
+/** Small statistics helpers for the benchmarks: medians with min and max, percentiles. */
+
+export function summarize(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { median, min: sorted[0], max: sorted[sorted.length - 1], n: sorted.length };
+}
+
+export function percentile(sortedValues, p) {
+  if (!sortedValues.length) return NaN;
+  const i = Math.min(sortedValues.length - 1, Math.max(0, Math.ceil((p / 100) * sortedValues.length) - 1));
+  return sortedValues[i];
+}
+
+export const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+export const ratio = (a, b) => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');

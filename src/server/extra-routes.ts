@@ -1,0 +1,51 @@
+import type { Hono } from 'hono';
+import type { AppEnv, ServerCore } from './app.js';
+import { API_PREFIX, readBodyText } from './app.js';
+import { authenticate } from './auth.js';
+import { HttpError } from './errors.js';
+import { safeJsonParse } from './json.js';
+
+const fail = (status: number, error: string, code: string) =>
+  new Response(JSON.stringify({ success: false, error, code }), { status, headers: { 'content-type': 'application/json' } });
+
+/**
+ * /api/v1/openapi.json (no auth) and /api/v1/mcp (Bearer auth checked before the MCP
+ * transport runs). MCP tool calls go through core.invoke, so they share REST's rate limit,
+ * role, scope and validation; each tool call counts as one request against the limit.
+ */
+export function mountExtraRoutes(app: Hono<AppEnv>, core: ServerCore): void {
+  let openApi: string | undefined;
+  app.get(`${API_PREFIX}/openapi.json`, async (c) => {
+    if (!openApi) {
+      const { buildOpenApiDocument } = await import('./openapi.js');
+      openApi = JSON.stringify(buildOpenApiDocument(API_PREFIX));
+    }
+    return c.body(openApi, 200, { 'content-type': 'application/json' });
+  });
+
+  app.all(`${API_PREFIX}/mcp`, async (c) => {
+    try {
+      const auth = authenticate(core.store, c.req.header('authorization'));
+      c.set('keyId', auth.keyId);
+    } catch (err) {
+      if (err instanceof HttpError) return c.json(err.body, err.status as 401);
+      throw err;
+    }
+    let parsedBody: unknown;
+    if (c.req.method === 'POST') {
+      let text: string;
+      try {
+        text = await readBodyText(c.req.raw);
+      } catch {
+        return fail(413, 'Payload too large', 'PAYLOAD_TOO_LARGE');
+      }
+      try {
+        parsedBody = safeJsonParse(text);
+      } catch {
+        return fail(400, 'Invalid JSON body', 'BAD_REQUEST');
+      }
+    }
+    const { handleMcpRequest } = await import('./mcp.js');
+    return handleMcpRequest(c.req.raw, core.invoke, parsedBody);
+  });
+}

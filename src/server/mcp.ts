@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { endpointList, type Endpoint, type OperationId } from '../api/endpoints.js';
+import type { ApiRequest, ApiResponse } from './app.js';
+import { version } from '../version.js';
+
+/** Runs one operation through the app's own pipeline (key, rate limit, role, validation, scope). */
+export type InvokeOperation = (operationId: OperationId, req: ApiRequest) => Promise<ApiResponse>;
+
+type JsonSchema = Record<string, unknown>;
+
+const shapeOf = (schema: unknown): Record<string, z.ZodType> =>
+  schema && typeof schema === 'object' && 'shape' in schema ? ((schema as z.ZodObject).shape as Record<string, z.ZodType>) : {};
+
+/** The tool's arguments: path, query and body fields merged into one flat object (decisions.md §8). */
+export function toolInputSchema(ep: Endpoint): z.ZodObject {
+  return z.object({ ...shapeOf(ep.params), ...shapeOf(ep.query), ...shapeOf(ep.body) });
+}
+
+function toJson(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+interface ToolDescriptor {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+  annotations: { readOnlyHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+}
+
+let toolCache: ToolDescriptor[] | undefined;
+
+/** One tool per operation of the endpoint table, named by operation name. */
+export function toolDescriptors(): ToolDescriptor[] {
+  toolCache ??= endpointList.map((ep) => ({
+    name: ep.operationId,
+    title: ep.title,
+    description: `${ep.description} (${ep.method} /api/v1${ep.path})`,
+    inputSchema: { type: 'object', ...toJson(toolInputSchema(ep), 'input') },
+    outputSchema: { type: 'object', properties: { data: toJson(ep.data, 'output') }, required: ['data'] },
+    annotations: { readOnlyHint: ep.method === 'GET', idempotentHint: ep.method === 'GET' || ep.operationId === 'scheduleSocialPost', openWorldHint: false },
+  }));
+  return toolCache;
+}
+
+/** Splits flat tool arguments back into the path, query and body of the REST call. */
+export function splitArguments(ep: Endpoint, args: Record<string, unknown>): Pick<ApiRequest, 'params' | 'query' | 'body'> {
+  const params: Record<string, unknown> = {};
+  const query: Record<string, unknown> = {};
+  const body: Record<string, unknown> = {};
+  const p = shapeOf(ep.params);
+  const q = shapeOf(ep.query);
+  const b = shapeOf(ep.body);
+  for (const [key, value] of Object.entries(args)) {
+    if (key in p) params[key] = value;
+    if (key in q) query[key] = value;
+    // Unknown arguments go to the body, where the REST validation ignores them too.
+    if (key in b || (!(key in p) && !(key in q))) body[key] = value;
+  }
+  return { params, query, body: ep.body ? body : undefined };
+}
+
+function buildServer(invoke: InvokeOperation, authorization: string | undefined): Server {
+  const server = new Server({ name: 'cr-local', version: version() }, { capabilities: { tools: {} } });
+  const byName = new Map(endpointList.map((ep) => [ep.operationId, ep]));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolDescriptors() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const ep = byName.get(request.params.name);
+    if (!ep) {
+      const envelope = { success: false, error: `Unknown tool: ${request.params.name}`, code: 'NOT_FOUND' };
+      return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }] };
+    }
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    const { status, body } = await invoke(ep.operationId as OperationId, {
+      headers: authorization === undefined ? {} : { authorization },
+      ...splitArguments(ep, args),
+    });
+    const envelope = body as { success?: boolean; data?: unknown };
+    if (status >= 400 || envelope?.success !== true) {
+      return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
+    }
+    return { content: [{ type: 'text', text: JSON.stringify(envelope.data) }], structuredContent: { data: envelope.data } };
+  });
+  return server;
+}
+
+/**
+ * Handles one HTTP request to /api/v1/mcp, statelessly: a fresh server and transport per
+ * request, JSON responses (no long-lived SSE streams to keep track of). The caller has
+ * already checked Host/Origin, the key and the rate limit.
+ */
+export async function handleMcpRequest(request: Request, invoke: InvokeOperation, parsedBody?: unknown): Promise<Response> {
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const server = buildServer(invoke, request.headers.get('authorization') ?? undefined);
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
+  } finally {
+    // With JSON responses the body is complete once handleRequest resolves.
+    void server.close();
+  }
+}
