@@ -3,7 +3,7 @@ import { UsageError } from './errors.js';
 
 /** Appends real examples to a command's --help (cli.md: one or two per command). */
 export function withExamples(cmd: Command, examples: string[]): Command {
-  return cmd.addHelpText('after', '\nExamples:\n' + examples.map((e) => `  $ ${e}`).join('\n'));
+  return cmd.addHelpText('after', '\nExamples:\n' + examples.map((e) => `  $ ${e}`).join('\n') + '\n');
 }
 
 /** commander argParser for positive integers, with a message naming the flag. */

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
-import { UsageError } from '../../src/errors.js';
+import { withExamples } from '../../src/cli-kit.js';
+import { createCommand } from './create.js';
 
-/** Placeholder until the ads commands land. */
-export function register(program: Command, _ctx: Context): void {
-  program.addCommand(new Command('ads').description('not available yet').action(() => { throw new UsageError('cr ads is not available yet'); }));
+export function register(program: Command, ctx: Context): void {
+  program.addCommand(withExamples(new Command('ads').description('Ad creatives').addCommand(createCommand(ctx)), ['cr ads create --format single_image --name "Spring sale" --url https://shop.example.com/spring']));
 }

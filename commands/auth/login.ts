@@ -24,7 +24,8 @@ export const loginCommand = (ctx: Context) =>
       .option('--crm-segment <name>', 'the CRM product path segment of /integrations/<name>/agents')
       .action((f: { withKey?: boolean; verify: boolean; crmSegment?: string }) =>
         login(ctx, {
-          profile: ctx.globals.profile ?? DEFAULT_PROFILE,
+          // Same choice as logout and every other command: --profile, then CR_PROFILE.
+          profile: ctx.globals.profile ?? ctx.env.CR_PROFILE ?? DEFAULT_PROFILE,
           baseUrl: ctx.globals.baseUrl,
           withKey: Boolean(f.withKey),
           verify: f.verify,

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
-import { UsageError } from '../../src/errors.js';
+import { withExamples } from '../../src/cli-kit.js';
+import { subjectsCommand } from './subjects.js';
 
-/** Placeholder until the brand commands land. */
-export function register(program: Command, _ctx: Context): void {
-  program.addCommand(new Command('brand').description('not available yet').action(() => { throw new UsageError('cr brand is not available yet'); }));
+export function register(program: Command, ctx: Context): void {
+  program.addCommand(withExamples(new Command('brand').description('Brand subjects').addCommand(subjectsCommand(ctx)), ['cr brand subjects']));
 }

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
-import { UsageError } from '../../src/errors.js';
+import { withExamples } from '../../src/cli-kit.js';
+import { agentsCommand } from './agents.js';
 
-/** Placeholder until the crm commands land. */
-export function register(program: Command, _ctx: Context): void {
-  program.addCommand(new Command('crm').description('not available yet').action(() => { throw new UsageError('cr crm is not available yet'); }));
+export function register(program: Command, ctx: Context): void {
+  program.addCommand(withExamples(new Command('crm').description('CRM AI agents').addCommand(agentsCommand(ctx)), ['cr crm agents']));
 }

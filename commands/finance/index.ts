@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
-import { UsageError } from '../../src/errors.js';
+import { withExamples } from '../../src/cli-kit.js';
+import { summaryCommand } from './summary.js';
 
-/** Placeholder until the finance commands land. */
-export function register(program: Command, _ctx: Context): void {
-  program.addCommand(new Command('finance').description('not available yet').action(() => { throw new UsageError('cr finance is not available yet'); }));
+export function register(program: Command, ctx: Context): void {
+  program.addCommand(withExamples(new Command('finance').description('Revenue, costs and invoice alerts of your business entities').addCommand(summaryCommand(ctx)), ['cr finance summary', 'cr finance summary --json | jq .invoiceAlerts']));
 }

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
-import { UsageError } from '../../src/errors.js';
+import { withExamples } from '../../src/cli-kit.js';
+import { listCommand } from './list.js';
 
-/** Placeholder until the learnings commands land. */
-export function register(program: Command, _ctx: Context): void {
-  program.addCommand(new Command('learnings').description('not available yet').action(() => { throw new UsageError('cr learnings is not available yet'); }));
+export function register(program: Command, ctx: Context): void {
+  program.addCommand(withExamples(new Command('learnings').description('Confirmed learnings from test wins').addCommand(listCommand(ctx)), ['cr learnings list --type hook']));
 }

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
-import { UsageError } from '../../src/errors.js';
+import { withExamples } from '../../src/cli-kit.js';
+import { createCommand } from './create.js';
 
-/** Placeholder until the listeners commands land. */
-export function register(program: Command, _ctx: Context): void {
-  program.addCommand(new Command('listeners').description('not available yet').action(() => { throw new UsageError('cr listeners is not available yet'); }));
+export function register(program: Command, ctx: Context): void {
+  program.addCommand(withExamples(new Command('listeners').description('Content listeners on external sources').addCommand(createCommand(ctx)), ['cr listeners create --name "Node subreddit" --source reddit --query subreddit=node']));
 }

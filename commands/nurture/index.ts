@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
-import { UsageError } from '../../src/errors.js';
+import { withExamples } from '../../src/cli-kit.js';
+import { listCommand } from './list.js';
 
-/** Placeholder until the nurture commands land. */
-export function register(program: Command, _ctx: Context): void {
-  program.addCommand(new Command('nurture').description('not available yet').action(() => { throw new UsageError('cr nurture is not available yet'); }));
+export function register(program: Command, ctx: Context): void {
+  program.addCommand(withExamples(new Command('nurture').description('Nurture sequences').addCommand(listCommand(ctx)), ['cr nurture list --all --json']));
 }

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
-import { UsageError } from '../../src/errors.js';
+import { withExamples } from '../../src/cli-kit.js';
+import { scheduleCommand } from './schedule.js';
 
-/** Placeholder until the posts commands land. */
-export function register(program: Command, _ctx: Context): void {
-  program.addCommand(new Command('posts').description('not available yet').action(() => { throw new UsageError('cr posts is not available yet'); }));
+export function register(program: Command, ctx: Context): void {
+  program.addCommand(withExamples(new Command('posts').description('Social posts: scheduling').addCommand(scheduleCommand(ctx)), ['cr posts schedule 3b2f9c1e-2d1a-4c8e-9a51-7d0e4f2b6e91 --at +2h']));
 }

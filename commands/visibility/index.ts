@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
-import { UsageError } from '../../src/errors.js';
+import { withExamples } from '../../src/cli-kit.js';
+import { gridCommand } from './grid.js';
 
-/** Placeholder until the visibility commands land. */
-export function register(program: Command, _ctx: Context): void {
-  program.addCommand(new Command('visibility').description('not available yet').action(() => { throw new UsageError('cr visibility is not available yet'); }));
+export function register(program: Command, ctx: Context): void {
+  program.addCommand(withExamples(new Command('visibility').description('Business profile visibility rank grid').addCommand(gridCommand(ctx)), ['cr visibility grid --keyword "plumber near me"']));
 }

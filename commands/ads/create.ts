@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import type { Context } from '../../src/context.js';
+import { collect, withExamples } from '../../src/cli-kit.js';
+import { UsageError } from '../../src/errors.js';
+import { endpoints } from '../../src/api/endpoints.js';
+import type { AdCreative } from '../../src/api/schemas/ads.js';
+import { printDryRun } from '../../src/dry-run.js';
+import { readAll } from '../../src/io/streams.js';
+import { render } from '../../src/render/output.js';
+import { formatDateTimeHint } from '../../src/render/format.js';
+
+interface Flags {
+  format?: string;
+  adFormat?: string;
+  name?: string;
+  campaign?: string;
+  headline?: string;
+  description?: string;
+  url?: string;
+  destinationUrl?: string;
+  image?: string[];
+  productLine?: string;
+  platform?: string;
+  body?: string;
+  dryRun?: boolean;
+}
+
+export const createCommand = (ctx: Context) =>
+  withExamples(
+    new Command('create')
+      .description('create an ad creative (flags per body field, or --body FILE; flags win over the file)')
+      .option('--format <format>', 'ad_format, e.g. single_image, carousel, video')
+      .option('--ad-format <format>', 'same as --format')
+      .option('--name <name>', 'name of the creative')
+      .option('--campaign <id>', 'campaign_id')
+      .option('--headline <text>', 'headline')
+      .option('--description <text>', 'description')
+      .option('--url <url>', 'destination_url (http or https)')
+      .option('--destination-url <url>', 'same as --url')
+      .option('--image <url>', 'an image URL (repeat for several)', collect)
+      .option('--product-line <id>', 'product_line_id (uuid)')
+      .option('--platform <platform>', 'platform, e.g. google, meta, linkedin')
+      .option('--body <file>', 'JSON request body from a file, or - for stdin')
+      .option('--dry-run', 'print the request and send nothing')
+      .action((f: Flags) => create(ctx, f)),
+    [
+      'cr ads create --website 5f0c… --format single_image --name "Spring sale" --url https://shop.example.com/spring --image https://cdn.example.com/a.png',
+      'cr ads create --body creative.json --name "Spring sale v2" --dry-run',
+    ],
+  );
+
+/** The body: --body file fields first, then every given flag on top; --website → website_id. */
+export async function buildAdBody(ctx: Context, f: Flags): Promise<Record<string, unknown>> {
+  const base = f.body ? await readBody(ctx, f.body) : {};
+  const fields: Record<string, unknown> = {
+    website_id: ctx.globals.website,
+    ad_format: f.format ?? f.adFormat,
+    name: f.name,
+    campaign_id: f.campaign,
+    headline: f.headline,
+    description: f.description,
+    destination_url: f.url ?? f.destinationUrl,
+    image_urls: f.image?.length ? f.image : undefined,
+    product_line_id: f.productLine,
+    platform: f.platform,
+  };
+  if (f.format && f.adFormat && f.format !== f.adFormat) throw new UsageError('--format and --ad-format disagree; pass one');
+  if (f.url && f.destinationUrl && f.url !== f.destinationUrl) throw new UsageError('--url and --destination-url disagree; pass one');
+  const body = { ...base };
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) body[k] = v;
+  if (Object.keys(body).length === 0) throw new UsageError('nothing to create', 'pass --format, --name and --url (or --body FILE); see `cr ads create --help`');
+  return body;
+}
+
+async function readBody(ctx: Context, file: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = file === '-' ? await readAll(ctx.io.stdin) : readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`Cannot read --body ${file}: ${(e as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--body ${file} is not valid JSON: ${(e as Error).message}`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new UsageError(`--body ${file} must hold a JSON object`);
+  return parsed as Record<string, unknown>;
+}
+
+export async function create(ctx: Context, f: Flags): Promise<void> {
+  const body = await buildAdBody(ctx, f);
+  const ep = endpoints.createAdCreative;
+  if (f.dryRun) return printDryRun(ctx, ep, { body });
+  const res = await (await ctx.api()).call(ep, { body });
+  const now = ctx.now();
+  await render(ctx.io, { json: ctx.globals.json, data: res.raw }, {
+    rows: [res.data],
+    columns: [
+      { header: 'ID', value: (a: AdCreative) => a.id },
+      { header: 'NAME', value: (a) => a.name },
+      { header: 'PLATFORM', value: (a) => a.platform },
+      { header: 'FORMAT', value: (a) => a.adFormat },
+      { header: 'STATUS', value: (a) => a.status },
+      { header: 'CAMPAIGN', value: (a) => a.campaignName || a.campaignId || '-' },
+      { header: 'DESTINATION', value: (a) => a.destinationUrl },
+      { header: 'IMAGES', value: (a) => a.imageUrls.length, align: 'right' },
+      { header: 'CREATED', value: (a) => formatDateTimeHint(a.createdAt, now) },
+    ],
+  });
+}

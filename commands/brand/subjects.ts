@@ -1,0 +1,33 @@
+import { Command } from 'commander';
+import type { Context } from '../../src/context.js';
+import { withExamples } from '../../src/cli-kit.js';
+import { endpoints } from '../../src/api/endpoints.js';
+import type { BrandSubject } from '../../src/api/schemas/brand.js';
+import { websiteParam } from '../../src/dry-run.js';
+import { render } from '../../src/render/output.js';
+
+export const subjectsCommand = (ctx: Context) =>
+  withExamples(
+    new Command('subjects').description('list brand subjects with their reference images').action(() => subjects(ctx)),
+    ['cr brand subjects', "cr brand subjects --json | jq -r '.[].referenceImages[].publicUrl'"],
+  );
+
+/** The primary reference image, else the first one. */
+export const primaryUrl = (b: BrandSubject): string =>
+  (b.referenceImages.find((i) => i.isPrimary) ?? b.referenceImages[0])?.publicUrl ?? '-';
+
+export async function subjects(ctx: Context): Promise<void> {
+  const res = await (await ctx.api()).call(endpoints.listBrandSubjects, { query: websiteParam(ctx) });
+  await render(ctx.io, { json: ctx.globals.json, data: res.raw }, {
+    rows: res.data,
+    columns: [
+      { header: 'NAME', value: (b: BrandSubject) => b.subjectName },
+      { header: 'TYPE', value: (b) => b.subjectType },
+      { header: 'STATUS', value: (b) => b.status },
+      { header: 'IMAGES', value: (b) => b.referenceImages.length, align: 'right' },
+      { header: 'PRIMARY IMAGE', value: primaryUrl },
+      { header: 'ID', value: (b) => b.id },
+    ],
+    empty: 'No brand subjects.',
+  });
+}

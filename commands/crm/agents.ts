@@ -1,0 +1,31 @@
+import { Command } from 'commander';
+import type { Context } from '../../src/context.js';
+import { withExamples } from '../../src/cli-kit.js';
+import { endpoints } from '../../src/api/endpoints.js';
+import type { CrmAgent } from '../../src/api/schemas/crm.js';
+import { websiteParam } from '../../src/dry-run.js';
+import { render } from '../../src/render/output.js';
+import { oneLine } from '../../src/render/format.js';
+
+export const agentsCommand = (ctx: Context) =>
+  withExamples(
+    new Command('agents').description('list CRM AI agents with their active prompt version').action(() => agents(ctx)),
+    ['cr crm agents', "cr crm agents --json | jq -r '.agents[] | select(.activePromptVersion == null) | .name'"],
+  );
+
+export async function agents(ctx: Context): Promise<void> {
+  // The client rewrites the `crm` path segment when the profile names the CRM product.
+  const res = await (await ctx.api()).call(endpoints.listCrmAgents, { query: websiteParam(ctx) });
+  await render(ctx.io, { json: ctx.globals.json, data: res.raw }, {
+    rows: res.data.agents,
+    columns: [
+      { header: 'NAME', value: (a: CrmAgent) => a.name },
+      { header: 'STATUS', value: (a) => a.status },
+      { header: 'VERSION', value: (a) => (a.activePromptVersion ? `v${a.activePromptVersion.versionNumber}` : '-') },
+      { header: 'PROMPT', value: (a) => (a.activePromptVersion ? oneLine(a.activePromptVersion.promptText, 60) : '-') },
+      { header: 'CRM ID', value: (a) => a.crmAgentId },
+      { header: 'ID', value: (a) => a.id },
+    ],
+    empty: 'No CRM agents.',
+  });
+}

@@ -1,0 +1,82 @@
+import { Command } from 'commander';
+import type { Context } from '../../src/context.js';
+import { intArg, withExamples } from '../../src/cli-kit.js';
+import { UsageError } from '../../src/errors.js';
+import { endpoints } from '../../src/api/endpoints.js';
+import { NURTURE_MAX_LIMIT, type NurtureSequence } from '../../src/api/schemas/nurture.js';
+import type { ApiClient } from '../../src/http/client.js';
+import { websiteParam } from '../../src/dry-run.js';
+import { render } from '../../src/render/output.js';
+import { formatDateTimeHint } from '../../src/render/format.js';
+
+interface Flags {
+  status?: string;
+  limit?: number;
+  offset?: number;
+  all?: boolean;
+}
+
+export const listCommand = (ctx: Context) =>
+  withExamples(
+    new Command('list')
+      .description('list nurture sequences, most recently updated first (one page, or every page with --all)')
+      .option('--status <status>', 'only sequences with this status, e.g. draft, active, paused, archived')
+      .option('--limit <n>', `page size, 1-${NURTURE_MAX_LIMIT} (server default 50)`, intArg('--limit', 1))
+      .option('--offset <n>', 'number of sequences to skip', intArg('--offset', 0))
+      .option('--all', `walk every page (${NURTURE_MAX_LIMIT} per request) and print one list`)
+      .action((f: Flags) => list(ctx, f)),
+    ['cr nurture list --status active --limit 20', "cr nurture list --all --json | jq '.total'"],
+  );
+
+export async function list(ctx: Context, f: Flags): Promise<void> {
+  if (f.limit !== undefined && f.limit > NURTURE_MAX_LIMIT) throw new UsageError(`--limit must be at most ${NURTURE_MAX_LIMIT}, got ${f.limit}`);
+  if (f.all && (f.limit !== undefined || f.offset !== undefined)) throw new UsageError('--all reads every page; drop --limit and --offset');
+  const client = await ctx.api();
+  const base = { ...websiteParam(ctx), status: f.status };
+  let sequences: NurtureSequence[];
+  let total: number;
+  let offset: number;
+  let data: unknown;
+  if (f.all) {
+    ({ sequences, total } = await fetchAll(client, base));
+    offset = 0;
+    // cli.md: `--all --json` prints one combined object, not the pages.
+    data = { sequences, total };
+  } else {
+    const res = await client.call(endpoints.listNurtureSequences, { query: { ...base, limit: f.limit, offset: f.offset } });
+    ({ sequences, total, offset } = res.data);
+    data = res.raw;
+  }
+  const now = ctx.now();
+  await render(ctx.io, { json: ctx.globals.json, data }, {
+    rows: sequences,
+    columns: [
+      { header: 'ID', value: (s: NurtureSequence) => s.contentId },
+      { header: 'TITLE', value: (s) => s.title, wrap: 60 },
+      { header: 'STATUS', value: (s) => s.status },
+      { header: 'STEPS', value: (s) => s.stepCount, align: 'right' },
+      { header: 'UPDATED', value: (s) => formatDateTimeHint(s.updatedAt, now) },
+    ],
+    footer: sequences.length ? `showing ${offset + 1}-${offset + sequences.length} of ${total}` : undefined,
+    empty: total > 0 ? `No sequences at offset ${offset} (total ${total}).` : 'No nurture sequences.',
+  });
+}
+
+/**
+ * Every page, NURTURE_MAX_LIMIT at a time, until `total` is reached. An empty page ends
+ * the walk too, so a shrinking list cannot loop forever. The raw items are kept so that
+ * --json carries every field the server sent.
+ */
+async function fetchAll(client: ApiClient, base: Record<string, unknown>): Promise<{ sequences: NurtureSequence[]; total: number }> {
+  const sequences: NurtureSequence[] = [];
+  let total = 0;
+  for (let offset = 0; ; ) {
+    const res = await client.call(endpoints.listNurtureSequences, { query: { ...base, limit: NURTURE_MAX_LIMIT, offset } });
+    const page = (res.raw as { sequences: NurtureSequence[] }).sequences;
+    total = res.data.total;
+    sequences.push(...page);
+    offset += page.length;
+    if (page.length === 0 || offset >= total) break;
+  }
+  return { sequences, total };
+}

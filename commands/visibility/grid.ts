@@ -1,0 +1,46 @@
+import { Command } from 'commander';
+import type { Context } from '../../src/context.js';
+import { withExamples } from '../../src/cli-kit.js';
+import { endpoints } from '../../src/api/endpoints.js';
+import type { Visibility } from '../../src/api/schemas/visibility.js';
+import { websiteParam } from '../../src/dry-run.js';
+import { writeJson, writeTsv } from '../../src/render/output.js';
+import { formatDateHint } from '../../src/render/format.js';
+import { arrangeGrid, drawGrid, gridStats, legend } from '../../src/render/heatmap.js';
+import { styles } from '../../src/render/styles.js';
+
+export const gridCommand = (ctx: Context) =>
+  withExamples(
+    new Command('grid')
+      .description('the latest 9x9 rank grid per keyword: a heat map on a terminal, one TSV row per point when piped')
+      .option('--keyword <keyword>', 'only this tracked keyword (exact, case-insensitive)')
+      .action((f: { keyword?: string }) => grid(ctx, f)),
+    ['cr visibility grid --keyword "plumber near me"', "cr visibility grid | awk -F'\\t' '$6 != \"\" && $6 <= 3' | wc -l"],
+  );
+
+export async function grid(ctx: Context, f: { keyword?: string }): Promise<void> {
+  const res = await (await ctx.api()).call(endpoints.getGbpVisibility, { query: { ...websiteParam(ctx), keyword: f.keyword } });
+  if (ctx.globals.json) return writeJson(ctx.io, res.raw);
+  if (!ctx.io.tty.out) return writeTsv(ctx.io, tsvRows(res.data));
+  ctx.io.out.write(heatMaps(ctx, res.data) + '\n');
+}
+
+/** keyword, row, col (1-based, row 1 = north, col 1 = west), lat, lng, rank ('' = not ranking). */
+export function tsvRows(data: Visibility): unknown[][] {
+  return data.keywords.flatMap((k) =>
+    arrangeGrid(k.gridPoints).flatMap((row) => row.map((c) => [k.keyword, c.row + 1, c.col + 1, c.lat, c.lng, c.rank ?? ''])),
+  );
+}
+
+function heatMaps(ctx: Context, data: Visibility): string {
+  const s = styles(ctx.io.color);
+  const scan = data.scanDate ? `scan ${formatDateHint(data.scanDate, ctx.now())}` : 'no scan yet';
+  if (data.keywords.length === 0) return s.dim(`No visibility data (${scan}).`);
+  const blocks = data.keywords.map((k) => {
+    const st = gridStats(k.gridPoints);
+    const avg = st.averageRank === null ? 'not ranking anywhere' : `average rank ${st.averageRank.toFixed(1)} (ranking at ${st.ranking} of ${st.points} points)`;
+    const top3 = `top 3 at ${Math.round(st.top3Share * 100)}% of points (${st.top3} of ${st.points})`;
+    return [`${s.bold(k.keyword)}  ${s.dim(scan)}`, ...drawGrid(arrangeGrid(k.gridPoints), s), `${avg}; ${top3}`].join('\n');
+  });
+  return [...blocks, legend(s)].join('\n\n');
+}

@@ -1,0 +1,25 @@
+import type { Context } from './context.js';
+import type { Endpoint } from './api/endpoints.js';
+import type { CallInput } from './http/client.js';
+import { redactKeys } from './redact.js';
+
+/**
+ * `--dry-run` on a write: prints the request that would be sent (method, full URL, JSON
+ * body) to stdout and sends nothing. With --json the same as one object, for scripts.
+ */
+export async function printDryRun(ctx: Context, ep: Endpoint, input: CallInput): Promise<void> {
+  const client = await ctx.api();
+  const url = redactKeys(client.urlFor(ep, input));
+  const body = input.body ?? {};
+  if (ctx.globals.json) {
+    ctx.io.out.write(JSON.stringify({ method: ep.method, url, body }, null, 2) + '\n');
+    return;
+  }
+  ctx.io.out.write(`${ep.method} ${url}\n${JSON.stringify(body, null, 2)}\n`);
+  ctx.notice('dry run: nothing was sent');
+}
+
+/** website_id from the global --website, as a spreadable object (absent when not given). */
+export function websiteParam(ctx: Context): { website_id?: string } {
+  return ctx.globals.website ? { website_id: ctx.globals.website } : {};
+}

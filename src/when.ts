@@ -1,0 +1,37 @@
+import { UsageError } from './errors.js';
+
+/** Units of a relative `--at`: minutes, hours, days (cli.md: `+30m`, `+2h`, `+1d`). */
+const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * ISO 8601 date-time with an explicit offset or Z. A zone-less time is refused rather
+ * than guessed: a CI runner in UTC and an operator's laptop would read it differently.
+ */
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** Parses `--at`: `+30m` / `+2h` / `+1d` relative to `now`, or an ISO date-time with offset. */
+export function parseWhen(value: string, now: Date): Date {
+  const text = value.trim();
+  const rel = /^\+(\d+)\s*([mhd])$/i.exec(text);
+  if (rel) {
+    const n = Number(rel[1]);
+    if (n <= 0) throw new UsageError(`--at ${value} must be a positive offset, like +30m, +2h or +1d`);
+    return new Date(now.getTime() + n * UNIT_MS[rel[2]!.toLowerCase()]!);
+  }
+  if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(text) && !ISO_WITH_OFFSET.test(text)) {
+    throw new UsageError(`--at ${value} has no time zone`, 'add Z (UTC) or an offset such as +02:00, e.g. 2026-12-01T09:00:00Z');
+  }
+  const t = ISO_WITH_OFFSET.test(text) ? Date.parse(text.replace(' ', 'T')) : NaN;
+  if (Number.isNaN(t)) {
+    throw new UsageError(`--at must be an ISO 8601 date-time (2026-12-01T09:00:00Z) or +30m, +2h, +1d; got "${value}"`);
+  }
+  return new Date(t);
+}
+
+/** Refuses a time that is not strictly in the future (the server would refuse it too). */
+export function requireFuture(at: Date, now: Date, original: string): Date {
+  if (at.getTime() <= now.getTime()) {
+    throw new UsageError(`--at ${original} is in the past (${at.toISOString()}; now is ${now.toISOString()})`);
+  }
+  return at;
+}

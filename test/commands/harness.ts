@@ -1,0 +1,96 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { runCli, type CliResult, type RunOptions } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { KEYS, NOW, writeFixtureStore } from './fixture.js';
+
+export interface Seen {
+  method: string;
+  url: string;
+  body: string;
+}
+
+/**
+ * The real local server over the fixture store, on 127.0.0.1:0, behind a tiny counting
+ * proxy: the proxy's log tells the tests how many requests a command sent (--all paging,
+ * --dry-run sending nothing) without depending on the server's log format.
+ */
+export interface Harness {
+  baseUrl: string;
+  serverBaseUrl: string;
+  seen: Seen[];
+  storePath: string;
+  /** Runs bin/cr.js against the server with a key (editor by default) and the fixed clock. */
+  cr(args: string[], opts?: RunOptions & { key?: string | null; tty?: boolean }): Promise<CliResult>;
+  /** The API's data for a GET, fetched with plain fetch (to compare with --json). */
+  apiData(path: string, key?: string): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(): Promise<Harness> {
+  const dir = tempDir('cr-e2e-');
+  const storePath = writeFixtureStore(dir);
+  const { startServer } = await import('../../src/server/serve.js');
+  const { fixedClock } = await import('../../src/server/clock.js');
+  const server = await startServer({ storePath, host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
+  const port = server.port;
+  const upstream = `http://127.0.0.1:${port}`;
+  const seen: Seen[] = [];
+  const proxy: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      seen.push({ method: req.method ?? 'GET', url: req.url ?? '/', body });
+      const headers: Record<string, string> = {};
+      for (const h of ['authorization', 'content-type', 'accept', 'user-agent']) if (req.headers[h]) headers[h] = String(req.headers[h]);
+      try {
+        const r = await fetch(upstream + req.url, { method: req.method, headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body });
+        const out: Record<string, string> = {};
+        r.headers.forEach((v, k) => {
+          if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k)) out[k] = v;
+        });
+        res.writeHead(r.status, out);
+        res.end(Buffer.from(await r.arrayBuffer()));
+      } catch {
+        res.socket?.destroy();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const proxyPort = (proxy.address() as AddressInfo).port;
+  const baseUrl = `http://127.0.0.1:${proxyPort}/api/v1`;
+  const serverBaseUrl = `${upstream}/api/v1`;
+  return {
+    baseUrl,
+    serverBaseUrl,
+    seen,
+    storePath,
+    cr(args, opts = {}) {
+      const key = opts.key === undefined ? KEYS.editor : opts.key;
+      return runCli(args, {
+        ...opts,
+        env: {
+          CR_BASE_URL: baseUrl,
+          CR_API_KEY: key ?? undefined,
+          CR_NOW: NOW,
+          COLUMNS: '120',
+          ...(opts.tty ? { CR_FORCE_TTY: '1', NO_COLOR: undefined, FORCE_COLOR: '1' } : {}),
+          ...opts.env,
+        },
+      });
+    },
+    async apiData(path, key = KEYS.editor) {
+      const r = await fetch(serverBaseUrl + path, { headers: { authorization: `Bearer ${key}` } });
+      const body = (await r.json()) as { data: unknown };
+      return body.data;
+    },
+    async close() {
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await server.close();
+    },
+  };
+}
+
+/** Every ANSI escape sequence. */
+export const ANSI = /\u001b\[[0-9;]*m/;
