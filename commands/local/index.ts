@@ -1,8 +1,16 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { Context } from '../../src/context.js';
-import { UsageError } from '../../src/errors.js';
+import { withExamples } from '../../src/cli-kit.js';
+import { keysCommand } from './keys.js';
+import { initCommand } from './init.js';
 
-/** Placeholder until the local commands land. */
-export function register(program: Command, _ctx: Context): void {
-  program.addCommand(new Command('local').description('not available yet').action(() => { throw new UsageError('cr local is not available yet'); }));
+export function register(program: Command, ctx: Context): void {
+  const group = new Command('local').description('Local store: init, keys');
+  group.addCommand(initCommand(ctx));
+  group.addCommand(keysCommand(ctx));
+  program.addCommand(group);
 }
+
+/** The --store option every local command shares. */
+export const storeOption = () => new Option('--store <path>', 'store file (default: $CR_STORE or the per-user data folder)');
+export { withExamples };

@@ -1,7 +1,45 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import type { Context } from '../context.js';
-import { LocalError } from '../errors.js';
+import { asCliError } from './errors.js';
 
-/** Starts the embedded local server for --local (filled in with the local server). */
-export async function startEmbedded(_ctx: Context): Promise<{ baseUrl: string; key: string; close: () => Promise<void> }> {
-  throw new LocalError('--local is not available yet');
+export const LOCAL_PROFILE = 'local';
+export const DEFAULT_LOCAL_URL = 'http://127.0.0.1:4010/api/v1';
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/**
+ * --local: starts the local server in this process on 127.0.0.1 and a free port, over the
+ * default store (created with demo data on first use), and returns a key for it. The key
+ * is the `local` profile's when the store knows it; otherwise a new admin key is made and
+ * saved in that profile.
+ */
+export async function startEmbedded(ctx: Context): Promise<{ baseUrl: string; key: string; close: () => Promise<void> }> {
+  const [{ startServer, defaultStorePath }, { initStore, createApiKey }, { mountExtraRoutes }] = await Promise.all([
+    import('../server/serve.js'),
+    import('../server/seed.js'),
+    import('../server/extra-routes.js'),
+  ]);
+  const storePath = defaultStorePath(ctx.env);
+  const profiles = await ctx.profiles();
+  let key = profiles.get(LOCAL_PROFILE)?.apiKey;
+  try {
+    if (!existsSync(storePath)) {
+      ({ key } = await initStore(storePath, { demo: true }));
+      ctx.notice(`cr: created the local store ${storePath} with demo data`);
+      profiles.save(LOCAL_PROFILE, { ...profiles.get(LOCAL_PROFILE), baseUrl: DEFAULT_LOCAL_URL, apiKey: key }, false);
+    }
+    const server = await startServer({ storePath, host: '127.0.0.1', port: 0, log: false, extend: mountExtraRoutes });
+    const known = key && server.store.list('api_keys').some((k) => k.key_sha256 === sha256(key!) && !k.revoked_at);
+    if (!known) {
+      const websiteId = server.store.list('websites')[0]?.id;
+      if (!websiteId) throw new Error(`The local store ${storePath} has no website to scope a key to`);
+      ({ key } = await createApiKey(server.store, { role: 'admin', websiteId, name: 'local admin (--local)' }));
+      profiles.save(LOCAL_PROFILE, { ...profiles.get(LOCAL_PROFILE), baseUrl: DEFAULT_LOCAL_URL, apiKey: key }, false);
+    }
+    ctx.notice(`cr: --local: embedded server over ${storePath}`);
+    return { baseUrl: `${server.url}/api/v1`, key: key!, close: () => server.close() };
+  } catch (err) {
+    throw await asCliError(err);
+  }
 }

@@ -1,0 +1,37 @@
+import { Command } from 'commander';
+import type { Context } from '../../src/context.js';
+import { withExamples } from '../../src/cli-kit.js';
+import { asCliError } from '../../src/local/errors.js';
+import { DEFAULT_LOCAL_URL, LOCAL_PROFILE } from '../../src/local/embedded.js';
+import { storeOption } from './index.js';
+
+export const initCommand = (ctx: Context) =>
+  withExamples(
+    new Command('init')
+      .description('create a local store and an admin key (printed once, saved as the profile "local")')
+      .addOption(storeOption())
+      .option('--demo', 'fill the store with demo data')
+      .option('--force', 'replace an existing store file')
+      .action((f: { store?: string; demo?: boolean; force?: boolean }) => init(ctx, f)),
+    ['cr local init --demo', 'cr local init --store ./ci-store.json --force'],
+  );
+
+async function init(ctx: Context, o: { store?: string; demo?: boolean; force?: boolean }): Promise<void> {
+  const [{ defaultStorePath }, { initStore }] = await Promise.all([import('../../src/server/serve.js'), import('../../src/server/seed.js')]);
+  const storePath = o.store ?? defaultStorePath(ctx.env);
+  let made;
+  try {
+    made = await initStore(storePath, { demo: Boolean(o.demo), force: Boolean(o.force) });
+  } catch (err) {
+    throw await asCliError(err);
+  }
+  const profiles = await ctx.profiles();
+  profiles.save(LOCAL_PROFILE, { ...profiles.get(LOCAL_PROFILE), baseUrl: DEFAULT_LOCAL_URL, apiKey: made.key }, profiles.activeName() === undefined);
+  if (ctx.globals.json) {
+    ctx.io.out.write(JSON.stringify({ storePath: made.storePath, key: made.key, keyId: made.keyId, websiteId: made.websiteId, profile: LOCAL_PROFILE }, null, 2) + '\n');
+  } else {
+    ctx.io.out.write(`${made.key}\n`);
+  }
+  ctx.notice(`Created ${made.storePath}${o.demo ? ' with demo data' : ''}. The admin key above is shown once; it is saved as the profile "${LOCAL_PROFILE}".`);
+  ctx.notice(`Next: cr serve${o.store ? ` --store ${storePath}` : ''}, then cr --profile ${LOCAL_PROFILE} finance summary`);
+}

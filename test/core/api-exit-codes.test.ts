@@ -1,0 +1,269 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, PKG_VERSION } from '../helpers/cli.js';
+import { cleanupTempDirs, makeKey, tempDir } from '../helpers/tmp.js';
+import { startTestServer, ok, fail, deadPort, type Reply, type TestServer } from '../helpers/http-server.js';
+
+const KEY = makeKey('1a2b', '9f0e', '5');
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer(ok({ hello: 'world' }));
+});
+afterEach(() => {
+  server.reset();
+  server.handle(ok({ hello: 'world' }));
+});
+afterAll(async () => {
+  await server.close();
+  cleanupTempDirs();
+});
+
+const env = () => ({ CR_API_KEY: KEY, CR_BASE_URL: server.baseUrl });
+const api = (args: string[], opts: { input?: string; env?: Record<string, string | undefined> } = {}) =>
+  runCli(['api', ...args], { input: opts.input, env: { ...env(), ...opts.env } });
+
+describe('cr api: exit codes from HTTP statuses', () => {
+  const cases: [string, Reply, number, string | undefined][] = [
+    ['401', fail(401, 'Invalid API key', 'INVALID_API_KEY'), 3, 'INVALID_API_KEY'],
+    ['403', fail(403, 'Insufficient role', 'FORBIDDEN'), 4, 'FORBIDDEN'],
+    ['404', fail(404, 'Post not found'), 5, undefined],
+    ['400', fail(400, 'Invalid query', 'VALIDATION_ERROR', { details: [{ path: 'limit', message: 'Too big' }] }), 6, 'VALIDATION_ERROR'],
+    ['409', fail(409, 'Already published', 'CONFLICT'), 6, 'CONFLICT'],
+    ['413', fail(413, 'Body too large', 'PAYLOAD_TOO_LARGE'), 6, 'PAYLOAD_TOO_LARGE'],
+    ['429', { ...fail(429, 'Rate limit exceeded', 'RATE_LIMITED'), headers: { 'retry-after': '120' } }, 7, 'RATE_LIMITED'],
+    ['500', fail(500, 'Internal error', 'INTERNAL_ERROR'), 8, 'INTERNAL_ERROR'],
+  ];
+
+  for (const [name, reply, exit, code] of cases) {
+    it(`${name} → exit ${exit}, one error line, nothing on stdout`, async () => {
+      server.handle(reply);
+      const r = await api(['/some/path']);
+      expect(r.exitCode).toBe(exit);
+      expect(r.stdout).toBe('');
+      const status = Number(name);
+      const lines = r.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^error: /);
+      expect(lines[0]).toContain((reply.body as { error: string }).error);
+      expect(lines[0]).toContain(`GET ${server.baseUrl}/some/path`);
+      if (code) expect(lines[0]!.endsWith(`(${code})`)).toBe(true);
+      if (status === 429) expect(lines[0]).toContain('retry after 2 minutes');
+      if (status === 400) expect(lines[0]).toContain('limit: Too big');
+      // Only 502/503/504 are retried; none of these.
+      expect(server.requests).toHaveLength(1);
+      expect(r.stderr).not.toContain(KEY);
+    });
+
+    it(`${name} with --json → one JSON line {error, code, status} on stderr`, async () => {
+      server.handle(reply);
+      const r = await api(['/some/path', '--json']);
+      expect(r.exitCode).toBe(exit);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.endsWith('\n')).toBe(true);
+      const lines = r.stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      const parsed = JSON.parse(lines[0]!);
+      expect(Object.keys(parsed).sort()).toEqual(['code', 'error', 'status']);
+      expect(parsed.status).toBe(Number(name));
+      expect(parsed.code).toBe(code ?? null);
+      expect(parsed.error).toContain((reply.body as { error: string }).error);
+    });
+  }
+
+  it('503 on GET is retried: 3 attempts, then exit 8', async () => {
+    server.handle(fail(503, 'Unavailable', 'UNAVAILABLE'));
+    const r = await api(['/some/path']);
+    expect(r.exitCode).toBe(8);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('503 then 200 on GET → exit 0 with the data', async () => {
+    server.queue(fail(503, 'Unavailable'));
+    const r = await api(['/some/path']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ hello: 'world' });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('503 on POST is not retried → exit 8 after one attempt', async () => {
+    server.handle(fail(503, 'Unavailable'));
+    const r = await api(['/some/path', '-X', 'POST']);
+    expect(r.exitCode).toBe(8);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('unreachable server → exit 8 naming the failure', async () => {
+    const port = await deadPort();
+    const r = await api(['/some/path'], { env: { CR_BASE_URL: `http://127.0.0.1:${port}/api/v1` } });
+    expect(r.exitCode).toBe(8);
+    expect(r.stderr).toMatch(/^error: Connection refused.*\(NETWORK_ERROR\)$/m);
+    const j = await api(['/some/path', '--json'], { env: { CR_BASE_URL: `http://127.0.0.1:${port}/api/v1` } });
+    expect(j.exitCode).toBe(8);
+    expect(JSON.parse(j.stderr.trim())).toMatchObject({ code: 'NETWORK_ERROR', status: null });
+  });
+
+  it('a timeout (--timeout 0.3 against a slow server) → exit 8', async () => {
+    server.handle({ ...ok({}), delayMs: 3000 });
+    const r = await runCli(['--timeout', '0.3', 'api', '/slow'], { env: env() });
+    expect(r.exitCode).toBe(8);
+    expect(r.stderr).toMatch(/Timed out after 0\.3 s/);
+  });
+
+  it('a malformed body → exit 1 (BAD_RESPONSE)', async () => {
+    server.handle({ status: 200, body: '{"success": tr' });
+    const r = await api(['/x']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^error: Unexpected response .*non-JSON body.*\(BAD_RESPONSE\)$/m);
+  });
+
+  it('no key configured → exit 3, nothing sent', async () => {
+    const r = await api(['/x'], { env: { CR_API_KEY: undefined } });
+    expect(r.exitCode).toBe(3);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('usage errors → exit 2 with one `error:` line, nothing sent', () => {
+  const usage: [string, string[]][] = [
+    ['unknown command', ['frobnicate']],
+    ['unknown flag', ['api', '/x', '--bogus']],
+    ['unknown global flag', ['--bogus', 'api', '/x']],
+    ['bad --timeout', ['--timeout', 'abc', 'api', '/x']],
+    ['negative --timeout', ['--timeout', '-1', 'api', '/x']],
+    ['zero --timeout', ['--timeout', '0', 'api', '/x']],
+    ['missing argument', ['api']],
+    ['bad -X', ['api', '/x', '-X', 'FETCH']],
+    ['bad -F', ['api', '/x', '-F', 'novalue']],
+    ['bad --input JSON', ['api', '/x', '--input', '-']],
+  ];
+  for (const [name, args] of usage) {
+    it(name, async () => {
+      const r = await runCli(args, { env: env(), input: name === 'bad --input JSON' ? '{nope' : undefined });
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toBe('');
+      const errLines = r.stderr.split('\n').filter((l) => l.startsWith('error: '));
+      expect(errLines).toHaveLength(1);
+      expect(errLines[0]).toMatch(/\(USAGE\)$/);
+      expect(r.stderr.split('\n')[0]).toMatch(/^error: /);
+      expect(server.requests).toHaveLength(0);
+    });
+  }
+
+  it('unknown command with --json → JSON error line', async () => {
+    const r = await runCli(['frobnicate', '--json']);
+    expect(r.exitCode).toBe(2);
+    expect(JSON.parse(r.stderr.trim())).toEqual({ error: expect.stringContaining('frobnicate'), code: 'USAGE', status: null });
+  });
+});
+
+describe('cr api: requests', () => {
+  it('GET prints the envelope data as 2-space JSON', async () => {
+    server.handle(ok({ list: [1, 2], nested: { a: null } }, { meta: { total: 2 } }));
+    const r = await api(['/finance/summary']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(JSON.stringify({ list: [1, 2], nested: { a: null } }, null, 2) + '\n');
+    expect(server.requests[0]!.method).toBe('GET');
+    expect(server.requests[0]!.path).toBe('/api/v1/finance/summary');
+  });
+
+  it('sends Authorization: Bearer <key> and User-Agent cr/<version> node/<version>', async () => {
+    await api(['/x']);
+    const h = server.requests[0]!.headers;
+    expect(h.authorization).toBe(`Bearer ${KEY}`);
+    expect(h['user-agent']).toBe(`cr/${PKG_VERSION} node/${process.versions.node}`);
+  });
+
+  it('a leading /api/v1 in the path is not doubled', async () => {
+    await api(['/api/v1/finance/summary']);
+    expect(server.requests[0]!.path).toBe('/api/v1/finance/summary');
+  });
+
+  it('-F fields build a typed JSON body and imply POST', async () => {
+    const r = await api(['/content/listeners', '-F', 'a=1', '-F', 'b=true', '-F', 'c=null', '-F', 'd[e]=x', '-F', 'f[]=p', '-F', 'f[]=q', '-F', 'g=1.5', '-F', 'h=false', '-F', 's=01x']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const req = server.requests[0]!;
+    expect(req.method).toBe('POST');
+    expect(req.headers['content-type']).toBe('application/json');
+    expect(req.json).toEqual({ a: 1, b: true, c: null, d: { e: 'x' }, f: ['p', 'q'], g: 1.5, h: false, s: '01x' });
+  });
+
+  it('exactly the -F a=1 -F b=true -F c=null -F d[e]=x body', async () => {
+    await api(['/x', '-F', 'a=1', '-F', 'b=true', '-F', 'c=null', '-F', 'd[e]=x']);
+    expect(server.requests[0]!.body).toBe(JSON.stringify({ a: 1, b: true, c: null, d: { e: 'x' } }));
+  });
+
+  it('-F @file reads the file', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'note.txt');
+    writeFileSync(file, 'from a file');
+    await api(['/x', '-F', `note=@${file}`]);
+    expect(server.requests[0]!.json).toEqual({ note: 'from a file' });
+  });
+
+  it('-F with GET goes to the query string', async () => {
+    await api(['/learnings', '-X', 'GET', '-F', 'limit=5', '-F', 'type=win']);
+    const req = server.requests[0]!;
+    expect(req.method).toBe('GET');
+    expect(req.query.get('limit')).toBe('5');
+    expect(req.query.get('type')).toBe('win');
+    expect(req.body).toBe('');
+  });
+
+  it('--website adds website_id to a GET', async () => {
+    await runCli(['--website', 'w-1', 'api', '/brand/brand-subjects'], { env: env() });
+    expect(server.requests[0]!.query.get('website_id')).toBe('w-1');
+  });
+
+  it('--input - reads the JSON body from stdin', async () => {
+    const body = { name: 'Feed', query_config: { keywords: ['a', 'b'] }, n: 3 };
+    const r = await api(['/content/listeners', '--input', '-'], { input: JSON.stringify(body) });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(server.requests[0]!.method).toBe('POST');
+    expect(server.requests[0]!.json).toEqual(body);
+  });
+
+  it('--input FILE reads the JSON body from a file; -X PUT is honoured', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'b.json');
+    writeFileSync(file, '{"x":[1]}');
+    const r = await api(['/x', '--input', file, '-X', 'put']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(server.requests[0]!.method).toBe('PUT');
+    expect(server.requests[0]!.json).toEqual({ x: [1] });
+  });
+
+  it('--include prints the whole body on stdout and the status on stderr', async () => {
+    server.handle(ok({ id: 7 }, { meta: { total: 1 } }));
+    const r = await api(['/x', '--include']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ success: true, data: { id: 7 }, meta: { total: 1 } });
+    expect(r.stderr).toContain('HTTP 200');
+  });
+
+  it('--include on an error status still prints the body, then exits with the mapped code', async () => {
+    server.handle(fail(404, 'Nope', 'NOT_FOUND'));
+    const r = await api(['/x', '-i']);
+    expect(r.exitCode).toBe(5);
+    expect(JSON.parse(r.stdout)).toEqual({ success: false, error: 'Nope', code: 'NOT_FOUND' });
+    expect(r.stderr).toContain('HTTP 404');
+  });
+
+  it('--verbose logs request and response lines on stderr, key masked, stdout untouched', async () => {
+    const r = await runCli(['--verbose', 'api', '/x'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ hello: 'world' });
+    expect(r.stderr).toMatch(/^> GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/x/m);
+    expect(r.stderr).toMatch(/^< 200 GET /m);
+    expect(r.stderr).toContain('cr_1a2b…9f0e');
+    expect(r.stderr).not.toContain(KEY);
+  });
+
+  it('--verbose with a failing request never prints the key either', async () => {
+    server.handle(fail(401, `bad key ${KEY}`, 'INVALID_API_KEY'));
+    const r = await runCli(['--verbose', 'api', '/x', '-F', `k=${KEY}`, '-X', 'GET'], { env: env() });
+    expect(r.exitCode).toBe(3);
+    expect(r.stdout + r.stderr).not.toContain(KEY);
+  });
+});

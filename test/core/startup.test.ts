@@ -1,0 +1,79 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, PKG_VERSION, ROOT } from '../helpers/cli.js';
+import { cleanupTempDirs, makeKey, tempDir } from '../helpers/tmp.js';
+import { deadPort } from '../helpers/http-server.js';
+
+afterAll(() => cleanupTempDirs());
+
+const GROUPS = ['finance', 'ads', 'listeners', 'posts', 'learnings', 'nurture', 'visibility', 'brand', 'crm', 'api', 'auth', 'profiles', 'serve', 'local', 'mcp', 'completion'];
+const HEAVY = [/node_modules\/undici\//, /node_modules\/zod\//, /node_modules\/hono\//, /node_modules\/@hono\//, /node_modules\/@modelcontextprotocol\//, /\/src\/server\//, /\/src\/api\//];
+
+async function loadsOf(args: string[], env: Record<string, string> = {}) {
+  const dir = tempDir('cr-loads-');
+  const log = join(dir, 'loads.txt');
+  const r = await runCli(args, { env: { CR_LOAD_LOG: log, ...env }, nodeArgs: ['--import', join(ROOT, 'test/helpers/record-loads.mjs')] });
+  const urls = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) : [];
+  return { r, urls };
+}
+
+describe('cr --help / --version', () => {
+  it('--help lists every command group and exits 0', async () => {
+    const r = await runCli(['--help']);
+    expect(r.exitCode).toBe(0);
+    const commands = r.stdout.slice(r.stdout.indexOf('Commands:'));
+    for (const g of GROUPS) expect(commands).toMatch(new RegExp(`^  ${g}\\b`, 'm'));
+    for (const flag of ['--profile', '--base-url', '--json', '--website', '--local', '--verbose', '--timeout', '--no-color']) expect(r.stdout).toContain(flag);
+    expect(r.stderr).toBe('');
+  });
+
+  it('--version prints the package.json version', async () => {
+    for (const flag of ['--version', '-V']) {
+      const r = await runCli([flag]);
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toBe(`${PKG_VERSION}\n`);
+    }
+  });
+
+  it('a group\'s --help shows its subcommands', async () => {
+    const r = await runCli(['auth', '--help']);
+    expect(r.exitCode).toBe(0);
+    for (const sub of ['login', 'status', 'logout']) expect(r.stdout).toContain(sub);
+  });
+
+  it('no command at all, or a group without its verb → exit 2 "missing command" with a hint', async () => {
+    const r = await runCli([]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('error: missing command (USAGE)\nhint: run `cr --help` to see the commands\n');
+    const g = await runCli(['auth']);
+    expect(g.exitCode).toBe(2);
+    expect(g.stderr).toContain('run `cr auth --help`');
+  });
+});
+
+describe('startup stays light', () => {
+  it('the load recorder works: `cr api` does load undici (positive control)', async () => {
+    const port = await deadPort();
+    const { r, urls } = await loadsOf(['api', '/x'], { CR_API_KEY: makeKey(), CR_BASE_URL: `http://127.0.0.1:${port}/api/v1` });
+    expect(r.exitCode).toBe(8);
+    expect(urls.some((u) => u.includes('/dist/src/main.js'))).toBe(true);
+    expect(urls.some((u) => /node_modules\/undici\//.test(u))).toBe(true);
+  });
+
+  for (const args of [['--help'], ['--version'], ['-V']]) {
+    it(`\`cr ${args.join(' ')}\` loads no undici, zod, hono, MCP SDK, schemas or server code`, async () => {
+      const { r, urls } = await loadsOf(args);
+      expect(r.exitCode).toBe(0);
+      expect(urls.some((u) => u.includes('/dist/src/main.js'))).toBe(true);
+      const heavy = urls.filter((u) => HEAVY.some((re) => re.test(u)));
+      expect(heavy).toEqual([]);
+    });
+  }
+
+  it('`cr auth status` loads no undici, hono or server code', async () => {
+    const { urls } = await loadsOf(['auth', 'status']);
+    expect(urls.filter((u) => /node_modules\/(undici|hono|@hono|@modelcontextprotocol)\/|\/src\/server\//.test(u))).toEqual([]);
+  });
+});

@@ -1,0 +1,87 @@
+import { execa, type Result } from 'execa';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { tempDir } from './tmp.js';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = join(ROOT, 'bin', 'cr.js');
+export const PKG_VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+export interface RunOptions {
+  /** Extra environment (merged over a minimal clean one). `undefined` values remove a variable. */
+  env?: Record<string, string | undefined>;
+  /** Text fed on stdin; without it stdin is /dev/null. */
+  input?: string;
+  /** The config folder; a fresh temp folder when omitted. */
+  configDir?: string;
+  /** Run through `sh -c 'umask <mask>; exec node bin/cr.js ...'`. */
+  umask?: string;
+  /** Extra node flags before bin/cr.js (e.g. --import a hook). */
+  nodeArgs?: string[];
+  timeoutMs?: number;
+}
+
+export interface CliResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  configDir: string;
+  timedOut: boolean;
+}
+
+function assertBuilt(): void {
+  if (!existsSync(join(ROOT, 'dist', 'src', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` before the CLI tests');
+}
+
+/**
+ * Runs the built CLI (bin/cr.js) as a child process with a clean environment, a temp
+ * CR_CONFIG_DIR and `reject: false`, so tests look at the exit code themselves.
+ */
+export async function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult> {
+  assertBuilt();
+  const configDir = opts.configDir ?? tempDir('cr-cfg-');
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: configDir,
+    CR_CONFIG_DIR: configDir,
+    CR_RETRY_BASE_MS: '5',
+    NO_COLOR: '1',
+    LANG: 'C.UTF-8',
+  };
+  for (const [k, v] of Object.entries(opts.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  const nodeArgs = opts.nodeArgs ?? [];
+  const common = {
+    env,
+    extendEnv: false,
+    reject: false,
+    cwd: ROOT,
+    timeout: opts.timeoutMs ?? 15_000,
+    stripFinalNewline: false,
+    ...(opts.input === undefined ? { stdin: 'ignore' as const } : { input: opts.input }),
+  };
+  let result: Result;
+  if (opts.umask !== undefined) {
+    const quoted = [process.execPath, ...nodeArgs, BIN].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    result = (await execa('sh', ['-c', `umask ${opts.umask}; exec ${quoted} "$@"`, 'sh', ...args], common)) as Result;
+  } else {
+    result = (await execa(process.execPath, [...nodeArgs, BIN, ...args], common)) as Result;
+  }
+  return {
+    exitCode: result.exitCode ?? -1,
+    stdout: String(result.stdout ?? ''),
+    stderr: String(result.stderr ?? ''),
+    configDir,
+    timedOut: Boolean(result.timedOut),
+  };
+}
+
+/** The config file a run wrote, parsed (undefined when absent). */
+export function readConfig(configDir: string): { activeProfile?: string; profiles: Record<string, { baseUrl?: string; apiKey?: string; crmSegment?: string }> } | undefined {
+  const file = join(configDir, 'config.json');
+  if (!existsSync(file)) return undefined;
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
