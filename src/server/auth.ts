@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { API_KEY_PATTERN, ROLES } from '../api/schemas/common.js';
+import type { Role } from '../api/schemas/common.js';
+import type { WebsiteScope } from '../api/endpoints.js';
+import type { Store } from './store.js';
+import type { ApiKeyRecord, WebsiteRecord } from './store-schema.js';
+import { HttpError, invalidKey, notInScope, validationError } from './errors.js';
+
+export const sha256Hex = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
+
+/** The authenticated caller. */
+export interface AuthContext {
+  key: ApiKeyRecord;
+  keyId: string;
+  userId: string;
+  role: Role;
+}
+
+const keyCache = new WeakMap<Store, { generation: number; byHash: Map<string, ApiKeyRecord> }>();
+
+function keysByHash(store: Store): Map<string, ApiKeyRecord> {
+  let cached = keyCache.get(store);
+  if (!cached || cached.generation !== store.generation) {
+    const byHash = new Map<string, ApiKeyRecord>();
+    for (const k of store.list('api_keys')) byHash.set(k.key_sha256, k);
+    cached = { generation: store.generation, byHash };
+    keyCache.set(store, cached);
+  }
+  return cached.byHash;
+}
+
+/**
+ * `Authorization: Bearer <key>`: the format is checked first, then the key is looked up by
+ * its sha256; unknown and revoked keys are refused alike (401 INVALID_API_KEY).
+ */
+export function authenticate(store: Store, authorization: string | undefined | null): AuthContext {
+  const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '');
+  const key = m?.[1];
+  if (!key || !API_KEY_PATTERN.test(key)) throw invalidKey();
+  const record = keysByHash(store).get(sha256Hex(key));
+  if (!record || record.revoked_at) throw invalidKey();
+  return { key: record, keyId: record.id, userId: record.user_id, role: record.role };
+}
+
+export const roleRank = (r: Role) => ROLES.indexOf(r);
+
+export function requireRole(auth: AuthContext, min: Role): void {
+  if (roleRank(auth.role) < roleRank(min)) throw new HttpError(403, `Insufficient role: ${min} required`, 'FORBIDDEN');
+}
+
+/** Websites the key may reach. */
+export function websitesInScope(store: Store, key: ApiKeyRecord): WebsiteRecord[] {
+  if (key.website_id) {
+    const w = store.get('websites', key.website_id);
+    return w ? [w] : [];
+  }
+  return store.list('websites').filter((w) => w.agency_id !== null && w.agency_id === key.agency_id);
+}
+
+export function websiteInScope(store: Store, key: ApiKeyRecord, websiteId: string): boolean {
+  if (key.website_id) return key.website_id === websiteId;
+  const w = store.get('websites', websiteId);
+  return !!w && w.agency_id !== null && w.agency_id === key.agency_id;
+}
+
+/** The outcome of scope resolution: the website ids a request may read or write. */
+export interface ResolvedScope {
+  /** The one addressed website ('single' endpoints, or a 'filter' endpoint given website_id). */
+  websiteId?: string;
+  /** Every website id the request covers. */
+  websiteIds: Set<string>;
+}
+
+/**
+ * Scope rules of decisions.md §2 for an endpoint's `websiteScope`:
+ * single-website keys auto-resolve and refuse another id (403); agency keys must name the
+ * website on 'single' endpoints (400, path website_id) and stay inside their agency (403).
+ */
+export function resolveScope(store: Store, auth: AuthContext, mode: WebsiteScope, requested: string | undefined): ResolvedScope {
+  const key = auth.key;
+  if (mode === 'owner') return { websiteIds: new Set() };
+  if (requested !== undefined) {
+    if (!websiteInScope(store, key, requested)) throw notInScope();
+    return { websiteId: requested, websiteIds: new Set([requested]) };
+  }
+  if (key.website_id) return { websiteId: key.website_id, websiteIds: new Set([key.website_id]) };
+  if (mode === 'single') {
+    throw validationError([{ path: 'website_id', message: 'website_id is required for a key scoped to an agency' }]);
+  }
+  return { websiteIds: new Set(websitesInScope(store, key).map((w) => w.id)) };
+}

@@ -1,0 +1,35 @@
+/**
+ * The business clock (decisions.md §5): every "now" the API reasons about (today for
+ * finance, "in the future" for scheduling, timestamps of new records) comes from here.
+ * `CR_NOW` fixes it for tests and demos. The rate-limit window never uses this clock:
+ * it always runs on real time (see `RealClock`).
+ */
+export interface Clock {
+  now(): Date;
+}
+
+/** Milliseconds since the epoch, real time; injectable so tests can move a rate-limit window. */
+export type RealClock = () => number;
+
+export const realClock: RealClock = () => Date.now();
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export function fixedClock(at: Date | string): Clock {
+  const ms = typeof at === 'string' ? Date.parse(at) : at.getTime();
+  if (Number.isNaN(ms)) throw new Error(`Invalid fixed clock time: ${String(at)}`);
+  return { now: () => new Date(ms) };
+}
+
+/** The clock fixed by `CR_NOW` (an ISO 8601 date-time) when set, else the system clock. */
+export function clockFromEnv(env: NodeJS.ProcessEnv = process.env): Clock {
+  const raw = env.CR_NOW?.trim();
+  if (!raw) return systemClock;
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(raw) || Number.isNaN(Date.parse(raw))) {
+    throw new Error(`CR_NOW must be an ISO 8601 date-time, got "${raw}"`);
+  }
+  return fixedClock(raw);
+}
+
+/** The clock's UTC calendar date, YYYY-MM-DD. */
+export const utcDate = (d: Date): string => d.toISOString().slice(0, 10);

@@ -1,0 +1,76 @@
+import * as fsp from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/**
+ * The file-system calls of the store, behind one small interface so that tests can inject
+ * failures (ENOSPC, EIO) at any step of a durable write.
+ */
+export interface StoreFs {
+  readFile(path: string): Promise<Buffer>;
+  open(path: string, flags: string, mode?: number): Promise<FileHandleLike>;
+  rename(from: string, to: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+  mkdir(path: string, opts: { recursive: true }): Promise<unknown>;
+}
+
+export interface FileHandleLike {
+  writeFile(data: string | Uint8Array): Promise<void>;
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const nodeFs: StoreFs = {
+  readFile: (p) => fsp.readFile(p),
+  open: (p, flags, mode) => fsp.open(p, flags, mode),
+  rename: (a, b) => fsp.rename(a, b),
+  unlink: (p) => fsp.unlink(p),
+  mkdir: (p, o) => fsp.mkdir(p, o),
+};
+
+let tmpCounter = 0;
+
+/**
+ * Atomic replace: temp file in the same folder, (fsync), rename over the target, (fsync the
+ * folder). Resolves only once all of it is done; on failure the temp file is removed and
+ * the target is untouched (or, if only the folder fsync failed, already replaced).
+ */
+export async function atomicWrite(fs: StoreFs, path: string, text: string, opts: { sync: boolean; mode?: number }): Promise<void> {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${++tmpCounter}.tmp`);
+  let renamed = false;
+  try {
+    const fh = await fs.open(tmp, 'w', opts.mode ?? 0o600);
+    try {
+      await fh.writeFile(text);
+      if (opts.sync) await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fs.rename(tmp, path);
+    renamed = true;
+    if (opts.sync) await syncDir(fs, dirname(path));
+  } catch (err) {
+    if (!renamed) await fs.unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+async function syncDir(fs: StoreFs, dir: string): Promise<void> {
+  let dh: FileHandleLike;
+  try {
+    dh = await fs.open(dir, 'r');
+  } catch (err) {
+    // Some platforms cannot open a folder for fsync; the rename is as durable as they allow.
+    if (isCode(err, 'EISDIR', 'EPERM', 'EACCES')) return;
+    throw err;
+  }
+  try {
+    await dh.sync().catch((err) => {
+      if (!isCode(err, 'EINVAL', 'EISDIR', 'ENOTSUP')) throw err;
+    });
+  } finally {
+    await dh.close();
+  }
+}
+
+export const isCode = (err: unknown, ...codes: string[]) =>
+  typeof err === 'object' && err !== null && codes.includes(String((err as { code?: unknown }).code));

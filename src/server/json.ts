@@ -1,0 +1,49 @@
+/**
+ * Prototype-safe JSON: `__proto__` keys are dropped while parsing, so no later spread or
+ * record copy can ever reach an object's prototype.
+ */
+export function safeJsonParse(text: string): unknown {
+  return JSON.parse(text, (key, value) => (key === '__proto__' ? undefined : value));
+}
+
+export interface ShapeViolation {
+  path: string;
+  message: string;
+}
+
+export const MAX_DEPTH = 32;
+export const MAX_STRING_BYTES = 64 * 1024;
+
+/**
+ * The first violation of the body limits of decisions.md §1: nesting deeper than 32
+ * levels (the top-level value is level 1) or a string (value or key) over 64 KiB.
+ */
+export function shapeViolation(value: unknown, maxDepth = MAX_DEPTH, maxStringBytes = MAX_STRING_BYTES): ShapeViolation | undefined {
+  const tooLong = (s: string) => s.length > maxStringBytes / 4 && Buffer.byteLength(s, 'utf8') > maxStringBytes;
+  const walk = (v: unknown, depth: number, path: (string | number)[]): ShapeViolation | undefined => {
+    if (typeof v === 'string') {
+      return tooLong(v) ? { path: joinPath(path), message: 'String longer than 64 KiB' } : undefined;
+    }
+    if (v === null || typeof v !== 'object') return undefined;
+    if (depth > maxDepth) return { path: joinPath(path.slice(0, maxDepth)), message: `Nested deeper than ${maxDepth} levels` };
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const r = walk(v[i], depth + 1, [...path, i]);
+        if (r) return r;
+      }
+      return undefined;
+    }
+    for (const [k, child] of Object.entries(v)) {
+      if (tooLong(k)) return { path: joinPath(path), message: 'Key longer than 64 KiB' };
+      const r = walk(child, depth + 1, [...path, k]);
+      if (r) return r;
+    }
+    return undefined;
+  };
+  return walk(value, 1, []);
+}
+
+/** Dot-joined path (`query_config.feed_url`, `image_urls.2`); the empty path is `body`. */
+export function joinPath(path: readonly PropertyKey[], root = 'body'): string {
+  return path.length === 0 ? root : path.map((p) => String(p)).join('.');
+}

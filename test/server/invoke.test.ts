@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { createApp, createCore, knownRoutes } from '../../src/server/app.js';
+import { Store } from '../../src/server/store.js';
+import { fixedClock } from '../../src/server/clock.js';
+import { endpointList } from '../../src/api/endpoints.js';
+import { FIXTURE, IDS, KEYS, NOW } from './helpers.js';
+
+const load = async () => Store.memory(JSON.parse(await readFile(FIXTURE, 'utf8')));
+
+describe('invoke: the pipeline shared by REST and MCP', () => {
+  it('takes parsed bodies and typed query values, and applies the same checks', async () => {
+    const core = createCore({ store: await load(), clock: fixedClock(NOW), limits: { rateLimit: 3 } });
+    const auth = { authorization: `Bearer ${KEYS.editorW1}` };
+    const ok = await core.invoke('listNurtureSequences', { headers: auth, query: { limit: 2, offset: '1' } });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ success: true, data: { limit: 2, offset: 1, total: 5 } });
+    expect(ok.keyId).toBe(IDS.keyEditorW1);
+    const bad = await core.invoke('scheduleSocialPost', { headers: auth, params: { id: IDS.postDraft }, body: { scheduled_at: '2020-01-01T00:00:00Z' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details).toEqual([expect.objectContaining({ path: 'scheduled_at' })]);
+    const created = await core.invoke('createAdCreative', { headers: auth, body: { ad_format: 'video', name: 'n', destination_url: 'https://x.example/' } });
+    expect(created.status).toBe(200);
+    const limited = await core.invoke('listCrmAgents', { headers: auth });
+    expect(limited.status).toBe(429);
+    expect(limited.headers['Retry-After']).toBe('3600');
+    const noKey = await core.invoke('listCrmAgents', {});
+    expect(noKey.status).toBe(401);
+  });
+
+  it('website_id is accepted in the query of a body endpoint, and must agree with the body', async () => {
+    const app = createApp({ store: await load(), clock: fixedClock(NOW) });
+    const post = (q: string, body: object) =>
+      app.request(`http://127.0.0.1/api/v1/content/ads/creatives/create${q}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEYS.editorAgency}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ad_format: 'video', name: 'n', destination_url: 'https://x.example/', ...body }),
+      });
+    expect((await post(`?website_id=${IDS.W2}`, {})).status).toBe(200);
+    const differ = await post(`?website_id=${IDS.W2}`, { website_id: IDS.W1 });
+    expect(differ.status).toBe(400);
+    expect((await differ.json()).details[0].path).toBe('website_id');
+    expect((await post(`?website_id=${IDS.W3}`, {})).status).toBe(403);
+  });
+
+  it('knownRoutes lists every endpoint of the table with its method', () => {
+    expect(knownRoutes.size).toBe(endpointList.length);
+    expect(knownRoutes.get('/api/v1/social/posts/:id/schedule')).toEqual(new Set(['POST']));
+  });
+});
+
+describe('docs/store-format.md', () => {
+  it('embeds exactly the test fixture', async () => {
+    const doc = await readFile(fileURLToPath(new URL('../../docs/store-format.md', import.meta.url)), 'utf8');
+    const block = /```json\n([\s\S]*?)```/.exec(doc)![1]!;
+    expect(JSON.parse(block)).toEqual(JSON.parse(await readFile(FIXTURE, 'utf8')));
+  });
+});

@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { RateLimiter, rateLimitFileOf } from '../../src/server/rate-limit.js';
+import { KEYS, fixtureStore, startFixtureServer } from './helpers.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+const PATH = '/api/v1/finance/summary';
+
+describe('rate limit (decisions §3), limit 5', () => {
+  it('1-5 pass (validation failures count), 6 gets 429 + Retry-After 3600; a restart continues the count', async () => {
+    const store = await fixtureStore();
+    cleanups.push(store.cleanup);
+    let srv = await startFixtureServer({ storePath: store.path, rateLimit: 5 });
+    const remaining: string[] = [];
+    for (let i = 1; i <= 4; i++) {
+      const res = await srv.req('GET', PATH, { key: KEYS.viewerW1 });
+      expect(res.status).toBe(200);
+      expect(res.headers['x-ratelimit-limit']).toBe('5');
+      remaining.push(res.headers['x-ratelimit-remaining'] as string);
+    }
+    const invalid = await srv.req('GET', '/api/v1/content/nurture-sequences?limit=999', { key: KEYS.viewerW1 });
+    expect(invalid.status).toBe(400);
+    remaining.push(invalid.headers['x-ratelimit-remaining'] as string);
+    expect(remaining).toEqual(['4', '3', '2', '1', '0']);
+
+    const sixth = await srv.req('GET', PATH, { key: KEYS.viewerW1 });
+    expect(sixth.status).toBe(429);
+    expect(sixth.json).toEqual({ success: false, error: 'Rate limit exceeded', code: 'RATE_LIMITED' });
+    expect(sixth.headers['retry-after']).toBe('3600');
+    expect(sixth.headers['x-ratelimit-remaining']).toBe('0');
+    const reset = Number(sixth.headers['x-ratelimit-reset']);
+    expect(reset).toBeGreaterThan(Date.now() / 1000 + 3500);
+    expect(reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 3600);
+
+    // Another key has its own window.
+    const other = await srv.req('GET', PATH, { key: KEYS.adminW1 });
+    expect(other.status).toBe(200);
+    expect(other.headers['x-ratelimit-remaining']).toBe('4');
+
+    // Unauthenticated requests do not count against anybody.
+    expect((await srv.req('GET', PATH, { key: KEYS.unknown })).status).toBe(401);
+
+    await srv.close();
+    const sidecar = JSON.parse(await readFile(rateLimitFileOf(store.path), 'utf8'));
+    expect(Object.keys(sidecar.windows)).toHaveLength(2);
+
+    srv = await startFixtureServer({ storePath: store.path, rateLimit: 5 });
+    cleanups.push(() => srv.close());
+    const afterRestart = await srv.req('GET', PATH, { key: KEYS.viewerW1 });
+    expect(afterRestart.status).toBe(429);
+    expect(Number(afterRestart.headers['x-ratelimit-reset'])).toBe(reset);
+    const otherAfter = await srv.req('GET', PATH, { key: KEYS.adminW1 });
+    expect(otherAfter.headers['x-ratelimit-remaining']).toBe('3');
+  });
+
+  it('the window is fixed: it starts at the first request and resets one hour later (real clock, not CR_NOW)', async () => {
+    let now = Date.UTC(2030, 0, 1, 10, 0, 0);
+    const srv = await startFixtureServer({ rateLimit: 2, realClock: () => now });
+    cleanups.push(() => srv.stop());
+    const get = () => srv.req('GET', PATH, { key: KEYS.viewerW1 });
+    expect((await get()).headers['x-ratelimit-reset']).toBe(String(now / 1000 + 3600));
+    now += 30 * 60_000;
+    const second = await get();
+    expect(second.status).toBe(200);
+    expect(second.headers['x-ratelimit-reset']).toBe(String(Date.UTC(2030, 0, 1, 11) / 1000));
+    now += 29 * 60_000;
+    expect((await get()).status).toBe(429);
+    now += 60_000; // exactly one hour after the first request
+    const fresh = await get();
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers['x-ratelimit-remaining']).toBe('1');
+    expect(fresh.headers['x-ratelimit-reset']).toBe(String(now / 1000 + 3600));
+  });
+
+  it('counters are flushed at most once a second and on stop', async () => {
+    const store = await fixtureStore();
+    cleanups.push(store.cleanup);
+    const file = rateLimitFileOf(store.path);
+    const rl = new RateLimiter({ limit: 10, file, flushIntervalMs: 1000 });
+    rl.hit('k1');
+    rl.hit('k1');
+    await expect(readFile(file, 'utf8')).rejects.toThrow(); // not yet written
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(JSON.parse(await readFile(file, 'utf8')).windows.k1.count).toBe(2);
+    rl.hit('k1');
+    await rl.stop();
+    expect(JSON.parse(await readFile(file, 'utf8')).windows.k1.count).toBe(3);
+    const again = new RateLimiter({ limit: 10, file });
+    expect(again.hit('k1').remaining).toBe(6);
+    await again.stop();
+  });
+});

@@ -1,0 +1,191 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFile, writeFile, readdir, stat } from 'node:fs/promises';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Store, StoreError, StoreLockedError, StoreUnavailableError, parseStoreText } from '../../src/server/store.js';
+import { nodeFs } from '../../src/server/fs-layer.js';
+import type { StoreFs } from '../../src/server/fs-layer.js';
+import { lockPathOf } from '../../src/server/lock.js';
+import { startServer } from '../../src/server/serve.js';
+import { COLLECTION_NAMES } from '../../src/server/store-schema.js';
+import { FIXTURE, KEYS, fixtureStore, startFixtureServer, tempDir } from './helpers.js';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function storeFile(content?: string) {
+  const s = await fixtureStore(content);
+  cleanups.push(s.cleanup);
+  return s;
+}
+
+const listener = (id: string) => ({
+  id, websiteId: 'w', name: id, sourceType: 'rss', queryConfig: {}, pollInterval: '1h', nextPollAt: null, lastPolledAt: null,
+  lastItemCount: 0, enabled: true, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z',
+});
+
+describe('loading and validation (decisions §7)', () => {
+  it('the fixture is valid and keeps unknown fields', async () => {
+    const { path } = await storeFile();
+    const store = await Store.open(path);
+    cleanups.push(() => store.close());
+    expect(store.get('business_entities', 'e0000000-0000-4000-8000-000000000001')).toMatchObject({ legacy_code: 'kept-and-ignored' });
+    expect(store.list('visibility_scans')).toHaveLength(2);
+  });
+
+  it.each([
+    ['empty', '', /store\.json: file is empty/],
+    ['whitespace only', '  \n', /file is empty/],
+    ['corrupt JSON', '{"version": 1, "users": [', /store\.json: not valid JSON/],
+    ['not an object', '[1,2]', /expected a JSON object/],
+    ['wrong version', '{"version": 2}', /store\.json: version: /],
+    ['wrong field type', JSON.stringify({ version: 1, business_entities: [0, 1].map((i) => ({ id: `e${i}`, name: 'n', accounting_tenant_id: null, owner_id: 'u', created_at: 'x' })).concat([{ id: 'e', name: 'n', accounting_tenant_id: null, owner_id: 7 as never, created_at: 'x' }]) }), /store\.json: business_entities\[2\]\.owner_id: expected string, got number/],
+    ['missing field', JSON.stringify({ version: 1, users: [{ id: 'u', email: 'e' }] }), /users\[0\]\.name: expected string, got nothing/],
+    ['collection not an array', JSON.stringify({ version: 1, learnings: {} }), /learnings: expected array/],
+    ['bad enum', JSON.stringify({ version: 1, social_posts: [{ id: 'p', websiteId: 'w', status: 'lost', content: '', scheduledAt: null, createdAt: 'x', updatedAt: 'x' }] }), /social_posts\[0\]\.status: expected one of/],
+    ['key with both scopes', JSON.stringify({ version: 1, api_keys: [{ id: 'k', name: 'n', key_sha256: 'a'.repeat(64), user_id: 'u', role: 'admin', website_id: 'w', agency_id: 'a', created_at: 'x', revoked_at: null }] }), /api_keys\[0\]\.website_id: exactly one/],
+  ])('%s file: refused with file and path named, left byte-identical, lock released', async (_name, content, message) => {
+    const { path } = await storeFile(content);
+    const before = await readFile(path);
+    const err = await Store.open(path).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreError);
+    expect((err as Error).message).toMatch(message);
+    expect((err as Error).message).toContain(path);
+    expect((await readFile(path)).equals(before)).toBe(true);
+    expect(existsSync(lockPathOf(path))).toBe(false);
+    // and the server refuses to start over it
+    await expect(startServer({ storePath: path, port: 0, log: false })).rejects.toThrow(StoreError);
+    expect((await readFile(path)).equals(before)).toBe(true);
+  });
+
+  it('every collection may be absent', () => {
+    const data = parseStoreText('s.json', '{"version":1}');
+    for (const c of COLLECTION_NAMES) expect(data[c]).toEqual([]);
+  });
+
+  it('a missing file is created (with its folder) as a valid empty store', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'nested', 'store.json');
+    const store = await Store.open(path);
+    await store.close();
+    const parsed = JSON.parse(await readFile(path, 'utf8'));
+    expect(parsed.version).toBe(1);
+    expect(parsed.users).toEqual([]);
+    expect((await stat(path)).mode & 0o077).toBe(0);
+  });
+});
+
+describe('single-writer lock', () => {
+  it('a second server on the same store refuses to start, saying so', async () => {
+    const first = await startFixtureServer();
+    cleanups.push(() => first.stop());
+    const err = await startServer({ storePath: first.path, port: 0, log: false }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreLockedError);
+    expect((err as Error).message).toMatch(/in use by another cr server \(pid \d+/);
+    expect((err as Error).message).toContain(first.path);
+    // the first one is unaffected
+    const res = await first.req('GET', '/api/v1/finance/summary', { key: KEYS.viewerW1 });
+    expect(res.status).toBe(200);
+  });
+
+  it('the lock is released on close, and a stale lock (dead pid) is taken over', async () => {
+    const { path } = await storeFile();
+    const s = await Store.open(path);
+    expect(existsSync(lockPathOf(path))).toBe(true);
+    await s.close();
+    expect(existsSync(lockPathOf(path))).toBe(false);
+    writeFileSync(lockPathOf(path), JSON.stringify({ pid: 2 ** 22 + 12345, startedAt: '2020-01-01T00:00:00Z' }));
+    const s2 = await Store.open(path);
+    expect(JSON.parse(await readFile(lockPathOf(path), 'utf8')).pid).toBe(process.pid);
+    await s2.close();
+  });
+});
+
+describe('durable writes and group commit', () => {
+  it('writes that arrive together share one commit; all are acknowledged after it', async () => {
+    const { path } = await storeFile();
+    const store = await Store.open(path);
+    cleanups.push(() => store.close());
+    const before = store.commits;
+    await Promise.all(Array.from({ length: 25 }, (_, i) => store.commit([{ op: 'insert', collection: 'content_listeners', record: listener(`g${i}`) }])));
+    expect(store.commits - before).toBe(1);
+    const onDisk = JSON.parse(await readFile(path, 'utf8'));
+    expect(onDisk.content_listeners.filter((l: any) => l.id.startsWith('g'))).toHaveLength(25);
+    expect(store.get('content_listeners', 'g24')).toMatchObject({ name: 'g24' });
+    expect((await readdir(join(path, '..'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a patch of an unknown id fails alone, without sinking its group', async () => {
+    const { path } = await storeFile();
+    const store = await Store.open(path);
+    cleanups.push(() => store.close());
+    const results = await Promise.allSettled([
+      store.commit([{ op: 'insert', collection: 'content_listeners', record: listener('ok') }]),
+      store.commit([{ op: 'patch', collection: 'social_posts', id: 'nope', patch: { status: 'draft' } }]),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+    expect(store.get('content_listeners', 'ok')).toBeDefined();
+  });
+
+  it.each(['writeFile', 'sync', 'rename'] as const)('ENOSPC/EIO at %s: error, memory rolled back, temp file removed, file unchanged', async (step) => {
+    const { path, dir } = await storeFile();
+    let fail = false;
+    const boom = () => Object.assign(new Error(step === 'rename' ? 'EIO: i/o error' : 'ENOSPC: no space left on device'), { code: step === 'rename' ? 'EIO' : 'ENOSPC' });
+    const fs: StoreFs = {
+      ...nodeFs,
+      open: async (p, flags, mode) => {
+        const fh = await nodeFs.open(p, flags, mode);
+        if (!fail || flags !== 'w') return fh;
+        return {
+          writeFile: async (d) => (step === 'writeFile' ? Promise.reject(boom()) : fh.writeFile(d)),
+          sync: async () => (step === 'sync' ? Promise.reject(boom()) : fh.sync()),
+          close: () => fh.close(),
+        };
+      },
+      rename: async (a, b) => (fail && step === 'rename' ? Promise.reject(boom()) : nodeFs.rename(a, b)),
+    };
+    const store = await Store.open(path, { fs });
+    cleanups.push(() => store.close());
+    await store.commit([{ op: 'insert', collection: 'content_listeners', record: listener('before') }]);
+    const committed = await readFile(path);
+    fail = true;
+    const err = await store.commit([{ op: 'insert', collection: 'content_listeners', record: listener('lost') }]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreUnavailableError);
+    expect(store.get('content_listeners', 'lost')).toBeUndefined();
+    expect(store.get('content_listeners', 'before')).toBeDefined();
+    expect((await readFile(path)).equals(committed)).toBe(true);
+    expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    fail = false;
+    await store.commit([{ op: 'insert', collection: 'content_listeners', record: listener('after') }]);
+    const ids = JSON.parse(await readFile(path, 'utf8')).content_listeners.map((l: any) => l.id);
+    expect(ids).toContain('after');
+    expect(ids).not.toContain('lost');
+  });
+
+  it('a failed commit answers 503 STORE_UNAVAILABLE over HTTP', async () => {
+    const { path } = await storeFile();
+    let fail = false;
+    const fs: StoreFs = { ...nodeFs, rename: async (a, b) => (fail ? Promise.reject(Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' })) : nodeFs.rename(a, b)) };
+    const srv = await startFixtureServer({ storePath: path, fs });
+    cleanups.push(() => srv.close());
+    fail = true;
+    const res = await srv.req('POST', '/api/v1/content/listeners', { key: KEYS.editorW1, body: { name: 'x', source_type: 'x', query_config: { handle: 'h' } } });
+    expect(res.status).toBe(503);
+    expect(res.json).toEqual({ success: false, error: 'Store unavailable', code: 'STORE_UNAVAILABLE' });
+  });
+
+  it('unknown fields survive a rewrite', async () => {
+    const { path } = await storeFile();
+    const raw = JSON.parse(await readFile(FIXTURE, 'utf8'));
+    raw.custom_top_level = { keep: true };
+    await writeFile(path, JSON.stringify(raw));
+    const store = await Store.open(path);
+    await store.commit([{ op: 'insert', collection: 'content_listeners', record: listener('x') }]);
+    await store.close();
+    const after = JSON.parse(await readFile(path, 'utf8'));
+    expect(after.custom_top_level).toEqual({ keep: true });
+    expect(after.business_entities.find((e: any) => e.name === 'Acme Studio').legacy_code).toBe('kept-and-ignored');
+  });
+});
