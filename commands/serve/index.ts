@@ -35,10 +35,7 @@ async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   if (!LOOPBACK.has(o.host) && o.allowedHost.length === 0) {
     throw new UsageError(`Listening on ${o.host} exposes the server beyond this machine`, 'pass --allowed-host NAME for each host name clients will use');
   }
-  const [{ startServer, defaultStorePath, handleShutdownSignals }, { mountExtraRoutes }] = await Promise.all([
-    import('../../src/server/serve.js'),
-    import('../../src/server/extra-routes.js'),
-  ]);
+  const { startServer, defaultStorePath, handleShutdownSignals } = await import('../../src/server/serve.js');
   let server;
   try {
     server = await startServer({
@@ -47,7 +44,6 @@ async function serve(ctx: Context, o: ServeOptions): Promise<void> {
       port: o.port,
       rateLimit: o.rateLimit,
       allowedHosts: o.allowedHost,
-      extend: mountExtraRoutes,
       log: (line) => ctx.io.err.write(line + '\n'),
     });
   } catch (err) {

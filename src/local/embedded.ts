@@ -15,11 +15,7 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
  * saved in that profile.
  */
 export async function startEmbedded(ctx: Context): Promise<{ baseUrl: string; key: string; close: () => Promise<void> }> {
-  const [{ startServer, defaultStorePath }, { initStore, createApiKey }, { mountExtraRoutes }] = await Promise.all([
-    import('../server/serve.js'),
-    import('../server/seed.js'),
-    import('../server/extra-routes.js'),
-  ]);
+  const [{ startServer, defaultStorePath }, { initStore, createApiKey }] = await Promise.all([import('../server/serve.js'), import('../server/seed.js')]);
   const storePath = defaultStorePath(ctx.env);
   const profiles = await ctx.profiles();
   let key = profiles.get(LOCAL_PROFILE)?.apiKey;
@@ -29,7 +25,7 @@ export async function startEmbedded(ctx: Context): Promise<{ baseUrl: string; ke
       ctx.notice(`cr: created the local store ${storePath} with demo data`);
       profiles.save(LOCAL_PROFILE, { ...profiles.get(LOCAL_PROFILE), baseUrl: DEFAULT_LOCAL_URL, apiKey: key }, false);
     }
-    const server = await startServer({ storePath, host: '127.0.0.1', port: 0, log: false, extend: mountExtraRoutes });
+    const server = await startServer({ storePath, host: '127.0.0.1', port: 0, log: false });
     const known = key && server.store.list('api_keys').some((k) => k.key_sha256 === sha256(key!) && !k.revoked_at);
     if (!known) {
       const websiteId = server.store.list('websites')[0]?.id;

@@ -9,6 +9,7 @@ import type { Clock, RealClock } from './clock.js';
 import { Store } from './store.js';
 import type { StoreFs } from './fs-layer.js';
 import { RateLimiter, rateLimitFileOf } from './rate-limit.js';
+import { mountExtraRoutes } from './extra-routes.js';
 
 /** `$CR_STORE`, else `$XDG_DATA_HOME/cr/store.json`, else `~/.local/share/cr/store.json`. */
 export function defaultStorePath(env: NodeJS.ProcessEnv = process.env): string {
@@ -31,6 +32,7 @@ export interface StartServerOptions {
   realClock?: RealClock;
   allowedHosts?: string[];
   fs?: StoreFs;
+  /** Extra routes; default: MCP at /api/v1/mcp and OpenAPI at /api/v1/openapi.json. */
   extend?: AppOptions['extend'];
   onInternalError?: (err: unknown) => void;
 }
@@ -72,7 +74,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const core = createCore({ store, clock, rateLimiter, onInternalError: opts.onInternalError });
   const allowedHosts = [...(opts.allowedHosts ?? [])];
   if (!LOOPBACK.has(host) && host !== '0.0.0.0' && host !== '::') allowedHosts.push(host);
-  const app = createApp({ store, core, allowedHosts, extend: opts.extend, onInternalError: opts.onInternalError, log: write ? (e) => write(formatLogLine(e)) : undefined });
+  const app = createApp({ store, core, allowedHosts, extend: opts.extend ?? mountExtraRoutes, onInternalError: opts.onInternalError, log: write ? (e) => write(formatLogLine(e)) : undefined });
 
   let server: Server;
   let actualPort: number;
