@@ -1,4 +1,4 @@
 #!/usr/bin/env node
-import { main } from '../dist/src/main.js';
+import { main } from '../dist/bundle/cr.js';
 
 await main();

@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import type { Command, CommanderError } from 'commander';
 import { createContext, type Context } from './context.js';
 import { CrError, ApiError, UsageError, exitCodeOf, InterruptedError } from './errors.js';
@@ -139,6 +140,15 @@ export async function run(argv: string[], ctx: Context = createContext()): Promi
 
 /** The process entry: wires signals, runs, flushes stdout, exits with the mapped code. */
 export async function main(): Promise<void> {
+  // undici parses HTTP with llhttp compiled to WebAssembly. V8 optimises hot wasm in
+  // background threads that process exit must wait for: ~40 ms a run for a CLI making one
+  // or two requests. The baseline compiler alone is plenty for that.
+  setFlagsFromString('--liftoff-only');
+  // `cr … | head`: the reader left; stop quietly like any Unix tool instead of crashing.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
   const ctx = createContext();
   const onSigint = () => {
     // A command with its own SIGINT handling (cr serve drains and exits 0) takes over.

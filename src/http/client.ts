@@ -1,4 +1,5 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent } from './undici-core.js';
 import type { z } from 'zod';
 import { ApiError, NetworkError, ResponseError } from '../errors.js';
 import { maskKey, redactKeys } from '../redact.js';
@@ -145,11 +146,13 @@ export class ApiClient {
     let res: Dispatcher.ResponseData;
     let text: string;
     try {
-      res = await request(url, {
+      const target = new URL(url);
+      res = await this.agent.request({
+        origin: target.origin,
+        path: target.pathname + target.search,
         method: method as Dispatcher.HttpMethod,
         headers,
         body: payload,
-        dispatcher: this.agent,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
         signal: AbortSignal.timeout(timeoutMs),

@@ -10,12 +10,26 @@ afterAll(() => cleanupTempDirs());
 const GROUPS = ['finance', 'ads', 'listeners', 'posts', 'learnings', 'nurture', 'visibility', 'brand', 'crm', 'api', 'auth', 'profiles', 'serve', 'local', 'mcp', 'completion'];
 const HEAVY = [/node_modules\/undici\//, /node_modules\/zod\//, /node_modules\/hono\//, /node_modules\/@hono\//, /node_modules\/@modelcontextprotocol\//, /\/src\/server\//, /\/src\/api\//];
 
+/**
+ * The CLI runs from an esbuild bundle: each loaded chunk stands for the sources inside it
+ * (dist/bundle/inputs.json), reported as `/<source path>` so the patterns above apply.
+ */
+function withBundledSources(urls: string[]): string[] {
+  const inputs = JSON.parse(readFileSync(join(ROOT, 'dist/bundle/inputs.json'), 'utf8')) as Record<string, string[]>;
+  const out = [...urls];
+  for (const u of urls) {
+    const m = /\/dist\/bundle\/([^/?#]+)$/.exec(u);
+    if (m && inputs[m[1]!]) out.push(...inputs[m[1]!]!.map((src) => `bundle:/${src}`));
+  }
+  return out;
+}
+
 async function loadsOf(args: string[], env: Record<string, string> = {}) {
   const dir = tempDir('cr-loads-');
   const log = join(dir, 'loads.txt');
   const r = await runCli(args, { env: { CR_LOAD_LOG: log, ...env }, nodeArgs: ['--import', join(ROOT, 'test/helpers/record-loads.mjs')] });
   const urls = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) : [];
-  return { r, urls };
+  return { r, urls: withBundledSources(urls) };
 }
 
 describe('cr --help / --version', () => {
@@ -58,7 +72,7 @@ describe('startup stays light', () => {
     const port = await deadPort();
     const { r, urls } = await loadsOf(['api', '/x'], { CR_API_KEY: makeKey(), CR_BASE_URL: `http://127.0.0.1:${port}/api/v1` });
     expect(r.exitCode).toBe(8);
-    expect(urls.some((u) => u.includes('/dist/src/main.js'))).toBe(true);
+    expect(urls.some((u) => u.includes('/dist/bundle/cr.js'))).toBe(true);
     expect(urls.some((u) => /node_modules\/undici\//.test(u))).toBe(true);
   });
 
@@ -66,7 +80,7 @@ describe('startup stays light', () => {
     it(`\`cr ${args.join(' ')}\` loads no undici, zod, hono, MCP SDK, schemas or server code`, async () => {
       const { r, urls } = await loadsOf(args);
       expect(r.exitCode).toBe(0);
-      expect(urls.some((u) => u.includes('/dist/src/main.js'))).toBe(true);
+      expect(urls.some((u) => u.includes('/dist/bundle/cr.js'))).toBe(true);
       const heavy = urls.filter((u) => HEAVY.some((re) => re.test(u)));
       expect(heavy).toEqual([]);
     });

@@ -1,0 +1,13 @@
+// The three undici modules the HTTP core loads directly (see src/http/undici-core.ts).
+declare module 'undici/lib/dispatcher/agent.js' {
+  const Agent: unknown;
+  export default Agent;
+}
+declare module 'undici/lib/dispatcher/dispatcher.js' {
+  const Dispatcher: { prototype: object };
+  export default Dispatcher;
+}
+declare module 'undici/lib/api/index.js' {
+  const api: object;
+  export default api;
+}
