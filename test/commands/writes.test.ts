@@ -95,7 +95,7 @@ describe('cr listeners create', () => {
   it('missing source keys: exit 2 with the server message, nothing sent', async () => {
     const r = await h.cr(['listeners', 'create', '--name', 'R', '--source', 'reddit', '--query', 'flair=x']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('A reddit listener requires query_config.subreddit or query_config.keywords');
+    expect(r.stderr).toContain('A listener with source_type reddit requires query_config.subreddit or query_config.keywords');
     expect(h.seen).toHaveLength(0);
   });
 });

@@ -36,7 +36,7 @@ describe('checkQueryConfig (same rules and message as the server)', () => {
     expect(() => checkQueryConfig('x', { handle: 'acme' })).not.toThrow();
   });
   it('names the missing keys', () => {
-    expect(() => checkQueryConfig('reddit', { flair: 'a' })).toThrow('query_config: A reddit listener requires query_config.subreddit or query_config.keywords');
+    expect(() => checkQueryConfig('reddit', { flair: 'a' })).toThrow('query_config: A listener with source_type reddit requires query_config.subreddit or query_config.keywords');
     expect(() => checkQueryConfig('google_news', {})).toThrow(/query_config.keywords/);
   });
   it('checks rss feed URLs and keyword arrays', () => {

@@ -44,7 +44,7 @@ export function queryConfigIssues(source: SourceType, config: Record<string, unk
   const keys = REQUIRED_QUERY_KEYS[source];
   if (!keys.some((k) => isPresent(config[k]))) {
     const wanted = keys.map((k) => `query_config.${k}`).join(' or ');
-    issues.push({ path: 'query_config', message: `A ${source} listener requires ${wanted}` });
+    issues.push({ path: 'query_config', message: `A listener with source_type ${source} requires ${wanted}` });
   }
   if (config.keywords !== undefined) {
     const kw = config.keywords;
