@@ -20,6 +20,8 @@ export interface ClientOptions {
   crmSegment?: string;
   /** Base of the retry backoff; tests shorten it. */
   retryBaseMs?: number;
+  /** Shows that a request is under way (a spinner on a terminal). */
+  activity?: (label: string) => () => void;
 }
 
 export interface RawResponse {
@@ -145,6 +147,7 @@ export class ApiClient {
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let res: Dispatcher.ResponseData;
     let text: string;
+    const done = this.options.activity?.(`${method} ${new URL(url).pathname}`);
     try {
       const target = new URL(url);
       res = await this.agent.request({
@@ -160,6 +163,8 @@ export class ApiClient {
       text = await res.body.text();
     } catch (cause) {
       throw new NetworkError(method, redactKeys(url), describeNetworkFailure(cause, timeoutMs), { cause });
+    } finally {
+      done?.();
     }
     const ms = Math.round(performance.now() - started);
     const flat = flattenHeaders(res.headers);
