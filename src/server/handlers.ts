@@ -12,6 +12,10 @@ import type { Store } from './store.js';
 import type { AuthContext, ResolvedScope } from './auth.js';
 import { HttpError, postNotFound } from './errors.js';
 import { financeSummary } from './compute/finance.js';
+import { memoByGeneration } from './compute/memo.js';
+import type { FinanceSummary } from '../api/schemas/finance.js';
+
+const financeMemo = memoByGeneration<FinanceSummary>();
 import { listLearnings } from './compute/learnings.js';
 import { listNurture } from './compute/nurture.js';
 import { visibility } from './compute/visibility.js';
@@ -46,14 +50,18 @@ export interface Handler {
  */
 export const handlers: Record<OperationId, Handler> = {
   getFinanceSummary: {
-    run: ({ store, clock, auth }) =>
-      financeSummary({
-        entities: store.list('business_entities'),
-        records: store.list('revenue_records'),
-        costs: store.list('cost_items'),
-        ownerId: auth.userId,
-        today: utcDate(clock.now()),
-      }),
+    run: ({ store, clock, auth }) => {
+      const today = utcDate(clock.now());
+      return financeMemo(store, `${auth.userId}|${today}`, () =>
+        financeSummary({
+          entities: store.list('business_entities'),
+          records: store.list('revenue_records'),
+          costs: store.list('cost_items'),
+          ownerId: auth.userId,
+          today,
+        }),
+      );
+    },
   },
 
   createAdCreative: {

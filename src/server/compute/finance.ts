@@ -33,44 +33,61 @@ export interface FinanceInput {
   alertDays?: number;
 }
 
-/** GET /finance/summary (decisions.md §6). Pure. */
+/** The calendar date `days` after `date` (YYYY-MM-DD), as YYYY-MM-DD. */
+export const addDays = (date: string, days: number): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string, keep: (item: T) => boolean): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    if (!keep(item)) continue;
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
+/**
+ * GET /finance/summary (decisions.md §6). Pure. One pass over the records; dates are
+ * compared as ISO strings (which sort like dates), and day counts are computed only for
+ * the few records that become alerts.
+ */
 export function financeSummary(input: FinanceInput): FinanceSummary {
   const { today } = input;
-  const alertDays = input.alertDays ?? 7;
+  const lastAlertDay = addDays(today, input.alertDays ?? 7);
   const owned = input.entities.filter((e) => e.owner_id === input.ownerId).sort(byName);
-  const recordsOf = new Map<string, Revenue[]>();
-  for (const r of input.records) {
-    const list = recordsOf.get(r.entity_id) ?? [];
-    list.push(r);
-    recordsOf.set(r.entity_id, list);
-  }
+  const ownedIds = new Set(owned.map((e) => e.id));
+  const activeOf = groupBy(input.records, (r) => r.entity_id, (r) => r.status === 'active' && ownedIds.has(r.entity_id));
+  const costsOf = groupBy(input.costs, (c) => c.entity_id, (c) => ownedIds.has(c.entity_id));
   const summaries: EntitySummary[] = [];
   const alerts: InvoiceAlert[] = [];
   for (const e of owned) {
-    const active = (recordsOf.get(e.id) ?? []).filter((r) => r.status === 'active');
-    const activeMrr = active
-      .filter((r) => r.type === 'recurring')
-      .reduce((sum, r) => sum + monthlyEquivalent(r.amount_cents, r.billing_frequency), 0);
-    const clients = new Set(active.map((r) => r.client_name));
-    const renewals = active
-      .map((r) => r.renewal_date?.slice(0, 10))
-      .filter((d): d is string => !!d && d >= today)
-      .sort();
-    const costs = input.costs.filter((c) => c.entity_id === e.id);
+    const active = activeOf.get(e.id) ?? [];
+    let activeMrr = 0;
+    let nextRenewal: string | null = null;
+    const clients = new Set<string>();
+    for (const r of active) {
+      if (r.type === 'recurring') activeMrr += monthlyEquivalent(r.amount_cents, r.billing_frequency);
+      clients.add(r.client_name);
+      const renewal = r.renewal_date?.slice(0, 10);
+      if (renewal && renewal >= today && (nextRenewal === null || renewal < nextRenewal)) nextRenewal = renewal;
+      const due = r.next_invoice_date?.slice(0, 10);
+      if (!due || due > lastAlertDay) continue;
+      const daysUntilDue = daysBetween(today, due);
+      if (Number.isNaN(daysUntilDue)) continue;
+      alerts.push({ revenueRecord: pickShape(RevenueRecord, r), entityName: e.name, daysUntilDue, isOverdue: daysUntilDue < 0 });
+    }
+    const costs = costsOf.get(e.id) ?? [];
     summaries.push({
       entity: pickShape(BusinessEntity, e),
       activeMrr,
       activeClientCount: clients.size,
-      nextRenewalDate: renewals[0] ?? null,
-      monthlyCostCents: costs.reduce((s, c) => s + c.monthly_cents, 0),
-      monthlyAiCostCents: costs.filter((c) => c.category === 'ai').reduce((s, c) => s + c.monthly_cents, 0),
+      nextRenewalDate: nextRenewal,
+      monthlyCostCents: costs.reduce((sum, c) => sum + c.monthly_cents, 0),
+      monthlyAiCostCents: costs.reduce((sum, c) => sum + (c.category === 'ai' ? c.monthly_cents : 0), 0),
     });
-    for (const r of active) {
-      if (!r.next_invoice_date) continue;
-      const daysUntilDue = daysBetween(today, r.next_invoice_date);
-      if (Number.isNaN(daysUntilDue) || daysUntilDue > alertDays) continue;
-      alerts.push({ revenueRecord: pickShape(RevenueRecord, r), entityName: e.name, daysUntilDue, isOverdue: daysUntilDue < 0 });
-    }
   }
   alerts.sort(
     (a, b) =>
