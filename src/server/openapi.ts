@@ -79,7 +79,7 @@ function operation(ep: Endpoint): JsonSchema {
   const op: JsonSchema = {
     operationId: ep.operationId,
     summary: ep.title,
-    description: `${ep.description} Minimum role: ${ep.minRole}.`,
+    description: /Minimum role:/.test(ep.description) ? ep.description : `${ep.description} Minimum role: ${ep.minRole}.`,
     tags: [ep.tag],
     security: [{ bearerAuth: [] }],
     parameters: parameters(ep),
