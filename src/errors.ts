@@ -1,5 +1,5 @@
 /**
- * Typed failures. Every error a command can end with is one of these; src/main.ts maps
+ * Typed failures. Every error a command can end with is one of these; src/cli.ts maps
  * them to exit codes in one place (exitCodeOf).
  */
 

@@ -1,145 +1,17 @@
 import { setFlagsFromString } from 'node:v8';
-import type { Command, CommanderError } from 'commander';
-import { createContext, type Context } from './context.js';
-import { CrError, ApiError, UsageError, exitCodeOf, InterruptedError } from './errors.js';
-import { groups } from './groups.js';
-import { redactKeys } from './redact.js';
 import { version } from './version.js';
 
-/** Global options that take a value: needed to find the command word in argv. */
-const VALUE_FLAGS = new Set(['--profile', '--base-url', '--website', '--timeout']);
-
-/** The first operand of argv (the command group), skipping global options and their values. */
-export function commandWord(argv: string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') return argv[i + 1];
-    if (a.startsWith('-')) {
-      if (VALUE_FLAGS.has(a)) i++;
-      continue;
-    }
-    return a;
-  }
-  return undefined;
-}
-
-function parseTimeout(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--timeout must be a positive number of seconds, got "${value}"`);
-  return n;
-}
-
-/** Builds the program; loads every group with `all` (completion), else only the one named. */
-export async function buildProgram(ctx: Context, argv: string[], all = false): Promise<Command> {
-  const { Command, Option } = await import('commander');
-  const program = new Command('cr')
-    .description('Operator CLI for the content management service API')
-    .version(version(), '-V, --version', 'print the version')
-    .option('--profile <name>', 'use this stored profile')
-    .option('--base-url <url>', 'API base URL, ending in /api/v1')
-    .option('--json', 'print the response data as JSON')
-    .option('--website <id>', 'website_id to send')
-    .option('--local', 'use the embedded local server and default local store')
-    .option('--verbose', 'log each HTTP request and response to stderr (key redacted)')
-    .addOption(new Option('--timeout <seconds>', 'request timeout in seconds (default 30)').argParser(parseTimeout))
-    .option('--no-color', 'disable colour')
-    .showSuggestionAfterError(true)
-    .addHelpText('after', '\nRun `cr <command> --help` for a command\'s flags and examples.\nDocs: README.md (quick start, profiles, exit codes).');
-  const word = commandWord(argv);
-  const wanted = all || word === 'completion' ? groups : groups.filter((g) => g.name === word);
-  for (const g of groups) {
-    if (wanted.includes(g)) {
-      const mod = await g.load();
-      mod.register(program, ctx);
-    } else {
-      program.command(g.name).description(g.summary);
-    }
-  }
-  program.hook('preAction', (_this, action) => {
-    const o = action.optsWithGlobals() as Record<string, unknown>;
-    ctx.setGlobals({
-      profile: o.profile as string | undefined,
-      baseUrl: o.baseUrl as string | undefined,
-      json: Boolean(o.json),
-      website: o.website as string | undefined,
-      local: Boolean(o.local),
-      verbose: Boolean(o.verbose),
-      timeout: o.timeout as number | undefined,
-      color: o.color !== false,
-    });
-  });
-  configureTree(program, ctx);
-  return program;
-}
-
-/** exitOverride and quiet output on every command, so usage errors reach one handler. */
-function configureTree(cmd: Command, ctx: Context): void {
-  cmd.exitOverride();
-  cmd.showHelpAfterError(false);
-  cmd.configureOutput({
-    writeOut: (s) => ctx.io.out.write(s),
-    writeErr: () => {},
-    outputError: () => {},
-  });
-  cmd.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
-  for (const sub of cmd.commands) configureTree(sub, ctx);
-}
-
-function reportError(ctx: Context, error: unknown): number {
-  const code = exitCodeOf(error);
-  const message = redactKeys(error instanceof Error ? error.message : String(error));
-  const errCode = error instanceof CrError ? error.code : 'INTERNAL';
-  if (ctx.globals.json) {
-    const status = error instanceof ApiError ? error.status : null;
-    ctx.io.err.write(JSON.stringify({ error: message, code: errCode ?? null, status }) + '\n');
-  } else {
-    ctx.io.err.write(`error: ${message}${errCode ? ` (${errCode})` : ''}\n`);
-    if (error instanceof UsageError && error.hint) ctx.io.err.write(`hint: ${error.hint}\n`);
-  }
-  if (ctx.globals.verbose && error instanceof Error && !(error instanceof CrError) && error.stack) {
-    ctx.io.err.write(redactKeys(error.stack) + '\n');
-  }
-  return code;
-}
-
-/** Turns a commander usage failure into our UsageError, with a hint naming the help. */
-function fromCommander(error: CommanderError, argv: string[]): UsageError | undefined {
-  if (['commander.helpDisplayed', 'commander.version'].includes(error.code)) return undefined;
-  const message = error.message.replace(/^error: /, '').split('\n')[0]!;
-  const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2).join(' ');
-  const hint = error.code === 'commander.help' || error.code === 'commander.executeSubCommandAsync' ? undefined : `run \`cr ${words ? words + ' ' : ''}--help\``;
-  if (error.code === 'commander.unknownCommand') return new UsageError(message, 'run `cr --help` to see the commands');
-  if (error.code === 'commander.help') return new UsageError('missing command', `run \`cr ${words ? words + ' ' : ''}--help\` to see the commands`);
-  return new UsageError(message, hint);
-}
-
-/** Runs the CLI; returns the exit code. Never calls process.exit itself. */
-export async function run(argv: string[], ctx: Context = createContext()): Promise<number> {
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    ctx.io.out.write(version() + '\n');
-    return 0;
-  }
-  // Pre-read the global output flags so errors before parsing still honour --json.
-  ctx.setGlobals({ json: argv.includes('--json'), verbose: argv.includes('--verbose') });
-  try {
-    const program = await buildProgram(ctx, argv);
-    await program.parseAsync(argv, { from: 'user' });
-    return 0;
-  } catch (error) {
-    const e = error as CommanderError;
-    if (e && typeof e.code === 'string' && e.code.startsWith('commander.')) {
-      const usage = fromCommander(e, argv);
-      if (!usage) return 0;
-      return reportError(ctx, usage);
-    }
-    return reportError(ctx, error);
-  } finally {
-    await ctx.dispose().catch(() => {});
-  }
-}
-
-/** The process entry: wires signals, runs, flushes stdout, exits with the mapped code. */
+/**
+ * The process entry: wires signals, runs, flushes stdout, exits with the mapped code.
+ * `cr --version` answers before anything else is loaded; the CLI proper (src/cli.ts)
+ * comes in with one dynamic import.
+ */
 export async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    process.stdout.write(version() + '\n');
+    return;
+  }
   // undici parses HTTP with llhttp compiled to WebAssembly. V8 optimises hot wasm in
   // background threads that process exit must wait for: ~40 ms a run for a CLI making one
   // or two requests. The baseline compiler alone is plenty for that.
@@ -149,15 +21,15 @@ export async function main(): Promise<void> {
     if (err.code === 'EPIPE') process.exit(0);
     throw err;
   });
+  const [{ run, interrupted }, { createContext }] = await Promise.all([import('./cli.js'), import('./context.js')]);
   const ctx = createContext();
   const onSigint = () => {
     // A command with its own SIGINT handling (cr serve drains and exits 0) takes over.
     if (process.listenerCount('SIGINT') > 0) return;
-    reportError(ctx, new InterruptedError());
-    process.exit(130);
+    process.exit(interrupted(ctx));
   };
   process.once('SIGINT', onSigint);
-  const code = await run(process.argv.slice(2), ctx);
+  const code = await run(argv, ctx);
   process.off('SIGINT', onSigint);
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
   process.exit(code);

@@ -6,7 +6,7 @@ import { render, type View } from '../../src/render/output.js';
 import { ApiError, AuthMissingError, LocalError, NetworkError, ResponseError, UsageError, InterruptedError, exitCodeOf } from '../../src/errors.js';
 import { describeNetworkFailure } from '../../src/http/network-errors.js';
 import { colorEnabled } from '../../src/io/streams.js';
-import { commandWord } from '../../src/main.js';
+import { commandWord } from '../../src/cli.js';
 import { testIO } from '../helpers/io.js';
 import { makeKey } from '../helpers/tmp.js';
 
