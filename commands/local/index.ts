@@ -3,11 +3,13 @@ import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
 import { keysCommand } from './keys.js';
 import { initCommand } from './init.js';
+import { restoreCommand } from './restore.js';
 
 export function register(program: Command, ctx: Context): void {
-  const group = new Command('local').description('Local store: init, keys');
+  const group = new Command('local').description('Local store: init, keys, restore');
   group.addCommand(initCommand(ctx));
   group.addCommand(keysCommand(ctx));
+  group.addCommand(restoreCommand(ctx));
   program.addCommand(group);
 }
 

@@ -11,11 +11,15 @@ export interface StoreFs {
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
   mkdir(path: string, opts: { recursive: true }): Promise<unknown>;
+  /** A hard link (backups keep the replaced snapshot's inode without copying it). */
+  link(existing: string, newPath: string): Promise<void>;
 }
 
 export interface FileHandleLike {
   writeFile(data: string | Uint8Array): Promise<void>;
   sync(): Promise<void>;
+  /** Cuts the file back (the journal drops a failed append). */
+  truncate(len: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,6 +29,7 @@ export const nodeFs: StoreFs = {
   rename: (a, b) => fsp.rename(a, b),
   unlink: (p) => fsp.unlink(p),
   mkdir: (p, o) => fsp.mkdir(p, o),
+  link: (a, b) => fsp.link(a, b),
 };
 
 let tmpCounter = 0;
@@ -34,27 +39,44 @@ let tmpCounter = 0;
  * folder). Resolves only once all of it is done; on failure the temp file is removed and
  * the target is untouched (or, if only the folder fsync failed, already replaced).
  */
-export async function atomicWrite(fs: StoreFs, path: string, text: string, opts: { sync: boolean; mode?: number }): Promise<void> {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${++tmpCounter}.tmp`);
+export async function atomicWrite(
+  fs: StoreFs,
+  path: string,
+  text: string | Uint8Array,
+  opts: { sync: boolean; mode?: number; onSync?: () => void },
+): Promise<void> {
+  const tmp = tempPathOf(path);
   let renamed = false;
   try {
-    const fh = await fs.open(tmp, 'w', opts.mode ?? 0o600);
-    try {
-      await fh.writeFile(text);
-      if (opts.sync) await fh.sync();
-    } finally {
-      await fh.close();
-    }
+    await writeTemp(fs, tmp, text, opts);
     await fs.rename(tmp, path);
     renamed = true;
-    if (opts.sync) await syncDir(fs, dirname(path));
+    if (opts.sync) await syncDir(fs, dirname(path), opts.onSync);
   } catch (err) {
     if (!renamed) await fs.unlink(tmp).catch(() => undefined);
     throw err;
   }
 }
 
-async function syncDir(fs: StoreFs, dir: string): Promise<void> {
+/** A fresh temp file name in the target's folder (`.<name>.<pid>.<n>.tmp`). */
+export const tempPathOf = (path: string) => join(dirname(path), `.${basename(path)}.${process.pid}.${++tmpCounter}.tmp`);
+
+/** Writes (and fsyncs) a new file; the caller removes it on failure. */
+export async function writeTemp(fs: StoreFs, tmp: string, text: string | Uint8Array, opts: { sync: boolean; mode?: number; onSync?: () => void }): Promise<void> {
+  const fh = await fs.open(tmp, 'w', opts.mode ?? 0o600);
+  try {
+    await fh.writeFile(text);
+    if (opts.sync) {
+      opts.onSync?.();
+      await fh.sync();
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+/** fsync of a folder, so that a rename or link in it is durable. */
+export async function syncDir(fs: StoreFs, dir: string, onSync?: () => void): Promise<void> {
   let dh: FileHandleLike;
   try {
     dh = await fs.open(dir, 'r');
@@ -64,6 +86,7 @@ async function syncDir(fs: StoreFs, dir: string): Promise<void> {
     throw err;
   }
   try {
+    onSync?.();
     await dh.sync().catch((err) => {
       if (!isCode(err, 'EINVAL', 'EISDIR', 'ENOTSUP')) throw err;
     });

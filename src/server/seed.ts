@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { access, mkdir } from 'node:fs/promises';
+import { access, mkdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Role } from '../api/schemas/common.js';
 import { ROLES } from '../api/schemas/common.js';
@@ -9,6 +9,7 @@ import { clockFromEnv, utcDate } from './clock.js';
 import { Store, StoreError, serialize } from './store.js';
 import { acquireLock } from './lock.js';
 import { atomicWrite, nodeFs } from './fs-layer.js';
+import { journalPathOf } from './journal.js';
 import { emptyStore } from './store-schema.js';
 import type { ApiKeyRecord, StoreData } from './store-schema.js';
 import { sha256Hex } from './auth.js';
@@ -496,6 +497,8 @@ export async function initStore(path: string, o: InitStoreOptions = {}): Promise
     try {
       await mkdir(dirname(path), { recursive: true });
       await atomicWrite(nodeFs, path, serialize(data), { sync: true });
+      // The old store's journal belongs to the replaced file.
+      await unlink(journalPathOf(path)).catch(() => undefined);
     } finally {
       release();
     }

@@ -7,6 +7,7 @@ import type { AppOptions, RequestLogEntry, ServerCore } from './app.js';
 import { clockFromEnv, realClock } from './clock.js';
 import type { Clock, RealClock } from './clock.js';
 import { Store } from './store.js';
+import type { OpenStoreOptions } from './store.js';
 import type { StoreFs } from './fs-layer.js';
 import { RateLimiter, rateLimitFileOf } from './rate-limit.js';
 import { mountExtraRoutes } from './extra-routes.js';
@@ -32,6 +33,8 @@ export interface StartServerOptions {
   realClock?: RealClock;
   allowedHosts?: string[];
   fs?: StoreFs;
+  /** Journal fold thresholds and backups kept (tests; defaults in Store.open). */
+  storeOptions?: Pick<OpenStoreOptions, 'journalMaxBytes' | 'journalMaxRecords' | 'backups'>;
   /** Extra routes; default: MCP at /api/v1/mcp and OpenAPI at /api/v1/openapi.json. */
   extend?: AppOptions['extend'];
   onInternalError?: (err: unknown) => void;
@@ -62,7 +65,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const host = opts.host ?? '127.0.0.1';
   const port = opts.port ?? 4010;
   const clock = opts.clock ?? clockFromEnv();
-  const store = await Store.open(storePath, { fs: opts.fs });
+  const store = await Store.open(storePath, { ...opts.storeOptions, fs: opts.fs });
   let rateLimiter: RateLimiter;
   try {
     rateLimiter = new RateLimiter({ limit: opts.rateLimit, now: opts.realClock ?? realClock, file: rateLimitFileOf(storePath), fs: opts.fs });

@@ -120,7 +120,8 @@ describe('decisions §1: status, envelope and code of every error', () => {
       throw new Error('secret internal detail /home/x/store.ts');
     };
     try {
-      const res = await srv.req('GET', `${V}/finance/summary`, { key: KEYS.adminW1 });
+      // (not the finance summary: it is cached per store generation and would not call list)
+      const res = await srv.req('GET', `${V}/integrations/crm/agents`, { key: KEYS.adminW1 });
       expect(res.status).toBe(500);
       expect(res.json).toEqual({ success: false, error: 'Internal error', code: 'INTERNAL_ERROR' });
       expect(res.text).not.toContain('secret');
@@ -285,6 +286,7 @@ describe('decisions §5: request bodies', () => {
     });
     expect(d.id).toMatch(/^[0-9a-f-]{36}$/);
     for (const leaked of ['websiteId', 'headline', 'description', 'productLineId', 'extra_field']) expect(d).not.toHaveProperty(leaked);
+    await srv.store.compact(); // fold the journal into the store file
     const stored = JSON.parse(await readFile(srv.path, 'utf8')).ad_creatives.find((c: any) => c.id === d.id);
     expect(stored).toMatchObject({ websiteId: IDS.W1, headline: 'H', description: 'D' });
   });
@@ -374,6 +376,7 @@ describe('decisions §5: request bodies', () => {
     expect(again.json.data).toEqual({ id: IDS.postDraft, status: 'scheduled', scheduledAt: '2025-06-21T10:00:00Z' });
     const resched = await srv.req('POST', `${V}/social/posts/${IDS.postScheduled}/schedule`, { key: KEYS.editorW1, body: { scheduled_at: future } });
     expect(resched.json.data.status).toBe('scheduled');
+    await srv.store.compact(); // fold the journal into the store file
     const stored = JSON.parse(await readFile(srv.path, 'utf8')).social_posts.find((p: any) => p.id === IDS.postDraft);
     expect(stored).toMatchObject({ status: 'scheduled', scheduledAt: '2025-06-21T10:00:00Z', updatedAt: '2025-06-15T12:00:00.000Z' });
   });

@@ -6,11 +6,19 @@ import { Store, StoreError, StoreLockedError, StoreUnavailableError, parseStoreT
 import { nodeFs } from '../../src/server/fs-layer.js';
 import type { StoreFs } from '../../src/server/fs-layer.js';
 import { lockPathOf } from '../../src/server/lock.js';
+import { journalPathOf } from '../../src/server/journal.js';
+import type { FileHandleLike } from '../../src/server/fs-layer.js';
 import { startServer } from '../../src/server/serve.js';
 import { COLLECTION_NAMES } from '../../src/server/store-schema.js';
 import { FIXTURE, KEYS, fixtureStore, startFixtureServer, tempDir } from './helpers.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
+const bindHandle = (fh: FileHandleLike): FileHandleLike => ({
+  writeFile: (d) => fh.writeFile(d),
+  sync: () => fh.sync(),
+  truncate: (n) => fh.truncate(n),
+  close: () => fh.close(),
+});
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
@@ -104,16 +112,22 @@ describe('single-writer lock', () => {
 });
 
 describe('durable writes and group commit', () => {
-  it('writes that arrive together share one commit; all are acknowledged after it', async () => {
+  it('writes that arrive together share one commit (one journal line, one fsync); all are acknowledged after it', async () => {
     const { path } = await storeFile();
     const store = await Store.open(path);
     cleanups.push(() => store.close());
-    const before = store.commits;
+    const before = store.stats();
     await Promise.all(Array.from({ length: 25 }, (_, i) => store.commit([{ op: 'insert', collection: 'content_listeners', record: listener(`g${i}`) }])));
-    expect(store.commits - before).toBe(1);
+    const after = store.stats();
+    expect(after.commits - before.commits).toBe(1);
+    expect(after.fsyncs - before.fsyncs).toBe(1);
+    const journal = (await readFile(journalPathOf(path), 'utf8')).trim().split('\n');
+    expect(journal).toHaveLength(2); // header + one group
+    expect(JSON.parse(journal[1]!.slice(9)).g).toHaveLength(25);
+    expect(store.get('content_listeners', 'g24')).toMatchObject({ name: 'g24' });
+    await store.close(); // a clean close folds the journal into the store file
     const onDisk = JSON.parse(await readFile(path, 'utf8'));
     expect(onDisk.content_listeners.filter((l: any) => l.id.startsWith('g'))).toHaveLength(25);
-    expect(store.get('content_listeners', 'g24')).toMatchObject({ name: 'g24' });
     expect((await readdir(join(path, '..'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
@@ -129,45 +143,56 @@ describe('durable writes and group commit', () => {
     expect(store.get('content_listeners', 'ok')).toBeDefined();
   });
 
-  it.each(['writeFile', 'sync', 'rename'] as const)('ENOSPC/EIO at %s: error, memory rolled back, temp file removed, file unchanged', async (step) => {
+  it.each(['writeFile', 'sync'] as const)('ENOSPC/EIO at journal %s: error, memory rolled back, journal cut back, store file unchanged', async (step) => {
     const { path, dir } = await storeFile();
     let fail = false;
-    const boom = () => Object.assign(new Error(step === 'rename' ? 'EIO: i/o error' : 'ENOSPC: no space left on device'), { code: step === 'rename' ? 'EIO' : 'ENOSPC' });
+    const boom = () => Object.assign(new Error(step === 'sync' ? 'EIO: i/o error' : 'ENOSPC: no space left on device'), { code: step === 'sync' ? 'EIO' : 'ENOSPC' });
     const fs: StoreFs = {
       ...nodeFs,
       open: async (p, flags, mode) => {
         const fh = await nodeFs.open(p, flags, mode);
-        if (!fail || flags !== 'w') return fh;
+        if (flags !== 'a') return fh;
         return {
-          writeFile: async (d) => (step === 'writeFile' ? Promise.reject(boom()) : fh.writeFile(d)),
-          sync: async () => (step === 'sync' ? Promise.reject(boom()) : fh.sync()),
+          // a failing write may still land on disk: the store must cut it back
+          writeFile: async (d) => (fail && step === 'writeFile' ? fh.writeFile(d).then(() => Promise.reject(boom())) : fh.writeFile(d)),
+          sync: async () => (fail && step === 'sync' ? Promise.reject(boom()) : fh.sync()),
+          truncate: (n) => fh.truncate(n),
           close: () => fh.close(),
         };
       },
-      rename: async (a, b) => (fail && step === 'rename' ? Promise.reject(boom()) : nodeFs.rename(a, b)),
     };
     const store = await Store.open(path, { fs });
     cleanups.push(() => store.close());
     await store.commit([{ op: 'insert', collection: 'content_listeners', record: listener('before') }]);
     const committed = await readFile(path);
+    const journalBefore = await readFile(journalPathOf(path));
     fail = true;
     const err = await store.commit([{ op: 'insert', collection: 'content_listeners', record: listener('lost') }]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreUnavailableError);
     expect(store.get('content_listeners', 'lost')).toBeUndefined();
     expect(store.get('content_listeners', 'before')).toBeDefined();
     expect((await readFile(path)).equals(committed)).toBe(true);
+    expect((await readFile(journalPathOf(path))).equals(journalBefore)).toBe(true);
     expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     fail = false;
     await store.commit([{ op: 'insert', collection: 'content_listeners', record: listener('after') }]);
+    await store.close();
     const ids = JSON.parse(await readFile(path, 'utf8')).content_listeners.map((l: any) => l.id);
     expect(ids).toContain('after');
+    expect(ids).toContain('before');
     expect(ids).not.toContain('lost');
   });
 
   it('a failed commit answers 503 STORE_UNAVAILABLE over HTTP', async () => {
     const { path } = await storeFile();
     let fail = false;
-    const fs: StoreFs = { ...nodeFs, rename: async (a, b) => (fail ? Promise.reject(Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' })) : nodeFs.rename(a, b)) };
+    const fs: StoreFs = {
+      ...nodeFs,
+      open: async (p, flags, mode) => {
+        const fh = await nodeFs.open(p, flags, mode);
+        return flags === 'a' ? { ...bindHandle(fh), sync: () => (fail ? Promise.reject(Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' })) : fh.sync()) } : fh;
+      },
+    };
     const srv = await startFixtureServer({ storePath: path, fs });
     cleanups.push(() => srv.close());
     fail = true;
@@ -187,5 +212,54 @@ describe('durable writes and group commit', () => {
     const after = JSON.parse(await readFile(path, 'utf8'));
     expect(after.custom_top_level).toEqual({ keep: true });
     expect(after.business_entities.find((e: any) => e.name === 'Acme Studio').legacy_code).toBe('kept-and-ignored');
+  });
+});
+
+describe('the journal (decisions §7: append-only, replayed at start, folded)', () => {
+  it('replays acknowledged writes after a crash, drops a torn last line, refuses a damaged middle line naming file and line', async () => {
+    const { path } = await storeFile();
+    const store = await Store.open(path);
+    for (const id of ['j1', 'j2', 'j3']) await store.commit([{ op: 'insert', collection: 'content_listeners', record: listener(id) }]);
+    expect(store.stats()).toMatchObject({ commits: 3, journalRecords: 3, snapshots: 0 });
+    await store.abandon(); // a crash: no fold
+    const journal = journalPathOf(path);
+    await writeFile(journal, (await readFile(journal, 'utf8')) + '0123abcd {"seq":4,"g":[[{"op":"ins');
+    const again = await Store.open(path);
+    expect(again.list('content_listeners').map((l) => l.id)).toEqual(expect.arrayContaining(['j1', 'j2', 'j3']));
+    await again.abandon();
+    // flip one byte inside line 3 (the second group): lines after it are whole → corruption
+    const lines = (await readFile(journal, 'utf8')).split('\n');
+    lines[2] = lines[2]!.replace('j2', 'j9');
+    await writeFile(journal, lines.join('\n'));
+    const before = await readFile(journal);
+    const err = await Store.open(path).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreError);
+    expect((err as Error).message).toContain(`${journal}: line 3: checksum mismatch`);
+    expect((await readFile(journal)).equals(before)).toBe(true);
+    expect(existsSync(lockPathOf(path))).toBe(false);
+  });
+
+  it('a journal holding writes for another version of the store file is refused, not replayed over it', async () => {
+    const { path } = await storeFile();
+    const store = await Store.open(path);
+    await store.commit([{ op: 'insert', collection: 'content_listeners', record: listener('pending') }]);
+    await store.abandon();
+    await writeFile(path, await readFile(FIXTURE, 'utf8').then((t) => t.replace('Acme Dental', 'Acme Dentistry')));
+    const err = await Store.open(path).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/store\.json\.journal: holds 1 acknowledged group commit\(s\) made after a different version/);
+  });
+
+  it('folds past the threshold in the background and on close; the store file always holds a sealed snapshot', async () => {
+    const { path } = await storeFile();
+    const store = await Store.open(path, { journalMaxRecords: 5 });
+    for (let i = 0; i < 12; i++) await store.commit([{ op: 'insert', collection: 'content_listeners', record: listener(`f${i}`) }]);
+    await store.compact();
+    expect(store.stats().snapshots).toBeGreaterThanOrEqual(2);
+    expect(store.stats().journalRecords).toBe(0);
+    await store.close();
+    const text = await readFile(path, 'utf8');
+    expect(text.startsWith('{\n  "checksum": "crc32:')).toBe(true);
+    expect(JSON.parse(text).content_listeners.map((l: any) => l.id)).toEqual(expect.arrayContaining(['f0', 'f11']));
+    expect(existsSync(`${path}.bak.1`) && existsSync(`${path}.bak.2`)).toBe(true);
   });
 });

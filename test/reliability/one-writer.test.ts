@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { lockPathOf } from '../../src/server/lock.js';
+import { IDS, KEYS, fixtureStore, request } from '../server/helpers.js';
+import { ensureBuilt, runCr, spawnCrServe } from './durability-helpers.js';
+
+/**
+ * One writer per store (reliability item 4): while `cr serve` holds a store, a second
+ * `cr serve` and `cr local keys create` on it exit non-zero within 2 s, saying who holds it;
+ * after the holder is SIGKILLed its stale lock is taken over by the next server within 10 s.
+ */
+beforeAll(async () => {
+  await ensureBuilt();
+}, 120_000);
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+describe('one writer per store file', () => {
+  it('a second server or a key command is refused quickly; a SIGKILLed holder is replaced', async () => {
+    const s = await fixtureStore();
+    cleanups.push(s.cleanup);
+    const first = spawnCrServe(s.path, s.dir);
+    cleanups.push(async () => first.child.kill('SIGKILL'));
+    await first.ready;
+    const pid = first.child.pid!;
+    const figures: Record<string, number> = {};
+
+    let t = Date.now();
+    const second = await runCr(['serve', '--store', s.path, '--host', '127.0.0.1', '--port', '0'], s.dir, 5000);
+    figures.secondServeMs = Date.now() - t;
+    expect(second.exitCode).not.toBe(0);
+    expect(second.timedOut).toBe(false);
+    expect(figures.secondServeMs).toBeLessThan(2000);
+    expect(second.stderr).toContain(`${s.path} is in use by another cr server (pid ${pid}`);
+
+    t = Date.now();
+    const keys = await runCr(['local', 'keys', 'create', '--role', 'viewer', '--website', IDS.W1, '--store', s.path], s.dir, 5000);
+    figures.keysCreateMs = Date.now() - t;
+    expect(keys.exitCode).not.toBe(0);
+    expect(figures.keysCreateMs).toBeLessThan(2000);
+    expect(keys.stderr).toMatch(/in use by another cr server \(pid \d+/);
+    expect(keys.stdout).not.toMatch(/cr_[0-9a-f]{40}/); // no key was made
+
+    first.child.kill('SIGKILL');
+    expect((await first.child).signal).toBe('SIGKILL');
+    expect(existsSync(lockPathOf(s.path))).toBe(true); // the stale lock is still there
+
+    t = Date.now();
+    const next = spawnCrServe(s.path, s.dir);
+    cleanups.push(async () => next.child.kill('SIGKILL'));
+    const url = await next.ready;
+    figures.takeoverMs = Date.now() - t;
+    expect(figures.takeoverMs).toBeLessThan(10_000);
+    expect((await request(url, 'GET', '/api/v1/finance/summary', { key: KEYS.viewerW1 })).status).toBe(200);
+    next.child.kill('SIGTERM');
+    expect((await next.child).exitCode).toBe(0);
+    expect(existsSync(lockPathOf(s.path))).toBe(false);
+
+    // And with no server, the key command works.
+    const made = await runCr(['local', 'keys', 'create', '--role', 'viewer', '--website', IDS.W1, '--store', s.path], s.dir, 5000);
+    expect(made.exitCode, made.stderr).toBe(0);
+    expect(made.stdout).toMatch(/^cr_[0-9a-f]{40}$/m);
+    console.log(`one-writer test: ${JSON.stringify(figures)}`);
+  }, 40_000);
+});
