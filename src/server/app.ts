@@ -12,6 +12,7 @@ import type { AuthContext } from './auth.js';
 import { HttpError, validationError } from './errors.js';
 import { RETRY_AFTER_SECONDS, RateLimiter } from './rate-limit.js';
 import { defaultNewId, handlers } from './handlers.js';
+import { Serialized } from './compute/serialized.js';
 import type { ValidInput } from './handlers.js';
 import { joinPath, safeJsonParse, shapeViolation } from './json.js';
 import { ScopeFilterQuery as WebsiteIdQuery } from '../api/schemas/brand.js';
@@ -39,6 +40,8 @@ export interface ApiResponse {
   body: Record<string, unknown>;
   /** Id (never the secret) of the authenticated key, for the request log. */
   keyId?: string;
+  /** `body` already serialised, when the handler's result came with its JSON text. */
+  bodyText?: string;
 }
 
 export interface CoreOptions {
@@ -173,6 +176,10 @@ export function createCore(opts: CoreOptions): ServerCore {
       if (issues.length > 0) throw validationError(issues);
       const scope = resolveScope(store, auth, ep.websiteScope, requestedWebsite(input));
       const data = await handler.run({ store, clock, auth, scope, newId }, input);
+      if (data instanceof Serialized) {
+        const bodyText = `{"success":true,"data":${data.text}}`;
+        return { status: 200, headers, body: { success: true, data: data.value }, bodyText, keyId: auth.keyId };
+      }
       return { status: 200, headers, body: { success: true, data }, keyId: auth.keyId };
     } catch (err) {
       if (err instanceof HttpError) {
@@ -321,6 +328,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
         rawBody,
       });
       if (res.keyId) c.set('keyId', res.keyId);
+      if (res.bodyText !== undefined) return c.body(res.bodyText, res.status as 200, { ...res.headers, 'content-type': 'application/json' });
       return c.json(res.body, res.status as 200, res.headers);
     });
   }

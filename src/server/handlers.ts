@@ -13,9 +13,10 @@ import type { AuthContext, ResolvedScope } from './auth.js';
 import { HttpError, postNotFound } from './errors.js';
 import { financeSummary } from './compute/finance.js';
 import { memoByGeneration } from './compute/memo.js';
+import { Serialized } from './compute/serialized.js';
 import type { FinanceSummary } from '../api/schemas/finance.js';
 
-const financeMemo = memoByGeneration<FinanceSummary>();
+const financeMemo = memoByGeneration<Serialized<FinanceSummary>>();
 import { listLearnings } from './compute/learnings.js';
 import { listNurture } from './compute/nurture.js';
 import { visibility } from './compute/visibility.js';
@@ -52,14 +53,19 @@ export const handlers: Record<OperationId, Handler> = {
   getFinanceSummary: {
     run: ({ store, clock, auth }) => {
       const today = utcDate(clock.now());
-      return financeMemo(store, `${auth.userId}|${today}`, () =>
-        financeSummary({
-          entities: store.list('business_entities'),
-          records: store.list('revenue_records'),
-          costs: store.list('cost_items'),
-          ownerId: auth.userId,
-          today,
-        }),
+      return financeMemo(
+        store,
+        `${auth.userId}|${today}`,
+        () =>
+          new Serialized(
+            financeSummary({
+              entities: store.list('business_entities'),
+              records: store.list('revenue_records'),
+              costs: store.list('cost_items'),
+              ownerId: auth.userId,
+              today,
+            }),
+          ),
       );
     },
   },

@@ -1,0 +1,11 @@
+/**
+ * A result together with its JSON text. Cached reads return one of these so that REST
+ * answers reuse the text instead of serialising the same data on every request; MCP and
+ * other callers use `value`.
+ */
+export class Serialized<T = unknown> {
+  readonly text: string;
+  constructor(readonly value: T) {
+    this.text = JSON.stringify(value);
+  }
+}
