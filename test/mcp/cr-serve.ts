@@ -1,5 +1,5 @@
 import { execa, type ResultPromise } from 'execa';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -9,49 +9,9 @@ export { KEYS, IDS, NOW, request } from '../server/helpers.js';
 
 const BUNDLE = join(ROOT, 'dist', 'bundle', 'cr.js');
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-const isFresh = () =>
-  existsSync(BUNDLE) && existsSync(BIN) && statSync(BUNDLE).mtimeMs >= Math.max(newestMtime(join(ROOT, 'src')), newestMtime(join(ROOT, 'commands')));
-
-/**
- * `npm run build` when dist/ is missing or older than the sources. Test files run in parallel
- * workers, so the build runs under a mkdir lock (one build at a time; the others wait and
- * then see a fresh bundle).
- */
+/** dist/ is built once by test/global-setup.ts before any test file runs; never here. */
 export async function ensureBuilt(): Promise<void> {
-  if (isFresh()) return;
-  const lock = join(ROOT, 'node_modules', '.cache', 'cr-test-build.lock');
-  mkdirSync(join(lock, '..'), { recursive: true });
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      // A lock older than the deadline belongs to a dead run: take it over.
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > 90_000) rmdirSync(lock);
-      } catch {
-        /* gone meanwhile */
-      }
-      if (Date.now() > deadline) throw new Error('timed out waiting for another test build');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  try {
-    if (!isFresh()) await execa('npm', ['run', 'build'], { cwd: ROOT, timeout: 90_000 });
-  } finally {
-    rmdirSync(lock);
-  }
+  if (!existsSync(BUNDLE) || !existsSync(BIN)) throw new Error('dist/bundle is missing: run `npm run build`');
 }
 
 export interface CrServe {

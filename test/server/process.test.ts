@@ -13,10 +13,10 @@ import { KEYS, fixtureStore, request } from './helpers.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./fixtures/serve-child.mjs', import.meta.url));
 
-beforeAll(async () => {
-  await execa('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: ROOT, reject: false });
-  if (!existsSync(new URL('../../dist/src/server/serve.js', import.meta.url))) throw new Error('build failed: dist/src/server/serve.js missing');
-}, 120_000);
+// dist/ is built once by test/global-setup.ts before any test file runs.
+beforeAll(() => {
+  if (!existsSync(new URL('../../dist/src/server/serve.js', import.meta.url))) throw new Error('dist/src/server/serve.js missing: run `npm run build`');
+});
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
