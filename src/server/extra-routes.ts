@@ -24,6 +24,11 @@ export function mountExtraRoutes(app: Hono<AppEnv>, core: ServerCore): void {
   });
 
   app.all(`${API_PREFIX}/mcp`, async (c) => {
+    // Stateless JSON-response server: no standalone SSE stream (GET) and no sessions to end
+    // (DELETE); the MCP spec's answer to both is 405, here with the envelope like REST.
+    if (c.req.method !== 'POST') {
+      return c.json({ success: false, error: 'Method not allowed', code: 'METHOD_NOT_ALLOWED' }, 405, { Allow: 'POST' });
+    }
     try {
       const auth = authenticate(core.store, c.req.header('authorization'));
       c.set('keyId', auth.keyId);
@@ -31,19 +36,17 @@ export function mountExtraRoutes(app: Hono<AppEnv>, core: ServerCore): void {
       if (err instanceof HttpError) return c.json(err.body, err.status as 401);
       throw err;
     }
+    let text: string;
+    try {
+      text = await readBodyText(c.req.raw);
+    } catch {
+      return fail(413, 'Payload too large', 'PAYLOAD_TOO_LARGE');
+    }
     let parsedBody: unknown;
-    if (c.req.method === 'POST') {
-      let text: string;
-      try {
-        text = await readBodyText(c.req.raw);
-      } catch {
-        return fail(413, 'Payload too large', 'PAYLOAD_TOO_LARGE');
-      }
-      try {
-        parsedBody = safeJsonParse(text);
-      } catch {
-        return fail(400, 'Invalid JSON body', 'BAD_REQUEST');
-      }
+    try {
+      parsedBody = safeJsonParse(text);
+    } catch {
+      return fail(400, 'Invalid JSON body', 'BAD_REQUEST');
     }
     const { handleMcpRequest } = await import('./mcp.js');
     return handleMcpRequest(c.req.raw, core.invoke, parsedBody);

@@ -1,7 +1,9 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import { serve } from '@hono/node-server';
+import type { AddressInfo, Socket } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
 import { createApp, createCore } from './app.js';
 import type { AppOptions, RequestLogEntry, ServerCore } from './app.js';
 import { clockFromEnv, realClock } from './clock.js';
@@ -56,6 +58,39 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 export const formatLogLine = (e: RequestLogEntry, at = new Date()) =>
   `${at.toISOString()} ${e.method} ${e.path} ${e.status} ${e.ms}ms key=${e.keyId ?? '-'}`;
 
+const envelopeText = (error: string, code: string) => JSON.stringify({ success: false, error, code });
+
+/**
+ * Requests the Fetch adapter cannot turn into a Request (a Host header that is no host, a
+ * backslash in the path) still get the envelope: a malformed Host is a foreign one
+ * (decisions.md §8), anything else a 400.
+ */
+function requestErrorResponse(err: unknown): Response {
+  const hostProblem = /host/i.test((err as Error)?.message ?? '');
+  const [status, body] = hostProblem ? [403, envelopeText('Forbidden host or origin', 'FORBIDDEN')] : [400, envelopeText('Bad request', 'BAD_REQUEST')];
+  return new Response(body, { status, headers: { 'content-type': 'application/json' } });
+}
+
+/**
+ * Bytes that are not HTTP (malformed or conflicting Content-Length, a broken request line):
+ * Node's parser refuses them before any route runs; answer with the JSON envelope and close,
+ * instead of Node's bare 400.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, body] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', envelopeText('Request header fields too large', 'BAD_REQUEST')]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', envelopeText('Request timeout', 'BAD_REQUEST')]
+        : [400, 'Bad Request', envelopeText('Bad request', 'BAD_REQUEST')];
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
 /**
  * Starts the local server over a store file (created when missing; refused when invalid or
  * held by another server).
@@ -83,8 +118,15 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   let actualPort: number;
   try {
     ({ server, port: actualPort } = await new Promise<{ server: Server; port: number }>((resolvePromise, reject) => {
-      const s = serve({ fetch: app.fetch, hostname: host, port }, (info) => resolvePromise({ server: s as Server, port: info.port })) as Server;
+      const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: requestErrorResponse });
+      // Host names are case-insensitive; the Fetch adapter refuses `LOCALHOST:4010` otherwise.
+      const s = createServer((req, res) => {
+        if (req.headers.host) req.headers.host = req.headers.host.toLowerCase();
+        return listener(req, res);
+      });
+      s.on('clientError', answerClientError);
       s.once('error', reject);
+      s.listen(port, host, () => resolvePromise({ server: s, port: (s.address() as AddressInfo).port }));
     }));
   } catch (err) {
     await rateLimiter.stop();

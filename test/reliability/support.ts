@@ -1,0 +1,241 @@
+/**
+ * Shared pieces of the security and limits tests (docs/reliability.md, items 6–13): the
+ * operations with a valid request each, a keep-alive HTTP client, raw sockets, MCP calls and
+ * a spawned `cr serve` (built bin/cr.js) over any store path.
+ */
+import { execa } from 'execa';
+import type { ResultPromise } from 'execa';
+import { Agent, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { BIN, ROOT } from '../helpers/cli.js';
+import { ensureBuilt } from '../mcp/cr-serve.js';
+import { IDS, NOW } from '../server/helpers.js';
+
+export { ensureBuilt, BIN, ROOT };
+export { FIXTURE, IDS, KEYS, NOW, fixtureStore, request, startFixtureServer } from '../server/helpers.js';
+
+export const V = '/api/v1';
+export const FUTURE = '2025-07-01T09:00:00Z';
+export const adBody = { ad_format: 'single_image', name: 'Summer creative', destination_url: 'https://acme.example/landing' };
+export const listenerBody = { name: 'Feed', source_type: 'rss', query_config: { feed_url: 'https://feed.example/rss' } };
+
+export interface Op {
+  operationId: string;
+  method: 'GET' | 'POST';
+  /** Concrete path under /api/v1 (the schedule post is the fixture's W1 draft). */
+  path: string;
+  body?: Record<string, unknown>;
+  write: boolean;
+  /** MCP tool arguments equivalent to the REST call. */
+  args: Record<string, unknown>;
+  /** Owner-scoped (finance): no website parameter at all. */
+  ownerScoped?: boolean;
+}
+
+/** Every operation of the endpoint table with a request that succeeds for the fixture's W1 keys. */
+export const OPS: Op[] = [
+  { operationId: 'getFinanceSummary', method: 'GET', path: '/finance/summary', write: false, args: {}, ownerScoped: true },
+  { operationId: 'createAdCreative', method: 'POST', path: '/content/ads/creatives/create', body: adBody, write: true, args: { ...adBody } },
+  { operationId: 'createContentListener', method: 'POST', path: '/content/listeners', body: listenerBody, write: true, args: { ...listenerBody } },
+  {
+    operationId: 'scheduleSocialPost',
+    method: 'POST',
+    path: `/social/posts/${IDS.postDraft}/schedule`,
+    body: { scheduled_at: FUTURE },
+    write: true,
+    args: { id: IDS.postDraft, scheduled_at: FUTURE },
+  },
+  { operationId: 'listLearnings', method: 'GET', path: '/intelligence/learnings', write: false, args: {} },
+  { operationId: 'listNurtureSequences', method: 'GET', path: '/content/nurture-sequences', write: false, args: {} },
+  { operationId: 'getGbpVisibility', method: 'GET', path: '/gbp/visibility', write: false, args: {} },
+  { operationId: 'listBrandSubjects', method: 'GET', path: '/brand/brand-subjects', write: false, args: {} },
+  { operationId: 'listCrmAgents', method: 'GET', path: '/integrations/crm/agents', write: false, args: {} },
+];
+
+export interface HttpRes {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: any;
+}
+
+/** A keep-alive client for many requests to one server (bounded sockets). */
+export function keepAliveClient(origin: string, maxSockets = 16) {
+  const agent = new Agent({ keepAlive: true, maxSockets });
+  const base = new URL(origin);
+  const send = (method: string, path: string, o: { headers?: Record<string, string>; body?: Buffer | string } = {}): Promise<HttpRes> =>
+    new Promise((resolve, reject) => {
+      const headers: Record<string, string> = { ...o.headers };
+      const payload = o.body === undefined ? undefined : Buffer.isBuffer(o.body) ? o.body : Buffer.from(o.body);
+      if (payload) headers['content-length'] = String(payload.length);
+      const req = httpRequest({ host: base.hostname, port: base.port, method, path, headers, agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = text ? JSON.parse(text) : undefined;
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
+  return { send, close: () => agent.destroy() };
+}
+
+/** Runs `tasks` with at most `limit` in flight. */
+export async function pool<T>(items: readonly T[], limit: number, fn: (item: T, i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** Writes raw bytes on a fresh TCP connection and collects everything until the server closes it. */
+export function rawExchange(port: number, data: string | Buffer, timeoutMs = 5_000): Promise<{ text: string; closed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ text: Buffer.concat(chunks).toString('utf8'), closed: false });
+    }, timeoutMs);
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', (err) => {
+      // A reset after the answer was written still counts as an answer.
+      if (chunks.length) return;
+      clearTimeout(timer);
+      reject(err);
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ text: Buffer.concat(chunks).toString('utf8'), closed: true });
+    });
+    socket.write(data);
+  });
+}
+
+/** Splits a raw HTTP/1.1 response into status, lower-cased headers and body. */
+export function parseRawResponse(text: string): { status: number; headers: Record<string, string>; body: string } {
+  const split = text.indexOf('\r\n\r\n');
+  const head = split < 0 ? text : text.slice(0, split);
+  const [statusLine, ...lines] = head.split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const i = line.indexOf(':');
+    if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+  }
+  return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine ?? '')?.[1] ?? 0), headers, body: split < 0 ? '' : text.slice(split + 4) };
+}
+
+export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } as const;
+
+/** One JSON-RPC tools/call over HTTP (stateless server: no initialize needed). */
+export async function mcpCall(origin: string, authorization: string | undefined, name: string, args: Record<string, unknown>, headers: Record<string, string> = {}) {
+  const res = await fetch(`${origin}${V}/mcp`, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, ...(authorization === undefined ? {} : { authorization }), ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, json, text };
+}
+
+export interface SpawnedServe {
+  child: ResultPromise;
+  /** http://127.0.0.1:PORT (the origin of the printed base URL). */
+  origin: string;
+  baseUrl: string;
+  port: number;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves with the exit code (or null) and signal once the process is gone. */
+  exited: Promise<{ code: number | null; signal: string | null }>;
+  kill: (signal: NodeJS.Signals) => void;
+}
+
+/** Spawns the built `cr serve` with `args` (plus `--port 0` unless given); resolves once it prints its URL. */
+export async function spawnServe(args: string[], o: { dir: string; env?: Record<string, string> }): Promise<SpawnedServe> {
+  const child = execa(process.execPath, [BIN, 'serve', ...(args.includes('--port') ? [] : ['--port', '0']), ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: o.dir, CR_CONFIG_DIR: join(o.dir, 'cfg'), CR_NOW: NOW, NO_COLOR: '1', ...o.env },
+    extendEnv: false,
+    reject: false,
+    buffer: false,
+    stdin: 'ignore',
+    timeout: 120_000,
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  void child.catch(() => undefined);
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`cr serve printed no URL within 15 s: ${err}`)), 15_000);
+    const check = () => {
+      const m = /^(http:\/\/\S+\/api\/v1)\s*$/m.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    void exited.then(({ code }) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`cr serve exited ${code} before printing its URL: ${err}`), { exitCode: code }));
+    });
+  });
+  const url = new URL(baseUrl);
+  return {
+    child,
+    origin: url.origin,
+    baseUrl,
+    port: Number(url.port),
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    kill: (signal) => void child.kill(signal),
+  };
+}
+
+/** SIGTERM, then SIGKILL after 5 s; resolves with how the process ended. */
+export async function stopServe(s: SpawnedServe): Promise<{ code: number | null; signal: string | null }> {
+  if (s.child.exitCode === null && s.child.signalCode === null) s.kill('SIGTERM');
+  const t = setTimeout(() => s.kill('SIGKILL'), 5_000);
+  const r = await s.exited;
+  clearTimeout(t);
+  return r;
+}
+
+/** Runs the built CLI with a clean environment (never rejects). */
+export function runCr(args: string[], o: { env: Record<string, string>; input?: string; timeout?: number }) {
+  return execa(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NO_COLOR: '1', LANG: 'C.UTF-8', ...o.env },
+    extendEnv: false,
+    reject: false,
+    timeout: o.timeout ?? 20_000,
+    ...(o.input === undefined ? { stdin: 'ignore' as const } : { input: o.input }),
+  });
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
