@@ -40,8 +40,8 @@ export interface ApiResponse {
   body: Record<string, unknown>;
   /** Id (never the secret) of the authenticated key, for the request log. */
   keyId?: string;
-  /** `body` already serialised, when the handler's result came with its JSON text. */
-  bodyText?: string;
+  /** `body` already serialised, when the handler's result came with its JSON bytes. */
+  bodyBytes?: Buffer;
 }
 
 export interface CoreOptions {
@@ -177,8 +177,7 @@ export function createCore(opts: CoreOptions): ServerCore {
       const scope = resolveScope(store, auth, ep.websiteScope, requestedWebsite(input));
       const data = await handler.run({ store, clock, auth, scope, newId }, input);
       if (data instanceof Serialized) {
-        const bodyText = `{"success":true,"data":${data.text}}`;
-        return { status: 200, headers, body: { success: true, data: data.value }, bodyText, keyId: auth.keyId };
+        return { status: 200, headers, body: { success: true, data: data.value }, bodyBytes: data.envelope, keyId: auth.keyId };
       }
       return { status: 200, headers, body: { success: true, data }, keyId: auth.keyId };
     } catch (err) {
@@ -328,7 +327,8 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
         rawBody,
       });
       if (res.keyId) c.set('keyId', res.keyId);
-      if (res.bodyText !== undefined) return c.body(res.bodyText, res.status as 200, { ...res.headers, 'content-type': 'application/json' });
+      // Cached bytes with plain headers: the Node adapter writes them as they are.
+      if (res.bodyBytes) return new Response(res.bodyBytes, { status: res.status, headers: { ...res.headers, 'content-type': 'application/json' } });
       return c.json(res.body, res.status as 200, res.headers);
     });
   }

@@ -5,7 +5,10 @@
  */
 export class Serialized<T = unknown> {
   readonly text: string;
+  /** The whole success envelope as UTF-8 bytes, ready to write to a socket. */
+  readonly envelope: Buffer;
   constructor(readonly value: T) {
     this.text = JSON.stringify(value);
+    this.envelope = Buffer.from(`{"success":true,"data":${this.text}}`);
   }
 }
