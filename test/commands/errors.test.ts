@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from './harness.js';
 import { KEYS } from './fixture.js';
 import { deadPort } from '../helpers/http-server.js';
-import { cleanupTempDirs } from '../helpers/tmp.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.close();
-  cleanupTempDirs();
-});
+const h = useHarness();
 
 describe('errors map to exit codes and one line on stderr', () => {
   it('401 → 3', async () => {

@@ -1,3 +1,5 @@
+import { cleanupTempDirs } from '../helpers/tmp.js';
+import { afterAll, beforeAll } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runCli, type CliResult, type RunOptions } from '../helpers/cli.js';
@@ -94,3 +96,25 @@ export async function startHarness(): Promise<Harness> {
 
 /** Every ANSI escape sequence. */
 export const ANSI = /\u001b\[[0-9;]*m/;
+
+/**
+ * Starts one harness for the test file (beforeAll) and stops it afterwards; the returned
+ * object forwards to it once started.
+ */
+export function useHarness(): Harness {
+  let current: Harness | undefined;
+  beforeAll(async () => {
+    current = await startHarness();
+  });
+  afterAll(async () => {
+    await current?.close();
+    cleanupTempDirs();
+  });
+  return new Proxy({} as Harness, {
+    get(_target, key) {
+      if (!current) throw new Error('the harness is not started yet (use it inside tests)');
+      const value = (current as unknown as Record<PropertyKey, unknown>)[key];
+      return typeof value === 'function' ? value.bind(current) : value;
+    },
+  });
+}

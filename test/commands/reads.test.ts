@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSI, startHarness, type Harness } from './harness.js';
-import { cleanupTempDirs } from '../helpers/tmp.js';
+import { describe, expect, it } from 'vitest';
+import { ANSI, useHarness } from './harness.js';
 import { KEYS, SITE } from './fixture.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.close();
-  cleanupTempDirs();
-});
+const h = useHarness();
 
 const json = (stdout: string) => JSON.parse(stdout) as unknown;
 

@@ -1,18 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ANSI, startHarness, type Harness } from './harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ANSI, useHarness } from './harness.js';
 import { KEYS, POST_DRAFT, POST_MISSING } from './fixture.js';
-import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
+import { tempDir } from '../helpers/tmp.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h?.close();
-  cleanupTempDirs();
-});
+const h = useHarness();
 beforeEach(() => {
   h.seen.length = 0;
 });

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { Store, StoreError } from '../../src/server/store.js';
 import { KEYS, fixtureStore, request } from '../server/helpers.js';
 import { ensureBuilt, rng, runCr, spawnCrServe } from './durability-helpers.js';
+import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
 /**
  * Backups and recovery (reliability item 2): every snapshot rewrite keeps the previous two
@@ -16,10 +17,7 @@ beforeAll(async () => {
   await ensureBuilt();
 }, 120_000);
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
+const cleanups = cleanupsAfterAll();
 
 const listener = (id: string) => ({
   id, websiteId: 'w', name: id, sourceType: 'x', queryConfig: { handle: id }, pollInterval: '24h', nextPollAt: null, lastPolledAt: null,

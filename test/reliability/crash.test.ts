@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from 'node:http';
 import { readdir, stat } from 'node:fs/promises';
 import { Store } from '../../src/server/store.js';
 import { COLLECTIONS } from '../../src/server/store-schema.js';
 import { KEYS, fixtureStore } from '../server/helpers.js';
 import { bounded, ensureBuilt, post, rng, spawnStoreServer } from './durability-helpers.js';
+import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
 /**
  * Crash safety (reliability item 1): the built server takes 1,000 concurrent creates and is
@@ -21,10 +22,7 @@ beforeAll(async () => {
   await ensureBuilt();
 }, 120_000);
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
+const cleanups = cleanupsAfterAll();
 
 describe('crash safety: SIGKILL during 1,000 concurrent creates, 20 times', () => {
   it('every acknowledged create survives, no partial record, the store always loads', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { appendFile, readFile, readdir } from 'node:fs/promises';
 import { Store } from '../../src/server/store.js';
@@ -7,6 +7,7 @@ import { nodeFs } from '../../src/server/fs-layer.js';
 import type { StoreFs } from '../../src/server/fs-layer.js';
 import { journalPathOf } from '../../src/server/journal.js';
 import { FIXTURE, fixtureStore } from '../server/helpers.js';
+import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
 /**
  * Model-based test of the store (reliability item 5): random sequences of creates (listeners,
@@ -40,10 +41,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.integer({ min: 0, max: 3 }).map<Op>((writesAfter) => ({ t: 'crashAfterSnapshotRename', writesAfter })) },
 );
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
+const cleanups = cleanupsAfterAll();
 
 const WATCHED = ['content_listeners', 'ad_creatives', 'social_posts'] as const;
 type Model = Record<(typeof WATCHED)[number], Record<string, unknown>[]>;

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { lockPathOf } from '../../src/server/lock.js';
 import { IDS, KEYS, fixtureStore, request } from '../server/helpers.js';
 import { ensureBuilt, runCr, spawnCrServe } from './durability-helpers.js';
+import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
 /**
  * One writer per store (reliability item 4): while `cr serve` holds a store, a second
@@ -13,10 +14,7 @@ beforeAll(async () => {
   await ensureBuilt();
 }, 120_000);
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
+const cleanups = cleanupsAfterAll();
 
 describe('one writer per store file', () => {
   it('a second server or a key command is refused quickly; a SIGKILLed holder is replaced', async () => {

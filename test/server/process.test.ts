@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import type { ResultPromise } from 'execa';
 import { existsSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { lockPathOf } from '../../src/server/lock.js';
 import { Store } from '../../src/server/store.js';
 import { rateLimitFileOf } from '../../src/server/rate-limit.js';
 import { KEYS, fixtureStore, request } from './helpers.js';
+import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
 /** Crash and signal behaviour of the BUILT server (dist/) in a child process. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -18,10 +19,7 @@ beforeAll(() => {
   if (!existsSync(new URL('../../dist/src/server/serve.js', import.meta.url))) throw new Error('dist/src/server/serve.js missing: run `npm run build`');
 });
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
+const cleanups = cleanupsAfterAll();
 
 async function spawnServer(storePath: string, rateLimit?: number): Promise<{ child: ResultPromise; url: string; stderr: () => string }> {
   const child = execa('node', [CHILD, storePath, ...(rateLimit ? [String(rateLimit)] : [])], {
