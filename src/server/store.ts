@@ -79,6 +79,62 @@ export function applyMutations(
 
 const indexOfId = (list: { id?: unknown }[], id: string) => list.findIndex((r) => r.id === id);
 
+/**
+ * Applies a group commit's writes with one copy-on-write of each touched collection (not
+ * one per write: copying a large collection per write made commits O(writes × size)).
+ * Each write stays atomic: a write that fails is undone and reported, the others apply.
+ */
+export function applyBatch(
+  state: StoreData,
+  indexes: Map<CollectionName, IdIndex>,
+  writes: readonly (readonly Mutation[])[],
+): { state: StoreData; touched: Set<CollectionName>; failures: Map<number, Error> } {
+  const next = { ...state } as StoreData;
+  const touched = new Set<CollectionName>();
+  const failures = new Map<number, Error>();
+  const rows = (c: CollectionName): Record<string, unknown>[] => {
+    if (!touched.has(c)) {
+      (next as Record<string, unknown>)[c] = [...(state[c] as unknown[])];
+      touched.add(c);
+    }
+    return next[c] as unknown as Record<string, unknown>[];
+  };
+  // Positions of records inserted by this batch (the prebuilt indexes do not know them).
+  const added = new Map<string, number>();
+  writes.forEach((mutations, w) => {
+    const undo: (() => void)[] = [];
+    try {
+      for (const m of mutations) {
+        if (m.op === 'insert') {
+          const list = rows(m.collection);
+          list.push(m.record);
+          const key = typeof m.record.id === 'string' ? `${m.collection}\u0000${m.record.id}` : undefined;
+          const before = key === undefined ? undefined : added.get(key);
+          if (key !== undefined) added.set(key, list.length - 1);
+          undo.push(() => {
+            list.pop();
+            if (key !== undefined) before === undefined ? added.delete(key) : added.set(key, before);
+          });
+        } else {
+          const key = `${m.collection}\u0000${m.id}`;
+          const i = added.get(key) ?? indexes.get(m.collection)?.get(m.id) ?? indexOfId(state[m.collection] as { id?: unknown }[], m.id);
+          if (i === undefined || i < 0) throw new Error(`No ${m.collection} record with id ${m.id}`);
+          const list = rows(m.collection);
+          const old = list[i];
+          list[i] = { ...old, ...m.patch };
+          undo.push(() => {
+            list[i] = old!;
+          });
+        }
+      }
+    } catch (err) {
+      for (const u of undo.reverse()) u();
+      failures.set(w, err as Error);
+    }
+  });
+  return { state: next, touched, failures };
+}
+
 function buildIndex(list: readonly unknown[]): IdIndex {
   const index: IdIndex = new Map();
   list.forEach((r, i) => {
@@ -607,20 +663,13 @@ export class Store {
 
   private async commitBatch(): Promise<void> {
     const batch = this.pending.splice(0);
-    let state = this.state;
-    const touched = new Set<CollectionName>();
+    const { state, touched, failures } = applyBatch(this.state, this.indexes, batch.map((p) => p.mutations));
     const accepted: Pending[] = [];
-    for (const p of batch) {
-      try {
-        const r = applyMutations(state, this.indexes, p.mutations);
-        // Copy-on-write across batch members: a second member must see the first one's arrays.
-        state = r.state;
-        for (const c of r.touched) touched.add(c);
-        accepted.push(p);
-      } catch (err) {
-        p.reject(err);
-      }
-    }
+    batch.forEach((p, i) => {
+      const failure = failures.get(i);
+      if (failure) p.reject(failure);
+      else accepted.push(p);
+    });
     if (accepted.length === 0) return;
     if (this.path !== null) {
       const line = groupLine(this.seq + 1, accepted.map((p) => p.mutations));
