@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
 import type { Context as HonoContext } from 'hono';
 import type { z } from 'zod';
@@ -246,8 +247,9 @@ function hostAllowed(value: string, allowed: ReadonlySet<string>): boolean {
 export function hostOriginCheck(extra: readonly string[] = []) {
   const allowed = new Set([...DEFAULT_ALLOWED_HOSTS, ...extra.map((h) => h.toLowerCase())]);
   return async (c: HonoContext, next: () => Promise<void>) => {
-    const host = c.req.header('host') ?? new URL(c.req.url).host;
-    const origin = c.req.header('origin');
+    const incoming = nodeIncoming(c);
+    const host = (incoming ? incoming.headers.host : c.req.header('host')) ?? new URL(c.req.url).host;
+    const origin = incoming ? incoming.headers.origin : c.req.header('origin');
     let ok = hostAllowed(host, allowed);
     if (ok && origin !== undefined) {
       try {
@@ -285,6 +287,36 @@ export async function readBodyText(req: Request, max = MAX_BODY_BYTES): Promise<
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Reads a Node request's body text, refusing more than `max` bytes (declared or streamed). */
+export function readIncomingText(incoming: IncomingMessage, max = MAX_BODY_BYTES): Promise<string> {
+  const declared = incoming.headers['content-length'];
+  if (declared !== undefined && Number(declared) > max) return Promise.reject(new BodyTooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > max) {
+        incoming.off('data', onData);
+        incoming.pause();
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    incoming.on('data', onData);
+    incoming.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    incoming.once('error', reject);
+  });
+}
+
+/**
+ * The Node request behind a Hono context when served by @hono/node-server. Reading headers
+ * and body from it directly skips building a web Request (its AbortController, Headers
+ * and body stream), which is most of the per-request cost of a small POST.
+ */
+const nodeIncoming = (c: HonoContext): IncomingMessage | undefined => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+
 /** The local server's Hono app: REST routes generated from the endpoint table. */
 export function createApp(opts: AppOptions): Hono<AppEnv> {
   const core = opts.core ?? createCore(opts);
@@ -311,17 +343,18 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
     app.all(path, async (c) => {
       const ep = eps.find((e) => e.method === c.req.method);
       if (!ep) return envelope(c, 405, 'Method not allowed', 'METHOD_NOT_ALLOWED', { Allow: eps.map((e) => e.method).join(', ') });
+      const incoming = nodeIncoming(c);
       let rawBody: string | undefined;
       if (ep.method !== 'GET') {
         try {
-          rawBody = await readBodyText(c.req.raw);
+          rawBody = incoming ? await readIncomingText(incoming) : await readBodyText(c.req.raw);
         } catch (err) {
           if (err instanceof BodyTooLarge) return envelope(c, 413, 'Payload too large', 'PAYLOAD_TOO_LARGE', { Connection: 'close' });
           throw err;
         }
       }
       const res = await core.invoke(ep.operationId as OperationId, {
-        headers: c.req.raw.headers,
+        headers: incoming ? (incoming.headers as Record<string, string | undefined>) : c.req.raw.headers,
         params: c.req.param() as Record<string, string>,
         query: c.req.query(),
         rawBody,
