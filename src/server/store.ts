@@ -174,9 +174,26 @@ export function parseStoreText(storePath: string, text: string): StoreData {
   return validateStoreObject(storePath, raw);
 }
 
+/**
+ * Validates record by record: zod returns a copy of what it parses, and one copy of a
+ * whole large store at once doubles the memory a load needs (and RSS keeps it). Only when
+ * something is wrong does the whole-file parse run, for its exact message.
+ */
+function recordsValid(raw: Record<string, unknown>): boolean {
+  if (raw.version !== 1) return false;
+  for (const c of COLLECTION_NAMES) {
+    const list = raw[c];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) return false;
+    const schema = COLLECTIONS[c];
+    for (const record of list) if (!schema.safeParse(record).success) return false;
+  }
+  return true;
+}
+
 function validateStoreObject(storePath: string, raw: unknown): StoreData {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new StoreError(storePath, 'expected a JSON object with "version": 1');
-  const result = StoreFile.safeParse(raw);
+  const result = recordsValid(raw as Record<string, unknown>) ? { success: true as const } : StoreFile.safeParse(raw);
   if (!result.success) {
     const first = result.error.issues[0]!;
     const more = result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more)` : '';
