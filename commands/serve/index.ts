@@ -49,10 +49,11 @@ async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   } catch (err) {
     throw await asCliError(err);
   }
+  // Signal handlers go in before the URL is printed: a script may send SIGTERM the moment
+  // it reads the URL, and without a handler that signal would kill the process outright.
+  handleShutdownSignals(server, { onError: (err) => ctx.notice(`cr serve: error while stopping: ${(err as Error).message}`) });
   ctx.io.out.write(`${server.url}/api/v1\n`);
   ctx.notice(`cr serve: listening on ${server.url}/api/v1 over ${server.storePath} (Ctrl-C to stop)`);
   // Stay in this action until a signal has drained the server; the handler exits 0.
-  await new Promise<never>(() => {
-    handleShutdownSignals(server, { onError: (err) => ctx.notice(`cr serve: error while stopping: ${(err as Error).message}`) });
-  });
+  await new Promise<never>(() => {});
 }
