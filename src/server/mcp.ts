@@ -3,6 +3,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { endpointList, type Endpoint, type OperationId } from '../api/endpoints.js';
+import { jsonSchemaOf, type JsonSchema } from '../api/json-schema.js';
 import type { ApiRequest, ApiResponse } from './app.js';
 import { readFileSync } from 'node:fs';
 import { version } from '../version.js';
@@ -27,7 +28,6 @@ function serverVersion(): string {
 /** Runs one operation through the app's own pipeline (key, rate limit, role, validation, scope). */
 export type InvokeOperation = (operationId: OperationId, req: ApiRequest) => Promise<ApiResponse>;
 
-type JsonSchema = Record<string, unknown>;
 
 const shapeOf = (schema: unknown): Record<string, z.ZodType> =>
   schema && typeof schema === 'object' && 'shape' in schema ? ((schema as z.ZodObject).shape as Record<string, z.ZodType>) : {};
@@ -37,10 +37,6 @@ export function toolInputSchema(ep: Endpoint): z.ZodObject {
   return z.object({ ...shapeOf(ep.params), ...shapeOf(ep.query), ...shapeOf(ep.body) });
 }
 
-function toJson(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
-}
 
 interface ToolDescriptor {
   name: string;
@@ -59,8 +55,8 @@ export function toolDescriptors(): ToolDescriptor[] {
     name: ep.operationId,
     title: ep.title,
     description: `${ep.description} (${ep.method} /api/v1${ep.path})`,
-    inputSchema: { type: 'object', ...toJson(toolInputSchema(ep), 'input') },
-    outputSchema: { type: 'object', properties: { data: toJson(ep.data, 'output') }, required: ['data'] },
+    inputSchema: { type: 'object', ...jsonSchemaOf(toolInputSchema(ep), 'input') },
+    outputSchema: { type: 'object', properties: { data: jsonSchemaOf(ep.data, 'output') }, required: ['data'] },
     annotations: { readOnlyHint: ep.method === 'GET', idempotentHint: ep.method === 'GET' || ep.operationId === 'scheduleSocialPost', openWorldHint: false },
   }));
   return toolCache;

@@ -1,14 +1,7 @@
-import { z } from 'zod';
 import { endpointList, type Endpoint } from '../api/endpoints.js';
 import { ErrorBody } from '../api/schemas/common.js';
+import { jsonSchemaOf, type JsonSchema } from '../api/json-schema.js';
 
-type JsonSchema = Record<string, unknown>;
-
-/** zod → JSON Schema 2020-12 (what OpenAPI 3.1 uses), without the top-level $schema key. */
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
-  return rest;
-}
 
 /** The error statuses an operation can answer with (decisions.md §1), each with its meaning. */
 export function errorStatuses(ep: Endpoint): Record<string, string> {
@@ -38,7 +31,7 @@ function parameters(ep: Endpoint): JsonSchema[] {
   const out: JsonSchema[] = [];
   for (const [where, schema] of [['path', ep.params], ['query', ep.query]] as const) {
     if (!schema) continue;
-    const obj = jsonSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    const obj = jsonSchemaOf(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, prop] of Object.entries(obj.properties ?? {})) {
       const { description, ...propSchema } = prop as JsonSchema & { description?: string };
       out.push({
@@ -63,7 +56,7 @@ function operation(ep: Endpoint): JsonSchema {
           schema: {
             type: 'object',
             required: ['success', 'data'],
-            properties: { success: { const: true }, data: jsonSchema(ep.data, 'output') },
+            properties: { success: { const: true }, data: jsonSchemaOf(ep.data, 'output') },
           },
         },
       },
@@ -86,7 +79,7 @@ function operation(ep: Endpoint): JsonSchema {
     responses,
   };
   if (ep.body) {
-    op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(ep.body, 'input') } } };
+    op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchemaOf(ep.body, 'input') } } };
   }
   return op;
 }
@@ -120,7 +113,7 @@ export function buildOpenApiDocument(serverUrl = '/api/v1'): JsonSchema {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key: cr_ followed by 40 hex characters' },
       },
-      schemas: { ErrorEnvelope: jsonSchema(ErrorBody, 'output') },
+      schemas: { ErrorEnvelope: jsonSchemaOf(ErrorBody, 'output') },
     },
   };
 }
