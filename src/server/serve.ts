@@ -9,6 +9,7 @@ import type { AppOptions, RequestLogEntry, ServerCore } from './app.js';
 import { clockFromEnv, realClock } from './clock.js';
 import type { Clock, RealClock } from './clock.js';
 import { Store } from './store.js';
+import { collectLoadGarbage } from './memory.js';
 import type { OpenStoreOptions } from './store.js';
 import type { StoreFs } from './fs-layer.js';
 import { RateLimiter, rateLimitFileOf } from './rate-limit.js';
@@ -101,6 +102,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const port = opts.port ?? 4010;
   const clock = opts.clock ?? clockFromEnv();
   const store = await Store.open(storePath, { ...opts.storeOptions, fs: opts.fs });
+  collectLoadGarbage(storePath);
   let rateLimiter: RateLimiter;
   try {
     rateLimiter = new RateLimiter({ limit: opts.rateLimit, now: opts.realClock ?? realClock, file: rateLimitFileOf(storePath), fs: opts.fs });
