@@ -45,36 +45,19 @@ export type Mutation =
 
 type IdIndex = Map<string, number>;
 
-/** Applies mutations copy-on-write: untouched collections are shared with `state`. */
+/**
+ * Applies one write's mutations copy-on-write (untouched collections are shared with
+ * `state`); throws, changing nothing, when a mutation cannot apply.
+ */
 export function applyMutations(
   state: StoreData,
   indexes: Map<CollectionName, IdIndex>,
   mutations: readonly Mutation[],
 ): { state: StoreData; touched: Set<CollectionName> } {
-  const next = { ...state } as StoreData;
-  const touched = new Set<CollectionName>();
-  const rows = (c: CollectionName): Record<string, unknown>[] => {
-    if (!touched.has(c)) {
-      (next as Record<string, unknown>)[c] = [...(state[c] as unknown[])];
-      touched.add(c);
-    }
-    return next[c] as unknown as Record<string, unknown>[];
-  };
-  const extraIds = new Map<string, number>();
-  for (const m of mutations) {
-    if (m.op === 'insert') {
-      const list = rows(m.collection);
-      list.push(m.record);
-      if (typeof m.record.id === 'string') extraIds.set(`${m.collection}\u0000${m.record.id}`, list.length - 1);
-    } else {
-      const key = `${m.collection}\u0000${m.id}`;
-      const i = extraIds.get(key) ?? indexes.get(m.collection)?.get(m.id) ?? indexOfId(state[m.collection] as { id?: unknown }[], m.id);
-      if (i === undefined || i < 0) throw new Error(`No ${m.collection} record with id ${m.id}`);
-      const list = rows(m.collection);
-      list[i] = { ...list[i], ...m.patch };
-    }
-  }
-  return { state: next, touched };
+  const r = applyBatch(state, indexes, [mutations]);
+  const failure = r.failures.get(0);
+  if (failure) throw failure;
+  return { state: r.state, touched: r.touched };
 }
 
 const indexOfId = (list: { id?: unknown }[], id: string) => list.findIndex((r) => r.id === id);
