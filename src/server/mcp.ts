@@ -5,25 +5,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { endpointList, type Endpoint, type OperationId } from '../api/endpoints.js';
 import { jsonSchemaOf, type JsonSchema } from '../api/json-schema.js';
 import type { ApiRequest, ApiResponse } from './app.js';
-import { readFileSync } from 'node:fs';
 import { version } from '../version.js';
-
-/**
- * The package version for serverInfo. version() reads package.json two folders above
- * dist/src; when this module runs from the sources (in-process tests) that path does not
- * exist, and a failing read must not turn every MCP request into a 500.
- */
-function serverVersion(): string {
-  try {
-    return version();
-  } catch {
-    try {
-      return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-    } catch {
-      return '0.0.0';
-    }
-  }
-}
 
 /** Runs one operation through the app's own pipeline (key, rate limit, role, validation, scope). */
 export type InvokeOperation = (operationId: OperationId, req: ApiRequest) => Promise<ApiResponse>;
@@ -80,7 +62,7 @@ export function splitArguments(ep: Endpoint, args: Record<string, unknown>): Pic
 }
 
 function buildServer(invoke: InvokeOperation, authorization: string | undefined): Server {
-  const server = new Server({ name: 'cr-local', version: serverVersion() }, { capabilities: { tools: {} } });
+  const server = new Server({ name: 'cr-local', version: version() }, { capabilities: { tools: {} } });
   const byName = new Map(endpointList.map((ep) => [ep.operationId, ep]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolDescriptors() }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
