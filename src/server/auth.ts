@@ -5,6 +5,7 @@ import type { WebsiteScope } from '../api/endpoints.js';
 import type { Store } from './store.js';
 import type { ApiKeyRecord, WebsiteRecord } from './store-schema.js';
 import { HttpError, invalidKey, notInScope, validationError } from './errors.js';
+import { memoByGeneration } from './compute/memo.js';
 
 export const sha256Hex = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
@@ -16,18 +17,11 @@ export interface AuthContext {
   role: Role;
 }
 
-const keyCache = new WeakMap<Store, { generation: number; byHash: Map<string, ApiKeyRecord> }>();
+const keysMemo = memoByGeneration<Map<string, ApiKeyRecord>>(1);
 
-function keysByHash(store: Store): Map<string, ApiKeyRecord> {
-  let cached = keyCache.get(store);
-  if (!cached || cached.generation !== store.generation) {
-    const byHash = new Map<string, ApiKeyRecord>();
-    for (const k of store.list('api_keys')) byHash.set(k.key_sha256, k);
-    cached = { generation: store.generation, byHash };
-    keyCache.set(store, cached);
-  }
-  return cached.byHash;
-}
+/** Keys by their sha256, rebuilt only when a commit changed the store. */
+const keysByHash = (store: Store): Map<string, ApiKeyRecord> =>
+  keysMemo(store, 'api_keys', () => new Map(store.list('api_keys').map((k) => [k.key_sha256, k])));
 
 /**
  * `Authorization: Bearer <key>`: the format is checked first, then the key is looked up by
