@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { UsageError } from './errors.js';
 
 /** Appends real examples to a command's --help (cli.md: one or two per command). */
@@ -22,3 +22,6 @@ export const oneOf = (flag: string, values: readonly string[]) => (value: string
 
 /** Collects a repeatable flag into an array. */
 export const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** The --store option of every command that works on a local store file. */
+export const storeOption = () => new Option('--store <path>', 'store file (default: $CR_STORE or the per-user data folder)');

@@ -1,6 +1,5 @@
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
-import { withExamples } from '../../src/cli-kit.js';
 import { keysCommand } from './keys.js';
 import { initCommand } from './init.js';
 import { restoreCommand } from './restore.js';
@@ -12,7 +11,3 @@ export function register(program: Command, ctx: Context): void {
   group.addCommand(restoreCommand(ctx));
   program.addCommand(group);
 }
-
-/** The --store option every local command shares. */
-export const storeOption = () => new Option('--store <path>', 'store file (default: $CR_STORE or the per-user data folder)');
-export { withExamples };

@@ -1,9 +1,8 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
-import { withExamples } from '../../src/cli-kit.js';
+import { withExamples, storeOption } from '../../src/cli-kit.js';
 import { asCliError } from '../../src/local/errors.js';
 import { DEFAULT_LOCAL_URL, LOCAL_PROFILE } from '../../src/local/embedded.js';
-import { storeOption } from './index.js';
 
 export const initCommand = (ctx: Context) =>
   withExamples(

@@ -1,10 +1,9 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../../src/context.js';
-import { withExamples } from '../../src/cli-kit.js';
+import { withExamples, storeOption } from '../../src/cli-kit.js';
 import { UsageError } from '../../src/errors.js';
 import { asCliError } from '../../src/local/errors.js';
 import { render } from '../../src/render/output.js';
-import { storeOption } from './index.js';
 import type { Role } from '../../src/api/schemas/common.js';
 
 async function storePathOf(ctx: Context, flag?: string): Promise<string> {

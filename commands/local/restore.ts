@@ -1,8 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
-import { withExamples } from '../../src/cli-kit.js';
+import { withExamples, storeOption } from '../../src/cli-kit.js';
 import { asCliError } from '../../src/local/errors.js';
-import { storeOption } from './index.js';
 
 export const restoreCommand = (ctx: Context) =>
   withExamples(

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
-import { collect, intArg, withExamples } from '../../src/cli-kit.js';
+import { collect, intArg, storeOption, withExamples } from '../../src/cli-kit.js';
 import { UsageError } from '../../src/errors.js';
 import { asCliError } from '../../src/local/errors.js';
 
@@ -19,7 +19,7 @@ export function register(program: Command, ctx: Context): void {
     withExamples(
       new Command('serve')
         .description('run the local server (REST, MCP at /api/v1/mcp, OpenAPI at /api/v1/openapi.json)')
-        .option('--store <path>', 'store file (default: $CR_STORE or the per-user data folder)')
+        .addOption(storeOption())
         .option('--host <host>', 'address to listen on', '127.0.0.1')
         .option('--port <port>', 'port (0 picks a free one)', intArg('--port', 0), 4010)
         .option('--rate-limit <n>', 'requests per key per hour (default 1000)', intArg('--rate-limit', 1))
