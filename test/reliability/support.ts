@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { BIN, ROOT } from '../helpers/cli.js';
 import { ensureBuilt } from '../mcp/cr-serve.js';
-import { IDS, NOW } from '../server/helpers.js';
+import { IDS, NOW, readResponse, type Res } from '../server/helpers.js';
 
 export { ensureBuilt, BIN, ROOT };
 export { FIXTURE, IDS, KEYS, NOW, fixtureStore, request, startFixtureServer } from '../server/helpers.js';
@@ -53,12 +53,8 @@ export const OPS: Op[] = [
   { operationId: 'listCrmAgents', method: 'GET', path: '/integrations/crm/agents', write: false, args: {} },
 ];
 
-export interface HttpRes {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-  json: any;
-}
+/** A response read whole (the same shape as the server tests' `request`). */
+export type HttpRes = Res;
 
 /** A keep-alive client for many requests to one server (bounded sockets). */
 export function keepAliveClient(origin: string, maxSockets = 16) {
@@ -69,21 +65,7 @@ export function keepAliveClient(origin: string, maxSockets = 16) {
       const headers: Record<string, string> = { ...o.headers };
       const payload = o.body === undefined ? undefined : Buffer.isBuffer(o.body) ? o.body : Buffer.from(o.body);
       if (payload) headers['content-length'] = String(payload.length);
-      const req = httpRequest({ host: base.hostname, port: base.port, method, path, headers, agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json: unknown;
-          try {
-            json = text ? JSON.parse(text) : undefined;
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-        });
-        res.on('error', reject);
-      });
+      const req = httpRequest({ host: base.hostname, port: base.port, method, path, headers, agent }, (res) => readResponse(res).then(resolve, reject));
       req.on('error', reject);
       req.end(payload);
     });

@@ -1,5 +1,5 @@
 import { mkdtemp, copyFile, rm, writeFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +71,25 @@ export interface ReqOptions {
   chunked?: boolean;
 }
 
+/** Reads a node:http response whole: status, headers, text and the JSON body when it is JSON. */
+export function readResponse(res: IncomingMessage): Promise<Res> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+    });
+    res.on('error', reject);
+  });
+}
+
 /** A raw HTTP request (node:http, so Host and chunked bodies are under the test's control). */
 export function request(baseUrl: string, method: string, path: string, o: ReqOptions = {}): Promise<Res> {
   const url = new URL(path, baseUrl);
@@ -84,21 +103,7 @@ export function request(baseUrl: string, method: string, path: string, o: ReqOpt
     if (!o.chunked) headers['content-length'] = String(payload.length);
   }
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-      res.on('error', reject);
-    });
+    const req = httpRequest(url, { method, headers }, (res) => readResponse(res).then(resolve, reject));
     req.on('error', reject);
     if (payload && o.chunked) {
       const size = 64 * 1024;
