@@ -234,7 +234,8 @@ export interface AppOptions extends CoreOptions {
 
 export type AppEnv = { Variables: { keyId?: string } };
 
-const envelope = (c: HonoContext, status: number, error: string, code: string, headers: Record<string, string> = {}) =>
+/** An error answer in the envelope of decisions.md §1. */
+export const envelope = (c: HonoContext, status: number, error: string, code: string, headers: Record<string, string> = {}) =>
   c.json({ success: false, error, code }, status as 400, headers);
 
 function hostAllowed(value: string, allowed: ReadonlySet<string>): boolean {
@@ -264,7 +265,8 @@ export function hostOriginCheck(extra: readonly string[] = []) {
   };
 }
 
-class BodyTooLarge extends Error {}
+/** The body is over the limit (declared or streamed); answered 413. */
+export class BodyTooLarge extends Error {}
 
 /** Reads the body text, refusing more than `max` bytes (declared or streamed/chunked). */
 export async function readBodyText(req: Request, max = MAX_BODY_BYTES): Promise<string> {

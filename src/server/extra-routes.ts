@@ -1,12 +1,9 @@
 import type { Hono } from 'hono';
 import type { AppEnv, ServerCore } from './app.js';
-import { API_PREFIX, readBodyText } from './app.js';
+import { API_PREFIX, BodyTooLarge, envelope, readBodyText } from './app.js';
 import { authenticate } from './auth.js';
 import { HttpError } from './errors.js';
 import { safeJsonParse } from './json.js';
-
-const fail = (status: number, error: string, code: string) =>
-  new Response(JSON.stringify({ success: false, error, code }), { status, headers: { 'content-type': 'application/json' } });
 
 /**
  * /api/v1/openapi.json (no auth) and /api/v1/mcp (Bearer auth checked before the MCP
@@ -27,7 +24,7 @@ export function mountExtraRoutes(app: Hono<AppEnv>, core: ServerCore): void {
     // Stateless JSON-response server: no standalone SSE stream (GET) and no sessions to end
     // (DELETE); the MCP spec's answer to both is 405, here with the envelope like REST.
     if (c.req.method !== 'POST') {
-      return c.json({ success: false, error: 'Method not allowed', code: 'METHOD_NOT_ALLOWED' }, 405, { Allow: 'POST' });
+      return envelope(c, 405, 'Method not allowed', 'METHOD_NOT_ALLOWED', { Allow: 'POST' });
     }
     try {
       const auth = authenticate(core.store, c.req.header('authorization'));
@@ -39,14 +36,15 @@ export function mountExtraRoutes(app: Hono<AppEnv>, core: ServerCore): void {
     let text: string;
     try {
       text = await readBodyText(c.req.raw);
-    } catch {
-      return fail(413, 'Payload too large', 'PAYLOAD_TOO_LARGE');
+    } catch (err) {
+      if (err instanceof BodyTooLarge) return envelope(c, 413, 'Payload too large', 'PAYLOAD_TOO_LARGE', { Connection: 'close' });
+      throw err;
     }
     let parsedBody: unknown;
     try {
       parsedBody = safeJsonParse(text);
     } catch {
-      return fail(400, 'Invalid JSON body', 'BAD_REQUEST');
+      return envelope(c, 400, 'Invalid JSON body', 'BAD_REQUEST');
     }
     const { handleMcpRequest } = await import('./mcp.js');
     return handleMcpRequest(c.req.raw, core.invoke, parsedBody);
