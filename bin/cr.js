@@ -1,4 +1,2 @@
 #!/usr/bin/env node
-import { main } from '../dist/bundle/cr.js';
-
-await main();
+require('../dist/bundle/launch.cjs').launch();

@@ -1,29 +1,65 @@
-// Bundles the CLI (and its dependencies) into dist/bundle with code splitting, so that
-// `cr` resolves and parses a handful of files instead of hundreds: module resolution is
-// most of a CLI's start-up time. Lazy `import()`s stay lazy as separate chunks.
-// dist/bundle/inputs.json maps each output file to the sources inside it, so tests can
-// tell which modules a run really loaded.
-import { writeFileSync } from 'node:fs';
+// Bundles the CLI and its dependencies with esbuild, then makes its V8 code cache:
+//
+//   dist/bundle/launch.cjs     what bin/cr.js runs (src/launch.ts): --version, then the bundle
+//   dist/bundle/cli.js         src/main.ts and everything it imports, as one function
+//                              expression (CommonJS inside); lazy import()s stay lazy
+//   dist/bundle/cli.js.map     its source map (not loaded at run time; tests map V8
+//                              coverage through it to tell which sources a run executed)
+//   dist/bundle/cli.js.cache   V8 code cache from a training run (scripts/code-cache.mjs)
+//
+// One file instead of hundreds because module resolution was most of a CLI's start-up;
+// CommonJS instead of ESM because only a classic script can take V8's cached data on Node 20.
+import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
-const result = await build({
-  entryPoints: { cr: 'src/main.ts' },
-  outdir: 'dist/bundle',
+/**
+ * Keeps two of the dependencies' eager requires off the start-up path:
+ * - undici loads node:http2 (and with it tls and crypto, ~10 ms) at require time, inside a
+ *   try/catch that falls back to "no HTTP/2". cr speaks HTTP/1.1 only (no allowH2), so the
+ *   bundle hands undici the fallback;
+ * - commander requires node:child_process for executable subcommands, which cr has none
+ *   of: it gets a proxy that loads the module on first use.
+ */
+const startupPlugin = {
+  name: 'cr-startup',
+  setup(b) {
+    b.onResolve({ filter: /^node:http2$/ }, (a) => (a.importer.includes('/node_modules/undici/') ? { path: 'node:http2', namespace: 'cr-absent' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'cr-absent' }, (a) => ({ contents: `throw new Error(${JSON.stringify(`${a.path} is left out of the cr bundle`)});`, loader: 'js' }));
+    b.onResolve({ filter: /^node:child_process$/ }, (a) => (a.importer.includes('/node_modules/commander/') ? { path: 'node:child_process', namespace: 'cr-lazy' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'cr-lazy' }, (a) => ({
+      contents: `let m; module.exports = new Proxy({}, { get: (_, k) => (m ??= require(${JSON.stringify(a.path)}))[k] });`,
+      loader: 'js',
+    }));
+  },
+};
+
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   minify: true,
-  metafile: true,
-  // CommonJS dependencies (undici, cli-table3) call require(); give ESM chunks one.
-  banner: { js: 'import{createRequire as __crRequire}from"node:module";const require=__crRequire(import.meta.url);' },
-  logLevel: 'warning',
+  // ASCII output: the launcher reads it as latin1, without UTF-8 decoding.
+  charset: 'ascii',
   legalComments: 'none',
-});
+  logLevel: 'warning',
+  // The sources are ESM; import.meta.url becomes the bundle file's URL.
+  define: { 'import.meta.url': '__crBundleUrl' },
+};
+const bundleUrl = 'const __crBundleUrl=require("node:url").pathToFileURL(__filename).href;';
 
-const inputs = {};
-for (const [file, out] of Object.entries(result.metafile.outputs)) {
-  inputs[file.replace(/^dist\/bundle\//, '')] = Object.keys(out.inputs);
-}
-writeFileSync('dist/bundle/inputs.json', JSON.stringify(inputs, null, 1) + '\n');
+rmSync('dist/bundle', { recursive: true, force: true });
+await build({
+  ...common,
+  entryPoints: ['src/main.ts'],
+  outfile: 'dist/bundle/cli.js',
+  plugins: [startupPlugin],
+  sourcemap: 'external',
+  sourcesContent: false,
+  // A function expression the launcher compiles and calls like Node's module wrapper; strict
+  // like the ESM sources it comes from.
+  banner: { js: `(function(exports,require,module,__filename,__dirname){"use strict";${bundleUrl}` },
+  footer: { js: '})' },
+});
+await build({ ...common, entryPoints: ['src/launch.ts'], outfile: 'dist/bundle/launch.cjs', banner: { js: bundleUrl } });
+await import('./code-cache.mjs');

@@ -1,21 +1,10 @@
-import { setFlagsFromString } from 'node:v8';
-import { version } from './version.js';
-
 /**
- * The process entry: wires signals, runs, flushes stdout, exits with the mapped code.
- * `cr --version` answers before anything else is loaded; the CLI proper (src/cli.ts)
+ * The CLI bundle's entry (src/launch.ts runs it; `--version` never gets here): wires
+ * signals, runs, flushes stdout, exits with the mapped code. The CLI proper (src/cli.ts)
  * comes in with one dynamic import.
  */
 export async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    process.stdout.write(version() + '\n');
-    return;
-  }
-  // undici parses HTTP with llhttp compiled to WebAssembly. V8 optimises hot wasm in
-  // background threads that process exit must wait for: ~40 ms a run for a CLI making one
-  // or two requests. The baseline compiler alone is plenty for that.
-  setFlagsFromString('--liftoff-only');
   // `cr … | head`: the reader left; stop quietly like any Unix tool instead of crashing.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);

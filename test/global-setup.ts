@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
  * server, so no test may rebuild on its own: a build under a running test tears files.
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const OUTPUTS = [join(ROOT, 'dist', 'bundle', 'cr.js'), join(ROOT, 'dist', 'src', 'server', 'serve.js')];
+const OUTPUTS = [join(ROOT, 'dist', 'bundle', 'cli.js'), join(ROOT, 'dist', 'src', 'server', 'serve.js')];
 
 function newestSource(dir: string): number {
   let newest = 0;

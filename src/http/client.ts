@@ -142,7 +142,8 @@ export class ApiClient {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     if (payload !== undefined) headers['content-type'] = 'application/json';
     const log = this.options.log;
-    const started = performance.now();
+    // hrtime, not performance.now(): the global `performance` loads perf_hooks (~3 ms of start-up).
+    const started = process.hrtime.bigint();
     log?.(`> ${method} ${redactKeys(url)}${this.options.key ? ` (Authorization: Bearer ${maskKey(this.options.key)})` : ''}`);
     const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let res: Dispatcher.ResponseData;
@@ -166,7 +167,7 @@ export class ApiClient {
     } finally {
       done?.();
     }
-    const ms = Math.round(performance.now() - started);
+    const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
     const flat = flattenHeaders(res.headers);
     log?.(`< ${res.statusCode} ${method} ${redactKeys(url)} (${ms} ms, ${text.length} bytes)`);
     let parsed: unknown;

@@ -1,9 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { runCli, PKG_VERSION, ROOT } from '../helpers/cli.js';
 import { cleanupTempDirs, makeKey, tempDir } from '../helpers/tmp.js';
 import { deadPort } from '../helpers/http-server.js';
+import { executedSources } from '../helpers/executed-sources.js';
 
 afterAll(() => cleanupTempDirs());
 
@@ -11,25 +10,13 @@ const GROUPS = ['finance', 'ads', 'listeners', 'posts', 'learnings', 'nurture', 
 const HEAVY = [/node_modules\/undici\//, /node_modules\/zod\//, /node_modules\/hono\//, /node_modules\/@hono\//, /node_modules\/@modelcontextprotocol\//, /\/src\/server\//, /\/src\/api\//];
 
 /**
- * The CLI runs from an esbuild bundle: each loaded chunk stands for the sources inside it
- * (dist/bundle/inputs.json), reported as `/<source path>` so the patterns above apply.
+ * Runs the built CLI with V8 coverage on and returns the sources whose code executed (the
+ * CLI is one bundle, so which files were opened says nothing; which functions ran does).
  */
-function withBundledSources(urls: string[]): string[] {
-  const inputs = JSON.parse(readFileSync(join(ROOT, 'dist/bundle/inputs.json'), 'utf8')) as Record<string, string[]>;
-  const out = [...urls];
-  for (const u of urls) {
-    const m = /\/dist\/bundle\/([^/?#]+)$/.exec(u);
-    if (m && inputs[m[1]!]) out.push(...inputs[m[1]!]!.map((src) => `bundle:/${src}`));
-  }
-  return out;
-}
-
 async function loadsOf(args: string[], env: Record<string, string> = {}) {
-  const dir = tempDir('cr-loads-');
-  const log = join(dir, 'loads.txt');
-  const r = await runCli(args, { env: { CR_LOAD_LOG: log, ...env }, nodeArgs: ['--import', join(ROOT, 'test/helpers/record-loads.mjs')] });
-  const urls = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) : [];
-  return { r, urls: withBundledSources(urls) };
+  const dir = tempDir('cr-coverage-');
+  const r = await runCli(args, { env: { NODE_V8_COVERAGE: dir, ...env } });
+  return { r, sources: [...executedSources(dir)] };
 }
 
 describe('cr --help / --version', () => {
@@ -70,24 +57,26 @@ describe('cr --help / --version', () => {
 describe('startup stays light', () => {
   it('the load recorder works: `cr api` does load undici (positive control)', async () => {
     const port = await deadPort();
-    const { r, urls } = await loadsOf(['api', '/x'], { CR_API_KEY: makeKey(), CR_BASE_URL: `http://127.0.0.1:${port}/api/v1` });
+    const { r, sources } = await loadsOf(['api', '/x'], { CR_API_KEY: makeKey(), CR_BASE_URL: `http://127.0.0.1:${port}/api/v1` });
     expect(r.exitCode).toBe(8);
-    expect(urls.some((u) => u.includes('/dist/bundle/cr.js'))).toBe(true);
-    expect(urls.some((u) => /node_modules\/undici\//.test(u))).toBe(true);
+    expect(sources.some((u) => /\/src\/cli\.ts$/.test(u))).toBe(true);
+    expect(sources.some((u) => /node_modules\/undici\//.test(u))).toBe(true);
+    expect(sources.some((u) => /\/src\/http\/client\.ts$/.test(u))).toBe(true);
   });
 
   for (const args of [['--help'], ['--version'], ['-V']]) {
     it(`\`cr ${args.join(' ')}\` loads no undici, zod, hono, MCP SDK, schemas or server code`, async () => {
-      const { r, urls } = await loadsOf(args);
+      const { r, sources } = await loadsOf(args);
       expect(r.exitCode).toBe(0);
-      expect(urls.some((u) => u.includes('/dist/bundle/cr.js'))).toBe(true);
-      const heavy = urls.filter((u) => HEAVY.some((re) => re.test(u)));
+      if (args[0] === '--help') expect(sources.some((u) => /node_modules\/commander\//.test(u))).toBe(true);
+      const heavy = sources.filter((u) => HEAVY.some((re) => re.test(u)));
       expect(heavy).toEqual([]);
     });
   }
 
   it('`cr auth status` loads no undici, hono or server code', async () => {
-    const { urls } = await loadsOf(['auth', 'status']);
-    expect(urls.filter((u) => /node_modules\/(undici|hono|@hono|@modelcontextprotocol)\/|\/src\/server\//.test(u))).toEqual([]);
+    const { r, sources } = await loadsOf(['auth', 'status']);
+    expect(sources.some((u) => /\/src\/profiles\.ts$/.test(u)), r.stderr).toBe(true);
+    expect(sources.filter((u) => /node_modules\/(undici|hono|@hono|@modelcontextprotocol)\/|\/src\/server\//.test(u))).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { FIXTURE, NOW } from '../server/helpers.js';
 
 export { KEYS, IDS, NOW, request } from '../server/helpers.js';
 
-const BUNDLE = join(ROOT, 'dist', 'bundle', 'cr.js');
+const BUNDLE = join(ROOT, 'dist', 'bundle', 'cli.js');
 
 /** dist/ is built once by test/global-setup.ts before any test file runs; never here. */
 export async function ensureBuilt(): Promise<void> {

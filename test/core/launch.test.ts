@@ -1,0 +1,75 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PKG_VERSION, ROOT, runCli } from '../helpers/cli.js';
+import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
+
+afterAll(() => cleanupTempDirs());
+
+/**
+ * A copy of the installed layout without node_modules (bin/, dist/bundle/, package.json):
+ * the bundle must carry every dependency it runs, and the cache can be damaged freely.
+ */
+function installedCopy(): string {
+  const dir = tempDir('cr-launch-');
+  cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
+  cpSync(join(ROOT, 'dist', 'bundle'), join(dir, 'dist', 'bundle'), { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+  return dir;
+}
+
+const runCopy = (dir: string, args: string[]) =>
+  execa(process.execPath, [join(dir, 'bin', 'cr.js'), ...args], {
+    cwd: dir,
+    reject: false,
+    extendEnv: false,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CR_CONFIG_DIR: join(dir, 'config'), CR_STARTUP_DEBUG: '1', NO_COLOR: '1' },
+  });
+
+describe('launcher and code cache', () => {
+  it('the build made a code cache that V8 accepts', async () => {
+    const r = await runCli(['--help'], { env: { CR_STARTUP_DEBUG: '1' } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(/^cr: code cache accepted \(.*dist\/bundle\/cli\.js\.cache\)\n$/);
+    expect(r.stdout).toContain('Usage: cr');
+  });
+
+  it('the bundle is plain ASCII (the launcher reads it as latin1)', () => {
+    const bytes = readFileSync(join(ROOT, 'dist', 'bundle', 'cli.js'));
+    expect(bytes.findIndex((b) => b > 0x7f)).toBe(-1);
+  });
+
+  it('runs without node_modules, and with a damaged or missing cache, with the same output', async () => {
+    const dir = installedCopy();
+    const good = await runCopy(dir, ['profiles', 'list', '--json']);
+    expect(good.exitCode).toBe(0);
+    expect(good.stderr).toContain('code cache accepted');
+
+    const cache = join(dir, 'dist', 'bundle', 'cli.js.cache');
+    const damaged = readFileSync(cache);
+    damaged.fill(0x5a, 16, 4096);
+    writeFileSync(cache, damaged);
+    const rejected = await runCopy(dir, ['profiles', 'list', '--json']);
+    expect(rejected.exitCode).toBe(0);
+    expect(rejected.stderr).toContain('code cache rejected');
+    expect(rejected.stdout).toBe(good.stdout);
+
+    rmSync(cache);
+    const missing = await runCopy(dir, ['profiles', 'list', '--json']);
+    expect(missing.exitCode).toBe(0);
+    expect(missing.stderr).toContain('code cache missing');
+    expect(missing.stdout).toBe(good.stdout);
+  });
+
+  it('--version answers without the bundle; a missing bundle is a clear error', async () => {
+    const dir = installedCopy();
+    rmSync(join(dir, 'dist', 'bundle', 'cli.js'));
+    const v = await runCopy(dir, ['--version']);
+    expect(v.exitCode).toBe(0);
+    expect(v.stdout).toBe(PKG_VERSION);
+    const r = await runCopy(dir, ['profiles', 'list']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^cr: .*dist\/bundle\/cli\.js is missing; run `npm run build`$/);
+  });
+});
