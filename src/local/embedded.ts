@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Context } from '../context.js';
 import { asCliError } from './errors.js';
@@ -6,7 +6,7 @@ import { asCliError } from './errors.js';
 export const LOCAL_PROFILE = 'local';
 export const DEFAULT_LOCAL_URL = 'http://127.0.0.1:4010/api/v1';
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const sha256 = (s: string) => hash('sha256', s, 'hex');
 
 /**
  * --local: starts the local server in this process on 127.0.0.1 and a free port, over the

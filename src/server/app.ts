@@ -41,8 +41,8 @@ export interface ApiResponse {
   body: Record<string, unknown>;
   /** Id (never the secret) of the authenticated key, for the request log. */
   keyId?: string;
-  /** `body` already serialised, when the handler's result came with its JSON bytes. */
-  bodyBytes?: Buffer;
+  /** `body` already serialised, when the handler's result came with its JSON text. */
+  serialized?: Serialized;
 }
 
 export interface CoreOptions {
@@ -178,7 +178,7 @@ export function createCore(opts: CoreOptions): ServerCore {
       const scope = resolveScope(store, auth, ep.websiteScope, requestedWebsite(input));
       const data = await handler.run({ store, clock, auth, scope, newId }, input);
       if (data instanceof Serialized) {
-        return { status: 200, headers, body: { success: true, data: data.value }, bodyBytes: data.envelope, keyId: auth.keyId };
+        return { status: 200, headers, body: { success: true, data: data.value }, serialized: data, keyId: auth.keyId };
       }
       return { status: 200, headers, body: { success: true, data }, keyId: auth.keyId };
     } catch (err) {
@@ -362,8 +362,12 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
         rawBody,
       });
       if (res.keyId) c.set('keyId', res.keyId);
-      // Cached bytes with plain headers: the Node adapter writes them as they are.
-      if (res.bodyBytes) return new Response(res.bodyBytes, { status: res.status, headers: { ...res.headers, 'content-type': 'application/json' } });
+      // Cached JSON text with plain headers: the Node adapter writes them as they are.
+      const cached = res.serialized;
+      if (cached) {
+        const headers = { ...res.headers, 'content-type': 'application/json', 'content-length': String(cached.envelopeBytes) };
+        return new Response(cached.envelope, { status: res.status, headers });
+      }
       return c.json(res.body, res.status as 200, res.headers);
     });
   }

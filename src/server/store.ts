@@ -46,76 +46,63 @@ export type Mutation =
 type IdIndex = Map<string, number>;
 
 /**
- * Applies one write's mutations copy-on-write (untouched collections are shared with
- * `state`); throws, changing nothing, when a mutation cannot apply.
+ * Checks a group commit's writes against `state` without changing anything: which writes
+ * cannot apply (a patch of a record that neither exists nor is inserted by an earlier
+ * write of the batch). Each write is atomic: a failing write's own inserts do not count
+ * for the writes after it.
  */
-export function applyMutations(
-  state: StoreData,
-  indexes: Map<CollectionName, IdIndex>,
-  mutations: readonly Mutation[],
-): { state: StoreData; touched: Set<CollectionName> } {
-  const r = applyBatch(state, indexes, [mutations]);
-  const failure = r.failures.get(0);
-  if (failure) throw failure;
-  return { state: r.state, touched: r.touched };
+export function checkBatch(state: StoreData, indexes: Map<CollectionName, IdIndex>, writes: readonly (readonly Mutation[])[]): Map<number, Error> {
+  const failures = new Map<number, Error>();
+  const added = new Set<string>();
+  writes.forEach((mutations, w) => {
+    const mine: string[] = [];
+    for (const m of mutations) {
+      if (m.op === 'insert') {
+        if (typeof m.record.id === 'string') mine.push(`${m.collection}\u0000${m.record.id}`);
+        continue;
+      }
+      const key = `${m.collection}\u0000${m.id}`;
+      if (added.has(key) || mine.includes(key) || positionOf(state, indexes, m.collection, m.id) !== undefined) continue;
+      failures.set(w, new Error(`No ${m.collection} record with id ${m.id}`));
+      return;
+    }
+    for (const key of mine) added.add(key);
+  });
+  return failures;
 }
 
-const indexOfId = (list: { id?: unknown }[], id: string) => list.findIndex((r) => r.id === id);
-
 /**
- * Applies a group commit's writes with one copy-on-write of each touched collection (not
- * one per write: copying a large collection per write made commits O(writes × size)).
- * Each write stays atomic: a write that fails is undone and reported, the others apply.
+ * Applies writes that checkBatch accepted, in place, keeping the id indexes current. The
+ * store calls it only once the writes are durable, so readers never see an unacknowledged
+ * write, and no collection is copied: a commit costs its own writes, whatever the size of
+ * the collections it touches.
  */
-export function applyBatch(
-  state: StoreData,
-  indexes: Map<CollectionName, IdIndex>,
-  writes: readonly (readonly Mutation[])[],
-): { state: StoreData; touched: Set<CollectionName>; failures: Map<number, Error> } {
-  const next = { ...state } as StoreData;
-  const touched = new Set<CollectionName>();
-  const failures = new Map<number, Error>();
-  const rows = (c: CollectionName): Record<string, unknown>[] => {
-    if (!touched.has(c)) {
-      (next as Record<string, unknown>)[c] = [...(state[c] as unknown[])];
-      touched.add(c);
-    }
-    return next[c] as unknown as Record<string, unknown>[];
-  };
-  // Positions of records inserted by this batch (the prebuilt indexes do not know them).
-  const added = new Map<string, number>();
-  writes.forEach((mutations, w) => {
-    const undo: (() => void)[] = [];
-    try {
-      for (const m of mutations) {
-        if (m.op === 'insert') {
-          const list = rows(m.collection);
-          list.push(m.record);
-          const key = typeof m.record.id === 'string' ? `${m.collection}\u0000${m.record.id}` : undefined;
-          const before = key === undefined ? undefined : added.get(key);
-          if (key !== undefined) added.set(key, list.length - 1);
-          undo.push(() => {
-            list.pop();
-            if (key !== undefined) before === undefined ? added.delete(key) : added.set(key, before);
-          });
-        } else {
-          const key = `${m.collection}\u0000${m.id}`;
-          const i = added.get(key) ?? indexes.get(m.collection)?.get(m.id) ?? indexOfId(state[m.collection] as { id?: unknown }[], m.id);
-          if (i === undefined || i < 0) throw new Error(`No ${m.collection} record with id ${m.id}`);
-          const list = rows(m.collection);
-          const old = list[i];
-          list[i] = { ...old, ...m.patch };
-          undo.push(() => {
-            list[i] = old!;
-          });
-        }
+export function applyChecked(state: StoreData, indexes: Map<CollectionName, IdIndex>, writes: readonly (readonly Mutation[])[]): void {
+  for (const mutations of writes) {
+    for (const m of mutations) {
+      const list = state[m.collection] as unknown as Record<string, unknown>[];
+      if (m.op === 'insert') {
+        list.push(m.record);
+        const index = indexes.get(m.collection);
+        const id = m.record.id;
+        if (index && typeof id === 'string' && !index.has(id)) index.set(id, list.length - 1);
+      } else {
+        const i = positionOf(state, indexes, m.collection, m.id);
+        if (i === undefined) throw new Error(`No ${m.collection} record with id ${m.id}`); // checkBatch ran first: cannot happen
+        list[i] = { ...list[i], ...m.patch };
       }
-    } catch (err) {
-      for (const u of undo.reverse()) u();
-      failures.set(w, err as Error);
     }
-  });
-  return { state: next, touched, failures };
+  }
+}
+
+/** Position of a record by id, through the collection's index (built on first use). */
+function positionOf(state: StoreData, indexes: Map<CollectionName, IdIndex>, collection: CollectionName, id: string): number | undefined {
+  let index = indexes.get(collection);
+  if (!index) {
+    index = buildIndex(state[collection]);
+    indexes.set(collection, index);
+  }
+  return index.get(id);
 }
 
 function buildIndex(list: readonly unknown[]): IdIndex {
@@ -388,9 +375,9 @@ function checkMutation(m: unknown): m is Mutation {
   return typeof x.id === 'string' && !!x.patch && typeof x.patch === 'object' && !Array.isArray(x.patch);
 }
 
-/** Replays the planned groups over `data`; a bad group → StoreError naming the journal line. */
+/** Replays the planned groups over `data` (in place); a bad group → StoreError naming the journal line. */
 function replay(journalPath: string, data: StoreData, groups: ReplayPlan['groups']): { data: StoreData; records: number } {
-  let state = data;
+  const state = data;
   let records = 0;
   const indexes = new Map<CollectionName, IdIndex>();
   // Records written by the journal, validated once in their final form.
@@ -398,15 +385,13 @@ function replay(journalPath: string, data: StoreData, groups: ReplayPlan['groups
   for (const { line, groups: writes } of groups) {
     for (const write of writes) {
       if (!Array.isArray(write) || !write.every(checkMutation)) throw new StoreError(journalPath, `line ${line}: not a list of store mutations`);
-      let r;
-      try {
-        r = applyMutations(state, indexes, write as Mutation[]);
-      } catch (err) {
-        throw new StoreError(journalPath, `line ${line}: cannot be replayed over the store (${(err as Error).message})`, { cause: err });
-      }
-      for (const m of write as Mutation[]) touched.add(`${m.collection}\u0000${m.op === 'insert' ? String(m.record.id) : m.id}`);
-      for (const c of r.touched) indexes.delete(c);
-      state = r.state;
+    }
+    const checked = writes as Mutation[][];
+    const failure = checkBatch(state, indexes, checked).values().next().value;
+    if (failure) throw new StoreError(journalPath, `line ${line}: cannot be replayed over the store (${failure.message})`, { cause: failure });
+    applyChecked(state, indexes, checked);
+    for (const write of checked) {
+      for (const m of write) touched.add(`${m.collection}\u0000${m.op === 'insert' ? String(m.record.id) : m.id}`);
       records += write.length;
     }
   }
@@ -663,7 +648,7 @@ export class Store {
 
   private async commitBatch(): Promise<void> {
     const batch = this.pending.splice(0);
-    const { state, touched, failures } = applyBatch(this.state, this.indexes, batch.map((p) => p.mutations));
+    const failures = checkBatch(this.state, this.indexes, batch.map((p) => p.mutations));
     const accepted: Pending[] = [];
     batch.forEach((p, i) => {
       const failure = failures.get(i);
@@ -691,8 +676,8 @@ export class Store {
         this.fold.afterBytes += bytes;
       }
     }
-    this.state = state;
-    for (const c of touched) this.indexes.delete(c);
+    // Durable now: only from here on may readers see these writes.
+    applyChecked(this.state, this.indexes, accepted.map((p) => p.mutations));
     this.generation++;
     this.commits++;
     for (const p of accepted) p.resolve();

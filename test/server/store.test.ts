@@ -131,6 +131,57 @@ describe('durable writes and group commit', () => {
     expect((await readdir(join(path, '..'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('readers see a write only once its fsync returned, and never one whose fsync failed', async () => {
+    const { path } = await storeFile();
+    // Once armed, the journal's fsync waits for the test to let it go (or fail it).
+    const gates: { release: (err?: Error) => void }[] = [];
+    let armed = false;
+    const gatedFs: StoreFs = {
+      ...nodeFs,
+      open: async (p, flags, mode) => {
+        const fh = bindHandle(await nodeFs.open(p, flags, mode));
+        if (flags !== 'a') return fh;
+        return {
+          ...fh,
+          sync: () =>
+            !armed ? fh.sync() : new Promise<void>((resolve, reject) => {
+              gates.push({ release: (err) => (err ? reject(err) : fh.sync().then(resolve, reject)) });
+            }),
+        };
+      },
+    };
+    const store = await Store.open(path, { fs: gatedFs });
+    cleanups.push(() => store.close());
+    armed = true;
+    const count = store.list('content_listeners').length;
+    const waitForGate = async () => {
+      while (gates.length === 0) await new Promise((r) => setTimeout(r, 1));
+      return gates.shift()!;
+    };
+
+    const first = store.commit([{ op: 'insert', collection: 'content_listeners', record: listener('pending') }]);
+    const gate = await waitForGate();
+    expect(store.get('content_listeners', 'pending')).toBeUndefined();
+    expect(store.list('content_listeners')).toHaveLength(count);
+    const generation = store.generation;
+    gate.release();
+    await first;
+    expect(store.get('content_listeners', 'pending')).toMatchObject({ name: 'pending' });
+    expect(store.list('content_listeners')).toHaveLength(count + 1);
+    expect(store.generation).toBe(generation + 1);
+
+    const second = store.commit([{ op: 'patch', collection: 'content_listeners', id: 'pending', patch: { name: 'renamed' } }]);
+    (await waitForGate()).release(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
+    // The store cuts the journal back and fsyncs that before it answers: let those through.
+    armed = false;
+    while (gates.length) gates.shift()!.release();
+    await expect(second).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(store.get('content_listeners', 'pending')).toMatchObject({ name: 'pending' });
+    expect(store.generation).toBe(generation + 1);
+    await store.commit([{ op: 'patch', collection: 'content_listeners', id: 'pending', patch: { name: 'third' } }]);
+    expect(store.get('content_listeners', 'pending')).toMatchObject({ name: 'third' });
+  });
+
   it('a patch of an unknown id fails alone, without sinking its group', async () => {
     const { path } = await storeFile();
     const store = await Store.open(path);
