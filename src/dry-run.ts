@@ -1,5 +1,5 @@
 import type { Context } from './context.js';
-import type { Endpoint } from './api/endpoints.js';
+import type { Route } from './api/routes.js';
 import type { CallInput } from './http/client.js';
 import { redactKeys } from './redact.js';
 
@@ -7,7 +7,7 @@ import { redactKeys } from './redact.js';
  * `--dry-run` on a write: prints the request that would be sent (method, full URL, JSON
  * body) to stdout and sends nothing. With --json the same as one object, for scripts.
  */
-export async function printDryRun(ctx: Context, ep: Endpoint, input: CallInput): Promise<void> {
+export async function printDryRun(ctx: Context, ep: Route, input: CallInput): Promise<void> {
   const client = await ctx.api();
   const url = redactKeys(client.urlFor(ep, input));
   const body = input.body ?? {};

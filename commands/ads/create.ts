@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { collect, withExamples } from '../../src/cli-kit.js';
 import { UsageError } from '../../src/errors.js';
-import { endpoints } from '../../src/api/endpoints.js';
+import { routes } from '../../src/api/routes.js';
 import type { AdCreative } from '../../src/api/schemas/ads.js';
 import { printDryRun } from '../../src/dry-run.js';
 import { readAll } from '../../src/io/streams.js';
@@ -92,7 +92,7 @@ async function readBody(ctx: Context, file: string): Promise<Record<string, unkn
 
 export async function create(ctx: Context, f: Flags): Promise<void> {
   const body = await buildAdBody(ctx, f);
-  const ep = endpoints.createAdCreative;
+  const ep = routes.createAdCreative;
   if (f.dryRun) return printDryRun(ctx, ep, { body });
   const res = await (await ctx.api()).call(ep, { body });
   const now = ctx.now();

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
 import { UsageError, ApiError, AuthMissingError } from '../../src/errors.js';
-import { API_KEY_PATTERN } from '../../src/api/schemas/common.js';
+import { API_KEY_PATTERN } from '../../src/api/vocabulary.js';
 import { readAll } from '../../src/io/streams.js';
 import { maskKey } from '../../src/redact.js';
 import { DEFAULT_PROFILE } from '../../src/profiles.js';
@@ -74,15 +74,15 @@ function checkBaseUrl(value: string): string {
 }
 
 async function verify(ctx: Context, baseUrl: string, key: string, crmSegment?: string): Promise<void> {
-  const [{ ApiClient }, { endpoints }, { userAgent }] = await Promise.all([
+  const [{ ApiClient }, { routes }, { userAgent }] = await Promise.all([
     import('../../src/http/client.js'),
-    import('../../src/api/endpoints.js'),
+    import('../../src/api/routes.js'),
     import('../../src/version.js'),
   ]);
   const log = ctx.globals.verbose ? (l: string) => ctx.io.err.write(l + '\n') : undefined;
   const client = new ApiClient({ baseUrl, key, userAgent: userAgent(), log, crmSegment, timeoutMs: (ctx.globals.timeout ?? 30) * 1000 });
   try {
-    await client.call(endpoints.getFinanceSummary);
+    await client.call(routes.getFinanceSummary);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) throw new AuthMissingError(`The server rejected the key ${maskKey(key)} (401 INVALID_API_KEY); nothing was stored`);
     throw error;

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
-import { endpoints } from '../../src/api/endpoints.js';
+import { routes } from '../../src/api/routes.js';
 import type { BrandSubject } from '../../src/api/schemas/brand.js';
 import { websiteParam } from '../../src/dry-run.js';
 import { render } from '../../src/render/output.js';
@@ -17,7 +17,7 @@ export const primaryUrl = (b: BrandSubject): string =>
   (b.referenceImages.find((i) => i.isPrimary) ?? b.referenceImages[0])?.publicUrl ?? '-';
 
 export async function subjects(ctx: Context): Promise<void> {
-  const res = await (await ctx.api()).call(endpoints.listBrandSubjects, { query: websiteParam(ctx) });
+  const res = await (await ctx.api()).call(routes.listBrandSubjects, { query: websiteParam(ctx) });
   await render(ctx.io, { json: ctx.globals.json, data: res.raw }, {
     rows: res.data,
     columns: [

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
-import { endpoints } from '../../src/api/endpoints.js';
+import { routes } from '../../src/api/routes.js';
 import type { CrmAgent } from '../../src/api/schemas/crm.js';
 import { websiteParam } from '../../src/dry-run.js';
 import { render } from '../../src/render/output.js';
@@ -15,7 +15,7 @@ export const agentsCommand = (ctx: Context) =>
 
 export async function agents(ctx: Context): Promise<void> {
   // The client rewrites the `crm` path segment when the profile names the CRM product.
-  const res = await (await ctx.api()).call(endpoints.listCrmAgents, { query: websiteParam(ctx) });
+  const res = await (await ctx.api()).call(routes.listCrmAgents, { query: websiteParam(ctx) });
   await render(ctx.io, { json: ctx.globals.json, data: res.raw }, {
     rows: res.data.agents,
     columns: [

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
-import { endpoints } from '../../src/api/endpoints.js';
+import { routes } from '../../src/api/routes.js';
 import type { FinanceSummary, InvoiceAlert } from '../../src/api/schemas/finance.js';
 import { websiteParam } from '../../src/dry-run.js';
 import { render, writeJson, writeTsv, type Column } from '../../src/render/output.js';
@@ -17,7 +17,7 @@ export const summaryCommand = (ctx: Context) =>
 export async function summary(ctx: Context): Promise<void> {
   const client = await ctx.api();
   // Finance is not website data; website_id is still sent when given (cli.md: every command).
-  const res = await client.call(endpoints.getFinanceSummary, { query: websiteParam(ctx) });
+  const res = await client.call(routes.getFinanceSummary, { query: websiteParam(ctx) });
   if (ctx.globals.json) return writeJson(ctx.io, res.raw);
   await show(ctx, res.data);
 }

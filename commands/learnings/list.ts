@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { intArg, withExamples } from '../../src/cli-kit.js';
-import { endpoints } from '../../src/api/endpoints.js';
+import { routes } from '../../src/api/routes.js';
 import type { Learning } from '../../src/api/schemas/intelligence.js';
 import { websiteParam } from '../../src/dry-run.js';
 import { render } from '../../src/render/output.js';
@@ -18,7 +18,7 @@ export const listCommand = (ctx: Context) =>
   );
 
 export async function list(ctx: Context, f: { type?: string; limit?: number }): Promise<void> {
-  const res = await (await ctx.api()).call(endpoints.listLearnings, {
+  const res = await (await ctx.api()).call(routes.listLearnings, {
     query: { ...websiteParam(ctx), dimension_type: f.type, limit: f.limit },
   });
   const { learnings, total } = res.data;

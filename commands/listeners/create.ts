@@ -1,8 +1,9 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../../src/context.js';
 import { collect, withExamples } from '../../src/cli-kit.js';
-import { endpoints } from '../../src/api/endpoints.js';
-import { POLL_INTERVALS, SOURCE_TYPES, type ContentListener, type SourceType } from '../../src/api/schemas/listeners.js';
+import { routes } from '../../src/api/routes.js';
+import { POLL_INTERVALS, SOURCE_TYPES, type SourceType } from '../../src/api/listener-rules.js';
+import type { ContentListener } from '../../src/api/schemas/listeners.js';
 import { printDryRun, websiteParam } from '../../src/dry-run.js';
 import { buildQueryConfig, checkQueryConfig } from '../../src/listener-query.js';
 import { render } from '../../src/render/output.js';
@@ -39,7 +40,7 @@ export async function create(ctx: Context, f: Flags): Promise<void> {
   checkQueryConfig(f.source, queryConfig);
   const body: Record<string, unknown> = { name: f.name, source_type: f.source, query_config: queryConfig };
   if (f.interval) body.poll_interval = f.interval;
-  const ep = endpoints.createContentListener;
+  const ep = routes.createContentListener;
   // website_id travels in the query string, as service-api.md declares for this endpoint.
   const input = { query: websiteParam(ctx), body };
   if (f.dryRun) return printDryRun(ctx, ep, input);

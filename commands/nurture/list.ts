@@ -2,8 +2,9 @@ import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { intArg, withExamples } from '../../src/cli-kit.js';
 import { UsageError } from '../../src/errors.js';
-import { endpoints } from '../../src/api/endpoints.js';
-import { NURTURE_MAX_LIMIT, type NurtureSequence } from '../../src/api/schemas/nurture.js';
+import { routes } from '../../src/api/routes.js';
+import { NURTURE_MAX_LIMIT } from '../../src/api/vocabulary.js';
+import type { NurtureSequence } from '../../src/api/schemas/nurture.js';
 import type { ApiClient } from '../../src/http/client.js';
 import { websiteParam } from '../../src/dry-run.js';
 import { render } from '../../src/render/output.js';
@@ -43,7 +44,7 @@ export async function list(ctx: Context, f: Flags): Promise<void> {
     // cli.md: `--all --json` prints one combined object, not the pages.
     data = { sequences, total };
   } else {
-    const res = await client.call(endpoints.listNurtureSequences, { query: { ...base, limit: f.limit, offset: f.offset } });
+    const res = await client.call(routes.listNurtureSequences, { query: { ...base, limit: f.limit, offset: f.offset } });
     ({ sequences, total, offset } = res.data);
     data = res.raw;
   }
@@ -71,7 +72,7 @@ async function fetchAll(client: ApiClient, base: Record<string, unknown>): Promi
   const sequences: NurtureSequence[] = [];
   let total = 0;
   for (let offset = 0; ; ) {
-    const res = await client.call(endpoints.listNurtureSequences, { query: { ...base, limit: NURTURE_MAX_LIMIT, offset } });
+    const res = await client.call(routes.listNurtureSequences, { query: { ...base, limit: NURTURE_MAX_LIMIT, offset } });
     const page = (res.raw as { sequences: NurtureSequence[] }).sequences;
     total = res.data.total;
     sequences.push(...page);

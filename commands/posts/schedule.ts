@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
-import { endpoints } from '../../src/api/endpoints.js';
+import { routes } from '../../src/api/routes.js';
 import type { ScheduledPost } from '../../src/api/schemas/social.js';
 import { printDryRun, websiteParam } from '../../src/dry-run.js';
 import { parseWhen, requireFuture } from '../../src/when.js';
@@ -23,7 +23,7 @@ export async function schedule(ctx: Context, o: { id: string; at: string; dryRun
   const now = ctx.now();
   // Refused before anything is sent: a past time would only come back as a 400.
   const at = requireFuture(parseWhen(o.at, now), now, o.at);
-  const ep = endpoints.scheduleSocialPost;
+  const ep = routes.scheduleSocialPost;
   const input = { params: { id: o.id }, query: websiteParam(ctx), body: { scheduled_at: at.toISOString() } };
   if (o.dryRun) return printDryRun(ctx, ep, input);
   const res = await (await ctx.api()).call(ep, input);

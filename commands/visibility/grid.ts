@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
-import { endpoints } from '../../src/api/endpoints.js';
+import { routes } from '../../src/api/routes.js';
 import type { Visibility } from '../../src/api/schemas/visibility.js';
 import { websiteParam } from '../../src/dry-run.js';
 import { writeJson, writeTsv } from '../../src/render/output.js';
@@ -19,7 +19,7 @@ export const gridCommand = (ctx: Context) =>
   );
 
 export async function grid(ctx: Context, f: { keyword?: string }): Promise<void> {
-  const res = await (await ctx.api()).call(endpoints.getGbpVisibility, { query: { ...websiteParam(ctx), keyword: f.keyword } });
+  const res = await (await ctx.api()).call(routes.getGbpVisibility, { query: { ...websiteParam(ctx), keyword: f.keyword } });
   if (ctx.globals.json) return writeJson(ctx.io, res.raw);
   if (!ctx.io.tty.out) return writeTsv(ctx.io, tsvRows(res.data));
   ctx.io.out.write(heatMaps(ctx, res.data) + '\n');

@@ -1,10 +1,12 @@
 import type { Dispatcher } from 'undici';
 import { Agent } from './undici-core.js';
-import type { z } from 'zod';
 import { ApiError, NetworkError, ResponseError } from '../errors.js';
 import { maskKey, redactKeys } from '../redact.js';
-import type { Endpoint } from '../api/endpoints.js';
-import { CRM_PATH_SEGMENT } from '../api/endpoints.js';
+import type { ResponseData } from '../api/endpoints.js';
+import { CRM_PATH_SEGMENT } from '../api/routes.js';
+import type { OperationId, Route } from '../api/routes.js';
+import { checkJson } from '../api/check-json.js';
+import { responseSchemas } from '../api/response-schemas.js';
 import { backoffDelay, isRetryableStatus, RETRY_ATTEMPTS } from './retry.js';
 import { describeNetworkFailure } from './network-errors.js';
 
@@ -61,22 +63,24 @@ export class ApiClient {
     this.agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
   }
 
-  /** Calls one endpoint of the table and returns its checked data. */
-  async call<D extends z.ZodType>(ep: Endpoint<any, any, any, D>, input: CallInput = {}): Promise<CallResult<z.infer<D>>> {
+  /**
+   * Calls one endpoint of the table and returns its data, checked against the endpoint's
+   * response schema (as JSON Schema, generated from the zod table: no zod at start-up).
+   */
+  async call<Op extends OperationId>(ep: Route<Op>, input: CallInput = {}): Promise<CallResult<ResponseData<Op>>> {
     const url = this.urlFor(ep, input);
     const res = await this.send(ep.method, url, ep.method === 'GET' ? undefined : input.body ?? {});
     const envelope = this.unwrap(ep.method, url, res);
-    const checked = ep.data.safeParse(envelope.data);
-    if (!checked.success) {
-      const issue = checked.error.issues[0]!;
-      const where = ['data', ...issue.path.map(String)].join('.');
-      throw new ResponseError(`Unexpected response from ${ep.method} ${url}: ${where}: ${issue.message}`);
+    const problem = checkJson(responseSchemas[ep.operationId], envelope.data);
+    if (problem) {
+      const where = ['data', ...problem.path.map(String)].join('.');
+      throw new ResponseError(`Unexpected response from ${ep.method} ${url}: ${where}: ${problem.message}`);
     }
-    return { data: checked.data as z.infer<D>, raw: envelope.data, response: res };
+    return { data: envelope.data as ResponseData<Op>, raw: envelope.data, response: res };
   }
 
   /** The URL a call would hit (also used by --dry-run). */
-  urlFor(ep: Endpoint, input: CallInput = {}): string {
+  urlFor(ep: Route, input: CallInput = {}): string {
     let path = ep.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(input.params?.[name] ?? ''));
     const segment = this.options.crmSegment;
     if (ep.operationId === 'listCrmAgents' && segment && segment !== CRM_PATH_SEGMENT) {

@@ -3,6 +3,7 @@ import { runCli, PKG_VERSION, ROOT } from '../helpers/cli.js';
 import { cleanupTempDirs, makeKey, tempDir } from '../helpers/tmp.js';
 import { deadPort } from '../helpers/http-server.js';
 import { executedSources } from '../helpers/executed-sources.js';
+import { KEYS, startFixtureServer } from '../server/helpers.js';
 
 afterAll(() => cleanupTempDirs());
 
@@ -73,6 +74,20 @@ describe('startup stays light', () => {
       expect(heavy).toEqual([]);
     });
   }
+
+  it('`cr finance summary` checks the response without zod: no zod, schemas, hono or server code runs', async () => {
+    const srv = await startFixtureServer();
+    try {
+      const { r, sources } = await loadsOf(['finance', 'summary', '--json'], { CR_API_KEY: KEYS.viewerW1, CR_BASE_URL: `${srv.url}/api/v1` });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toHaveProperty('summaries');
+      expect(sources.some((u) => /\/src\/api\/check-json\.ts$/.test(u))).toBe(true);
+      expect(sources.some((u) => /node_modules\/undici\//.test(u))).toBe(true);
+      expect(sources.filter((u) => /node_modules\/(zod|hono|@hono|@modelcontextprotocol)\/|\/src\/server\/|\/src\/api\/schemas\//.test(u))).toEqual([]);
+    } finally {
+      await srv.stop();
+    }
+  });
 
   it('`cr auth status` loads no undici, hono or server code', async () => {
     const { r, sources } = await loadsOf(['auth', 'status']);

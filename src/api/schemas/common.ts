@@ -1,10 +1,7 @@
 import { z } from 'zod';
 
-/** Roles, lowest first; a key may call an endpoint when its role ranks at or above the minimum. */
-export const ROLES = ['viewer', 'editor', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
-
-export const API_KEY_PATTERN = /^cr_[0-9a-f]{40}$/;
+export { ROLES, API_KEY_PATTERN } from '../vocabulary.js';
+export type { Role } from '../vocabulary.js';
 
 /** http(s) URL; `z.url()` alone would also accept mailto:, ftp: and friends. */
 export const httpUrl = () =>

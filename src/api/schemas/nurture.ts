@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { websiteIdField } from './common.js';
 
 export const NURTURE_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
-export const NURTURE_MAX_LIMIT = 200;
+import { NURTURE_MAX_LIMIT } from '../vocabulary.js';
+
+export { NURTURE_MAX_LIMIT };
 
 export const ListNurtureQuery = z.object({
   website_id: websiteIdField(),

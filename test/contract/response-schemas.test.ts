@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { readFile } from 'node:fs/promises';
+import { endpoints, type OperationId } from '../../src/api/endpoints.js';
+import { jsonSchemaOf } from '../../src/api/json-schema.js';
+import { responseSchemas } from '../../src/api/response-schemas.js';
+import { CHECKED_KEYWORDS, checkJson, type JsonSchema } from '../../src/api/check-json.js';
+import { createCore } from '../../src/server/app.js';
+import { Store } from '../../src/server/store.js';
+import { fixedClock } from '../../src/server/clock.js';
+import { FIXTURE, IDS, KEYS, NOW } from '../server/helpers.js';
+
+/**
+ * The CLI checks responses against JSON Schemas generated from the zod table
+ * (src/api/response-schemas.ts) with a small interpreter (src/api/check-json.ts), so that
+ * no command loads zod. Both must stay equivalent to the zod schemas the server uses.
+ */
+const OPS = Object.keys(endpoints) as OperationId[];
+
+/** One real response of every operation, from the real pipeline over the fixture store. */
+async function realResponses(): Promise<Record<OperationId, unknown>> {
+  const core = createCore({ store: Store.memory(JSON.parse(await readFile(FIXTURE, 'utf8'))), clock: fixedClock(NOW) });
+  const headers = { authorization: `Bearer ${KEYS.editorW1}` };
+  const calls: Record<OperationId, Parameters<typeof core.invoke>[1]> = {
+    getFinanceSummary: { headers },
+    createAdCreative: { headers, body: { name: 'Summer ad', ad_format: 'carousel', destination_url: 'https://acme.example/summer' } },
+    createContentListener: { headers, body: { name: 'Dental news', source_type: 'google_news', query_config: { keywords: ['dentist'] } } },
+    scheduleSocialPost: { headers, params: { id: IDS.postDraft }, body: { scheduled_at: '2025-07-01T09:30:00Z' } },
+    listLearnings: { headers },
+    listNurtureSequences: { headers },
+    getGbpVisibility: { headers },
+    listBrandSubjects: { headers },
+    listCrmAgents: { headers },
+  };
+  const out = {} as Record<OperationId, unknown>;
+  for (const op of OPS) {
+    const res = await core.invoke(op, calls[op]);
+    expect(res.status, op).toBe(200);
+    out[op] = res.body.data;
+  }
+  return out;
+}
+
+function keywordsOf(schema: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(schema)) schema.forEach((s) => keywordsOf(s, into));
+  else if (schema && typeof schema === 'object') {
+    for (const [k, v] of Object.entries(schema)) {
+      into.add(k);
+      if (k === 'properties') Object.values(v as object).forEach((s) => keywordsOf(s, into));
+      else if (k !== 'enum' && k !== 'required') keywordsOf(v, into);
+    }
+  }
+  return into;
+}
+
+/** Every path into a JSON value (objects and arrays), the root included. */
+function pathsOf(v: unknown, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+  out.push(at);
+  if (Array.isArray(v)) v.forEach((x, i) => pathsOf(x, [...at, i], out));
+  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) pathsOf(x, [...at, k], out);
+  return out;
+}
+
+function replaced(root: unknown, path: (string | number)[], value: unknown, drop: boolean): unknown {
+  if (path.length === 0) return value;
+  const copy = structuredClone(root) as Record<string | number, unknown>;
+  let node = copy;
+  for (const seg of path.slice(0, -1)) node = node[seg] as Record<string | number, unknown>;
+  const last = path[path.length - 1]!;
+  if (drop && !Array.isArray(node)) delete node[last];
+  else node[last] = value;
+  return copy;
+}
+
+describe('response schemas for the CLI', () => {
+  it('src/api/response-schemas.ts is what the zod table generates (else: npm run gen:schemas)', () => {
+    for (const op of OPS) expect(responseSchemas[op], op).toEqual(jsonSchemaOf(endpoints[op].data, 'output'));
+  });
+
+  it('checkJson understands every keyword the generated schemas use', () => {
+    const used = keywordsOf(Object.values(responseSchemas));
+    expect([...used].filter((k) => !CHECKED_KEYWORDS.has(k))).toEqual([]);
+  });
+
+  it('accepts and rejects exactly what zod does, over real responses and mutations of them', async () => {
+    const real = await realResponses();
+    for (const op of OPS) {
+      expect(checkJson(responseSchemas[op] as JsonSchema, real[op]), op).toBeUndefined();
+      expect(endpoints[op].data.safeParse(real[op]).success, op).toBe(true);
+    }
+    const values = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }), fc.object({ maxDepth: 1 }), fc.constant(2 ** 60));
+    let rejected = 0;
+    fc.assert(
+      fc.property(fc.constantFrom(...OPS), fc.nat(), values, fc.boolean(), (op, pick, value, drop) => {
+        const paths = pathsOf(real[op]);
+        const mutated = replaced(real[op], paths[pick % paths.length]!, value, drop);
+        const ours = checkJson(responseSchemas[op] as JsonSchema, mutated);
+        const zod = endpoints[op].data.safeParse(mutated);
+        if (!zod.success) rejected++;
+        expect(ours === undefined, `${op}: ${JSON.stringify(ours)} vs zod ${zod.success ? 'ok' : JSON.stringify(zod.error.issues[0])}`).toBe(zod.success);
+        if (ours && !zod.success) expect(ours.path).toEqual(zod.error.issues[0]!.path);
+      }),
+      { numRuns: 3000, seed: 20261123 },
+    );
+    expect(rejected).toBeGreaterThan(500); // the mutations do break responses, often
+  });
+});
