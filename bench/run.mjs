@@ -59,8 +59,8 @@ const kfmt = (n) => (n >= 1000 ? `${n / 1000}k` : String(n));
 // ---------------------------------------------------------------------------------------
 // Servers in child processes
 
-function startChild(mode, storePath, { profileOut, profileFrom } = {}) {
-  const childEnv = profileOut ? { ...env, BENCH_PROFILE_OUT: profileOut, BENCH_PROFILE_FROM: profileFrom ?? 'ready' } : env;
+function startChild(mode, storePath, { profileOut, profileFrom, extraEnv } = {}) {
+  const childEnv = { ...env, ...extraEnv, ...(profileOut ? { BENCH_PROFILE_OUT: profileOut, BENCH_PROFILE_FROM: profileFrom ?? 'ready' } : {}) };
   const child = fork(join(ROOT, 'bench/server-child.mjs'), [mode, storePath ?? ''], { env: childEnv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.add(child);
   const waiters = [];
@@ -321,7 +321,8 @@ log(`machine: ${machine.cores} cores, ${machine.cpu}, Node ${machine.node}; conf
   const cr = join(ROOT, 'bin/cr.js');
   // Check what is timed: both calls return the same summary.
   const viaCli = JSON.parse(outputOf(node, [cr, 'finance', 'summary', '--json'], cliEnv));
-  const viaCurl = JSON.parse(outputOf('curl', ['-sf', '-H', `Authorization: Bearer ${s.key}`, `${base}/finance/summary`]));
+  const summaryText = outputOf('curl', ['-sf', '-H', `Authorization: Bearer ${s.key}`, `${base}/finance/summary`]);
+  const viaCurl = JSON.parse(summaryText);
   const same = JSON.stringify(viaCli.data ?? viaCli) === JSON.stringify(viaCurl.data ?? viaCurl);
   if (!same) log('warning: cr finance summary --json and curl returned different bodies');
   log('timing CLI start-up…');
@@ -340,10 +341,11 @@ log(`machine: ${machine.cores} cores, ${machine.cpu}, Node ${machine.node}; conf
   // 3. Server throughput and latency (reads) on the same 1k server, next to the ceiling
   // (a bare Hono route in a server of its own), interleaved run by run.
   log('load: bare Hono route, GET /finance/summary, GET /content/nurture-sequences (interleaved)…');
-  const hono = startChild('hono');
+  const hono = startChild('hono', null, { extraEnv: { BENCH_BODY: summaryText } });
   const honoSrv = await hono.ready;
-  [results.hono, results.summary, results.nurture] = await readLoads([
+  [results.hono, results.honoBody, results.summary, results.nurture] = await readLoads([
     { srv: honoSrv, stats: hono.stats, path: '/api/v1/bare', key: 'unused' },
+    { srv: honoSrv, stats: hono.stats, path: '/api/v1/bare-body', key: 'unused' },
     { srv, stats: child.stats, path: '/api/v1/finance/summary', key: s.key },
     { srv, stats: child.stats, path: '/api/v1/content/nurture-sequences', key: s.key },
   ]);
@@ -593,11 +595,12 @@ L.push(`Both printed the same \`data\`: ${c.sameBody ? 'yes' : '**no**'}.`);
 L.push('');
 L.push(`## 3. Server throughput and latency (${kfmt(small)}-record store, ${CONNS} connections)`);
 L.push('');
-L.push('The three GET scenarios run interleaved (bare, summary, nurture, bare, …), each against its own already-running server. "server µs/req" is the server process\'s CPU time per answered request (and its ratio to the ceiling\'s): less sensitive to the machine\'s other load than req/s.');
+L.push('The GET scenarios run interleaved (bare, bare with the summary\'s bytes, summary, nurture, bare, …) against already-running servers. "server µs/req" is the server process\'s CPU time per answered request (and its ratio to the ceiling\'s): less sensitive to the machine\'s other load than req/s.');
 L.push('');
 L.push('| route | req/s, median (min–max) | p50 ms | p99 ms | vs ceiling | server µs/req | KB/response | CPU server / client | errors |');
 L.push('|---|---|---|---|---|---|---|---|---|');
 L.push(rpsRow('bare Hono route, constant envelope (ceiling)', results.hono, null));
+L.push(rpsRow('bare Hono route, the summary\'s bytes as a constant', results.honoBody, results.hono));
 L.push(rpsRow('GET /finance/summary', results.summary, results.hono));
 L.push(rpsRow('GET /content/nurture-sequences', results.nurture, results.hono));
 L.push(rpsRow('POST /content/listeners (durable)', w50, results.hono));

@@ -3,6 +3,7 @@
  *   node bench/server-child.mjs cr <store.json>   the real server (dist/src/server/serve.js)
  *   node bench/server-child.mjs hono              the ceiling: a bare Hono route returning a
  *                                                 constant envelope, served by @hono/node-server
+ *                                                 (and /api/v1/bare-body: the text of BENCH_BODY)
  * Started with fork() by bench/run.mjs; talks over IPC:
  *   → {type: 'ready', url, loadMs, rssMb, heapMb}
  *   ← 'stats'  → {type: 'stats', fsyncs, commits, storeStats, rssMb, cpuUserMs, cpuSystemMs}
@@ -91,6 +92,9 @@ if (mode === 'cr') {
   const app = new Hono();
   const body = { success: true, data: { ok: true, service: 'bench', version: 1 } };
   app.get('/api/v1/bare', (c) => c.json(body));
+  // The same bytes as a real answer (BENCH_BODY), as a constant: what the payload alone costs.
+  const fixed = process.env.BENCH_BODY ?? '';
+  app.get('/api/v1/bare-body', (c) => c.body(fixed, 200, { 'content-type': 'application/json' }));
   const t0 = hrtime.bigint();
   await new Promise((res) => {
     server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => {

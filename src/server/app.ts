@@ -41,7 +41,7 @@ export interface ApiResponse {
   body: Record<string, unknown>;
   /** Id (never the secret) of the authenticated key, for the request log. */
   keyId?: string;
-  /** `body` already serialised, when the handler's result came with its JSON text. */
+  /** `body` already serialised, when the handler's result came with its JSON bytes. */
   serialized?: Serialized;
 }
 
@@ -362,10 +362,10 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
         rawBody,
       });
       if (res.keyId) c.set('keyId', res.keyId);
-      // Cached JSON text with plain headers: the Node adapter writes them as they are.
+      // Cached envelope bytes with plain headers: the Node adapter writes them as they are.
       const cached = res.serialized;
       if (cached) {
-        const headers = { ...res.headers, 'content-type': 'application/json', 'content-length': String(cached.envelopeBytes) };
+        const headers = { ...res.headers, 'content-type': 'application/json', 'content-length': String(cached.envelope.length) };
         return new Response(cached.envelope, { status: res.status, headers });
       }
       return c.json(res.body, res.status as 200, res.headers);
