@@ -14,9 +14,16 @@ import { HttpError, postNotFound } from './errors.js';
 import { financeSummary } from './compute/finance.js';
 import { memoByGeneration } from './compute/memo.js';
 import { Serialized } from './compute/serialized.js';
-import type { FinanceSummary } from '../api/schemas/finance.js';
 
-const financeMemo = memoByGeneration<Serialized<FinanceSummary>>();
+/**
+ * Reads are pure functions of the store (and of today, for finance): each result is kept
+ * for the store's generation with its JSON bytes, so repeated reads between writes cost a
+ * lookup and a socket write. Bounded: at most 64 results per generation.
+ */
+const readMemo = memoByGeneration<Serialized>(64);
+const cachedRead = (store: Store, key: readonly unknown[], compute: () => unknown): Serialized =>
+  readMemo(store, JSON.stringify(key), () => new Serialized(compute()));
+const scopeKey = (ids: ReadonlySet<string>) => [...ids].sort().join(',');
 import { listLearnings } from './compute/learnings.js';
 import { listNurture } from './compute/nurture.js';
 import { visibility } from './compute/visibility.js';
@@ -53,19 +60,14 @@ export const handlers: Record<OperationId, Handler> = {
   getFinanceSummary: {
     run: ({ store, clock, auth }) => {
       const today = utcDate(clock.now());
-      return financeMemo(
-        store,
-        `${auth.userId}|${today}`,
-        () =>
-          new Serialized(
-            financeSummary({
-              entities: store.list('business_entities'),
-              records: store.list('revenue_records'),
-              costs: store.list('cost_items'),
-              ownerId: auth.userId,
-              today,
-            }),
-          ),
+      return cachedRead(store, ['finance', auth.userId, today], () =>
+        financeSummary({
+          entities: store.list('business_entities'),
+          records: store.list('revenue_records'),
+          costs: store.list('cost_items'),
+          ownerId: auth.userId,
+          today,
+        }),
       );
     },
   },
@@ -110,30 +112,38 @@ export const handlers: Record<OperationId, Handler> = {
 
   listLearnings: {
     run: ({ store, scope }, { query }: { query: ListLearningsQuery } & ValidInput) =>
-      listLearnings(store.list('learnings'), { websiteIds: scope.websiteIds, dimensionType: query.dimension_type, limit: query.limit }),
+      cachedRead(store, ['learnings', scopeKey(scope.websiteIds), query.dimension_type, query.limit], () =>
+        listLearnings(store.list('learnings'), { websiteIds: scope.websiteIds, dimensionType: query.dimension_type, limit: query.limit }),
+      ),
   },
 
   listNurtureSequences: {
     run: ({ store, scope }, { query }: { query: ListNurtureQuery } & ValidInput) =>
-      listNurture(store.list('nurture_sequences'), {
-        websiteIds: scope.websiteIds,
-        status: query.status,
-        limit: query.limit,
-        offset: query.offset,
-      }),
+      cachedRead(store, ['nurture', scopeKey(scope.websiteIds), query.status, query.limit, query.offset], () =>
+        listNurture(store.list('nurture_sequences'), {
+          websiteIds: scope.websiteIds,
+          status: query.status,
+          limit: query.limit,
+          offset: query.offset,
+        }),
+      ),
   },
 
   getGbpVisibility: {
     run: ({ store, scope }, { query }: { query: VisibilityQuery } & ValidInput) =>
-      visibility(store.list('visibility_scans'), { websiteId: scope.websiteId!, keyword: query.keyword }),
+      cachedRead(store, ['visibility', scope.websiteId, query.keyword], () =>
+        visibility(store.list('visibility_scans'), { websiteId: scope.websiteId!, keyword: query.keyword }),
+      ),
   },
 
   listBrandSubjects: {
-    run: ({ store, scope }) => listBrandSubjects(store.list('brand_subjects'), scope.websiteIds),
+    run: ({ store, scope }) =>
+      cachedRead(store, ['brand', scopeKey(scope.websiteIds)], () => listBrandSubjects(store.list('brand_subjects'), scope.websiteIds)),
   },
 
   listCrmAgents: {
-    run: ({ store, scope }) => listCrmAgents(store.list('crm_agents'), scope.websiteIds),
+    run: ({ store, scope }) =>
+      cachedRead(store, ['crm', scopeKey(scope.websiteIds)], () => listCrmAgents(store.list('crm_agents'), scope.websiteIds)),
   },
 };
 
