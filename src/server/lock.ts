@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync, mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isCode } from './fs-layer.js';
 
@@ -29,32 +30,160 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-function readHolder(lockPath: string): { pid: number; startedAt?: string } | undefined {
+type Holder = { pid: number; startedAt?: string };
+
+/** The lock file's text; undefined when there is none, null when it cannot be read. */
+function readText(path: string): string | null | undefined {
   try {
-    const parsed = JSON.parse(readFileSync(lockPath, 'utf8')) as { pid?: unknown; startedAt?: unknown };
-    return { pid: Number(parsed.pid), startedAt: typeof parsed.startedAt === 'string' ? parsed.startedAt : undefined };
+    return readFileSync(path, 'utf8');
   } catch (err) {
-    if (isCode(err, 'ENOENT')) return undefined;
-    return { pid: NaN }; // unreadable or half-written: treated as stale
+    if (isCode(err, 'EISDIR')) throw err; // not a lock file: never moved aside or removed
+    return isCode(err, 'ENOENT') ? undefined : null;
+  }
+}
+
+function parseHolder(text: string | null): Holder {
+  try {
+    const parsed = JSON.parse(text ?? '') as { pid?: unknown; startedAt?: unknown };
+    return { pid: Number(parsed.pid), startedAt: typeof parsed.startedAt === 'string' ? parsed.startedAt : undefined };
+  } catch {
+    return { pid: NaN }; // unreadable, empty or garbled: treated as stale
+  }
+}
+
+function readHolder(lockPath: string): Holder | undefined {
+  const text = readText(lockPath);
+  return text === undefined ? undefined : parseHolder(text);
+}
+
+/** A fresh name next to the lock, for a temp or set-aside file (same folder: link/rename stay on one filesystem). */
+const sidePath = (lockPath: string, kind: 'tmp' | 'aside') =>
+  `${lockPath}.${process.pid}.${randomBytes(6).toString('hex')}.${kind}`;
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    /* already gone, or nothing more to do */
+  }
+}
+
+// Filesystems without hard links (FAT, some network and container mounts) answer link() with these.
+const NO_LINKS = ['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'];
+
+/**
+ * Puts `file` (holding `text`) in place as the lock, only if there is none: false when
+ * one exists. link() never replaces and the lock appears complete, so no one can read it
+ * half-written and take it for stale. Without hard links: O_EXCL create, then write.
+ */
+function placeLock(file: string, text: string, lockPath: string): boolean {
+  try {
+    linkSync(file, lockPath);
+    return true;
+  } catch (err) {
+    if (isCode(err, 'EEXIST')) return false;
+    if (!isCode(err, ...NO_LINKS)) throw err;
+  }
+  let fd: number;
+  try {
+    fd = openSync(lockPath, 'wx', 0o600);
+  } catch (err) {
+    if (isCode(err, 'EEXIST')) return false;
+    throw err;
+  }
+  try {
+    writeSync(fd, text);
+  } catch (err) {
+    removeQuietly(lockPath); // an empty lock would only be taken over later
+    throw err;
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+function createLock(lockPath: string, token: string): boolean {
+  const tmp = sidePath(lockPath, 'tmp');
+  try {
+    writeFileSync(tmp, token, { mode: 0o600, flag: 'wx' });
+    return placeLock(tmp, token, lockPath);
+  } finally {
+    removeQuietly(tmp);
   }
 }
 
 /**
- * Single-writer lock: `<store>.lock`, created with O_EXCL, holding pid and start time. A
- * lock whose pid is not alive is stale and taken over. Returns the release function.
+ * Deletes `path` if it still reads `expected`, else leaves it (as far as it can): rename()
+ * moves exactly one file aside, which is then checked, and one that changed meanwhile is put
+ * back (if that fails, another process has made a new one in the gap).
+ */
+function removeIfUnchanged(path: string, expected: string | null): void {
+  const aside = sidePath(path, 'aside');
+  try {
+    renameSync(path, aside);
+  } catch (err) {
+    if (isCode(err, 'ENOENT')) return; // someone else removed it
+    throw err;
+  }
+  try {
+    const text = readText(aside);
+    if (text !== expected && text !== undefined) placeLock(aside, text ?? '', path);
+  } finally {
+    removeQuietly(aside);
+  }
+}
+
+// A takeover guard lives for microseconds; one this old belongs to a hung or reused pid.
+const GUARD_MAX_AGE_MS = 10_000;
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+function olderThan(path: string, ms: number): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > ms;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Removes the lock judged stale (`staleText`), holding `<lock>.takeover` meanwhile. Several
+ * processes may judge the same stale lock at once; without the guard a slow one could move
+ * aside the lock the fastest just made, leaving a gap a third one fills: two holders. Under
+ * the guard only the stale lock itself is ever removed. A guard whose holder died (killed
+ * mid-takeover) is removed in turn; while a live one holds it, this waits a moment.
+ */
+function takeOver(lockPath: string, staleText: string | null, token: string): void {
+  const guard = `${lockPath}.takeover`;
+  if (!createLock(guard, token)) {
+    const text = readText(guard);
+    if (text === undefined) return;
+    const pid = parseHolder(text).pid;
+    const dead = !Number.isNaN(pid) && !pidAlive(pid); // an empty guard may still be being written
+    if (dead || olderThan(guard, GUARD_MAX_AGE_MS)) removeIfUnchanged(guard, text);
+    else pause(5);
+    return;
+  }
+  try {
+    // Read again under the guard: another process may have replaced it since it was judged.
+    if (readText(lockPath) === staleText) removeIfUnchanged(lockPath, staleText);
+  } finally {
+    if (readText(guard) === token) removeQuietly(guard);
+  }
+}
+
+/**
+ * Single-writer lock: `<store>.lock`, created complete (temp file, then link), holding pid
+ * and start time. A lock whose pid is not alive is stale and taken over. Returns the
+ * release function.
  */
 export function acquireLock(storePath: string): () => void {
   const lockPath = lockPathOf(storePath);
   mkdirSync(dirname(lockPath), { recursive: true });
   const token = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), store: storePath });
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = openSync(lockPath, 'wx', 0o600);
-      try {
-        writeSync(fd, token);
-      } finally {
-        closeSync(fd);
-      }
+  // Bounded: a pass wins, meets a live holder, makes progress on a stale lock, or waits 5 ms
+  // while another process takes it over.
+  for (let attempt = 0; attempt < 100; attempt++) {
+    if (createLock(lockPath, token)) {
       let released = false;
       return () => {
         if (released) return;
@@ -65,16 +194,12 @@ export function acquireLock(storePath: string): () => void {
           /* already gone */
         }
       };
-    } catch (err) {
-      if (!isCode(err, 'EEXIST')) throw err;
-      const holder = readHolder(lockPath);
-      if (holder && pidAlive(holder.pid)) throw new StoreLockedError(storePath, holder);
-      try {
-        unlinkSync(lockPath);
-      } catch (e) {
-        if (!isCode(e, 'ENOENT')) throw e;
-      }
     }
+    const text = readText(lockPath);
+    if (text === undefined) continue; // released (or being taken over) meanwhile: try again
+    const holder = parseHolder(text);
+    if (pidAlive(holder.pid)) throw new StoreLockedError(storePath, holder);
+    takeOver(lockPath, text, token);
   }
   throw new StoreLockedError(storePath, readHolder(lockPath) ?? { pid: NaN });
 }
