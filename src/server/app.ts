@@ -71,6 +71,8 @@ const headerOf = (h: ApiRequest['headers'], name: string): string | undefined =>
   if (!h) return undefined;
   if (typeof (h as Headers).get === 'function') return (h as Headers).get(name) ?? undefined;
   const rec = h as Record<string, string | undefined>;
+  // Node's header names are lower case already; other callers (MCP, tests) may not be.
+  if (rec[name] !== undefined) return rec[name];
   const hit = Object.keys(rec).find((k) => k.toLowerCase() === name);
   return hit === undefined ? undefined : rec[hit];
 };
@@ -357,8 +359,9 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
       }
       const res = await core.invoke(ep.operationId as OperationId, {
         headers: incoming ? (incoming.headers as Record<string, string | undefined>) : c.req.raw.headers,
-        params: c.req.param() as Record<string, string>,
-        query: c.req.query(),
+        // Hono builds these objects on every call; most requests have neither.
+        params: ep.params ? (c.req.param() as Record<string, string>) : {},
+        query: (incoming?.url ?? c.req.url).includes('?') ? c.req.query() : {},
         rawBody,
       });
       if (res.keyId) c.set('keyId', res.keyId);
