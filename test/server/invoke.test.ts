@@ -40,7 +40,7 @@ describe('invoke: the pipeline shared by REST and MCP', () => {
     expect((await post(`?website_id=${IDS.W2}`, {})).status).toBe(200);
     const differ = await post(`?website_id=${IDS.W2}`, { website_id: IDS.W1 });
     expect(differ.status).toBe(400);
-    expect((await differ.json()).details[0].path).toBe('website_id');
+    expect(((await differ.json()) as { details: { path: string }[] }).details[0]!.path).toBe('website_id');
     expect((await post(`?website_id=${IDS.W3}`, {})).status).toBe(403);
   });
 
