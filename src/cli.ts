@@ -86,14 +86,15 @@ function configureTree(cmd: Command, ctx: Context): void {
 
 function reportError(ctx: Context, error: unknown): number {
   const code = exitCodeOf(error);
-  const message = redactKeys(error instanceof Error ? error.message : String(error));
+  // One line, as the CLI contract says: a usage error's hint joins its message.
+  const base = error instanceof Error ? error.message : String(error);
+  const message = redactKeys(error instanceof UsageError && error.hint ? `${base}; ${error.hint}` : base);
   const errCode = error instanceof CrError ? error.code : 'INTERNAL';
   if (ctx.globals.json) {
     const status = error instanceof ApiError ? error.status : null;
     ctx.io.err.write(JSON.stringify({ error: message, code: errCode ?? null, status }) + '\n');
   } else {
     ctx.io.err.write(`error: ${message}${errCode ? ` (${errCode})` : ''}\n`);
-    if (error instanceof UsageError && error.hint) ctx.io.err.write(`hint: ${error.hint}\n`);
   }
   if (ctx.globals.verbose && error instanceof Error && !(error instanceof CrError) && error.stack) {
     ctx.io.err.write(redactKeys(error.stack) + '\n');

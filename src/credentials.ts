@@ -1,4 +1,4 @@
-import { AuthMissingError } from './errors.js';
+import { AuthMissingError, UsageError } from './errors.js';
 import { DEFAULT_PROFILE, type Profile, type ProfileStore } from './profiles.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'local';
@@ -49,8 +49,28 @@ export function needsProfileStore(flags: CredentialFlags, env: NodeJS.ProcessEnv
   return Boolean(flags.profile) || !env.CR_API_KEY || !(flags.baseUrl || env.CR_BASE_URL);
 }
 
-export function requireUsable(c: Credentials): Required<Pick<Credentials, 'key' | 'baseUrl'>> & Credentials {
-  if (!c.key) throw new AuthMissingError(`No API key for profile "${c.profile}". Run \`cr auth login\`, set CR_API_KEY, or pass --local.`);
+/**
+ * The credentials a request needs: a base URL that is an http(s) URL (else a usage error,
+ * exit 2, nothing sent) and, unless `key: false` (--dry-run sends nothing), a key.
+ */
+export function requireUsable(c: Credentials): Credentials & { baseUrl: string; key: string };
+export function requireUsable(c: Credentials, need: { key: false }): Credentials & { baseUrl: string };
+export function requireUsable(c: Credentials, need: { key?: boolean } = {}): Credentials & { baseUrl: string } {
+  if (need.key !== false && !c.key) throw new AuthMissingError(`No API key for profile "${c.profile}". Run \`cr auth login\`, set CR_API_KEY, or pass --local.`);
   if (!c.baseUrl) throw new AuthMissingError(`No base URL for profile "${c.profile}". Run \`cr auth login --base-url URL\` or set CR_BASE_URL.`);
-  return c as Required<Pick<Credentials, 'key' | 'baseUrl'>> & Credentials;
+  checkBaseUrl(c.baseUrl, c.source.baseUrl === 'flag' ? '--base-url' : c.source.baseUrl === 'env' ? 'CR_BASE_URL' : `profile "${c.profile}"`);
+  return c as Credentials & { baseUrl: string };
+}
+
+/** A base URL must be http(s) (e.g. http://127.0.0.1:4010/api/v1); `where` names its source. */
+export function checkBaseUrl(url: string, where: string): void {
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new UsageError(`the base URL from ${where} is not an http(s) URL: "${url}" (e.g. http://127.0.0.1:4010/api/v1)`);
+  }
 }

@@ -8,8 +8,7 @@ import { redactKeys } from './redact.js';
  * body) to stdout and sends nothing. With --json the same as one object, for scripts.
  */
 export async function printDryRun(ctx: Context, ep: Route, input: CallInput): Promise<void> {
-  const client = await ctx.api();
-  const url = redactKeys(client.urlFor(ep, input));
+  const url = redactKeys(await dryRunUrl(ctx, ep, input));
   const body = input.body ?? {};
   if (ctx.globals.json) {
     ctx.io.out.write(JSON.stringify({ method: ep.method, url, body }, null, 2) + '\n');
@@ -17,6 +16,14 @@ export async function printDryRun(ctx: Context, ep: Route, input: CallInput): Pr
   }
   ctx.io.out.write(`${ep.method} ${url}\n${JSON.stringify(body, null, 2)}\n`);
   ctx.notice('dry run: nothing was sent');
+}
+
+/** The URL the request would go to. Needs a base URL but no key: nothing is sent. */
+async function dryRunUrl(ctx: Context, ep: Route, input: CallInput): Promise<string> {
+  if (ctx.globals.local) return (await ctx.api()).urlFor(ep, input);
+  const [{ requireUsable }, { endpointUrl }] = await Promise.all([import('./credentials.js'), import('./http/url.js')]);
+  const creds = requireUsable(await ctx.credentials(), { key: false });
+  return endpointUrl(creds.baseUrl, ep, input, creds.crmSegment);
 }
 
 /** website_id from the global --website, as a spreadable object (absent when not given). */

@@ -35,3 +35,17 @@ export function requireFuture(at: Date, now: Date, original: string): Date {
   }
   return at;
 }
+
+/** The strict RFC 3339 form the API takes as it is: seconds, `T`, and `Z` or `±hh:mm`. */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * What to send for `--at`: the time as the user wrote it when the API takes that form (the
+ * post then holds the requested time, offset included, as the API promises), else the
+ * parsed instant in UTC (`+2h`, or looser spellings such as a space for `T`).
+ */
+export function wireTime(original: string, at: Date): string {
+  const text = original.trim();
+  return RFC3339.test(text) ? text : at.toISOString();
+}
+

@@ -15,12 +15,14 @@ interface Flags {
   adFormat?: string;
   name?: string;
   campaign?: string;
+  campaignId?: string;
   headline?: string;
   description?: string;
   url?: string;
   destinationUrl?: string;
   image?: string[];
   productLine?: string;
+  productLineId?: string;
   platform?: string;
   body?: string;
   dryRun?: boolean;
@@ -34,12 +36,14 @@ export const createCommand = (ctx: Context) =>
       .option('--ad-format <format>', 'same as --format')
       .option('--name <name>', 'name of the creative')
       .option('--campaign <id>', 'campaign_id')
+      .option('--campaign-id <id>', 'same as --campaign')
       .option('--headline <text>', 'headline')
       .option('--description <text>', 'description')
       .option('--url <url>', 'destination_url (http or https)')
       .option('--destination-url <url>', 'same as --url')
       .option('--image <url>', 'an image URL (repeat for several)', collect)
       .option('--product-line <id>', 'product_line_id (uuid)')
+      .option('--product-line-id <id>', 'same as --product-line')
       .option('--platform <platform>', 'platform, e.g. google, meta, linkedin')
       .option('--body <file>', 'JSON request body from a file, or - for stdin')
       .option('--dry-run', 'print the request and send nothing')
@@ -50,23 +54,27 @@ export const createCommand = (ctx: Context) =>
     ],
   );
 
+/** A flag and its alias (the body field's own name): either one, or both agreeing. */
+function flagOrAlias(flag: string, value: string | undefined, alias: string, aliasValue: string | undefined): string | undefined {
+  if (value !== undefined && aliasValue !== undefined && value !== aliasValue) throw new UsageError(`${flag} and ${alias} disagree; pass one`);
+  return value ?? aliasValue;
+}
+
 /** The body: --body file fields first, then every given flag on top; --website → website_id. */
 export async function buildAdBody(ctx: Context, f: Flags): Promise<Record<string, unknown>> {
   const base = f.body ? await readBody(ctx, f.body) : {};
   const fields: Record<string, unknown> = {
     website_id: ctx.globals.website,
-    ad_format: f.format ?? f.adFormat,
+    ad_format: flagOrAlias('--format', f.format, '--ad-format', f.adFormat),
     name: f.name,
-    campaign_id: f.campaign,
+    campaign_id: flagOrAlias('--campaign', f.campaign, '--campaign-id', f.campaignId),
     headline: f.headline,
     description: f.description,
-    destination_url: f.url ?? f.destinationUrl,
+    destination_url: flagOrAlias('--url', f.url, '--destination-url', f.destinationUrl),
     image_urls: f.image?.length ? f.image : undefined,
-    product_line_id: f.productLine,
+    product_line_id: flagOrAlias('--product-line', f.productLine, '--product-line-id', f.productLineId),
     platform: f.platform,
   };
-  if (f.format && f.adFormat && f.format !== f.adFormat) throw new UsageError('--format and --ad-format disagree; pass one');
-  if (f.url && f.destinationUrl && f.url !== f.destinationUrl) throw new UsageError('--url and --destination-url disagree; pass one');
   const body = { ...base };
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) body[k] = v;
   if (Object.keys(body).length === 0) throw new UsageError('nothing to create', 'pass --format, --name and --url (or --body FILE); see `cr ads create --help`');

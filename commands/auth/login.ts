@@ -49,9 +49,10 @@ export function checkKeyFormat(key: string): string {
 export async function login(ctx: Context, o: LoginOptions): Promise<void> {
   const store = await ctx.profiles();
   const existing = store.get(o.profile);
-  let baseUrl = o.baseUrl ?? existing?.baseUrl;
+  // Precedence (cli.md): the flag, then CR_BASE_URL, then what the profile has stored.
+  let baseUrl = o.baseUrl ?? ctx.env.CR_BASE_URL ?? existing?.baseUrl;
   if (!baseUrl) {
-    if (o.withKey) throw new UsageError('No base URL for this profile', 'pass --base-url URL (ending in /api/v1)');
+    if (o.withKey) throw new UsageError('No base URL for this profile', 'pass --base-url URL (ending in /api/v1) or set CR_BASE_URL');
     baseUrl = await ctx.prompt.input('Base URL (ends with /api/v1)', { flag: '--base-url' });
   }
   baseUrl = checkBaseUrl(baseUrl);

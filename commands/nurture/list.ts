@@ -24,14 +24,13 @@ export const listCommand = (ctx: Context) =>
       .option('--status <status>', 'only sequences with this status, e.g. draft, active, paused, archived')
       .option('--limit <n>', `page size, 1-${NURTURE_MAX_LIMIT} (server default 50)`, intArg('--limit', 1))
       .option('--offset <n>', 'number of sequences to skip', intArg('--offset', 0))
-      .option('--all', `walk every page (${NURTURE_MAX_LIMIT} per request) and print one list`)
+      .option('--all', `walk every page from --offset on (--limit per request, else ${NURTURE_MAX_LIMIT}) and print one list`)
       .action((f: Flags) => list(ctx, f)),
     ['cr nurture list --status active --limit 20', "cr nurture list --all --json | jq '.total'"],
   );
 
 export async function list(ctx: Context, f: Flags): Promise<void> {
   if (f.limit !== undefined && f.limit > NURTURE_MAX_LIMIT) throw new UsageError(`--limit must be at most ${NURTURE_MAX_LIMIT}, got ${f.limit}`);
-  if (f.all && (f.limit !== undefined || f.offset !== undefined)) throw new UsageError('--all reads every page; drop --limit and --offset');
   const client = await ctx.api();
   const base = { ...websiteParam(ctx), status: f.status };
   let sequences: NurtureSequence[];
@@ -39,8 +38,8 @@ export async function list(ctx: Context, f: Flags): Promise<void> {
   let offset: number;
   let data: unknown;
   if (f.all) {
-    ({ sequences, total } = await fetchAll(client, base));
-    offset = 0;
+    offset = f.offset ?? 0;
+    ({ sequences, total } = await fetchAll(client, base, f.limit ?? NURTURE_MAX_LIMIT, offset));
     // cli.md: `--all --json` prints one combined object, not the pages.
     data = { sequences, total };
   } else {
@@ -64,15 +63,15 @@ export async function list(ctx: Context, f: Flags): Promise<void> {
 }
 
 /**
- * Every page, NURTURE_MAX_LIMIT at a time, until `total` is reached. An empty page ends
- * the walk too, so a shrinking list cannot loop forever. The raw items are kept so that
- * --json carries every field the server sent.
+ * Every page from `start`, `pageSize` at a time, until `total` is reached. An empty page
+ * ends the walk too, so a shrinking list cannot loop forever. The raw items are kept so
+ * that --json carries every field the server sent.
  */
-async function fetchAll(client: ApiClient, base: Record<string, unknown>): Promise<{ sequences: NurtureSequence[]; total: number }> {
+async function fetchAll(client: ApiClient, base: Record<string, unknown>, pageSize: number, start: number): Promise<{ sequences: NurtureSequence[]; total: number }> {
   const sequences: NurtureSequence[] = [];
   let total = 0;
-  for (let offset = 0; ; ) {
-    const res = await client.call(routes.listNurtureSequences, { query: { ...base, limit: NURTURE_MAX_LIMIT, offset } });
+  for (let offset = start; ; ) {
+    const res = await client.call(routes.listNurtureSequences, { query: { ...base, limit: pageSize, offset } });
     const page = (res.raw as { sequences: NurtureSequence[] }).sequences;
     total = res.data.total;
     sequences.push(...page);

@@ -4,7 +4,7 @@ import { withExamples } from '../../src/cli-kit.js';
 import { routes } from '../../src/api/routes.js';
 import type { ScheduledPost } from '../../src/api/schemas/social.js';
 import { printDryRun, websiteParam } from '../../src/dry-run.js';
-import { parseWhen, requireFuture } from '../../src/when.js';
+import { parseWhen, requireFuture, wireTime } from '../../src/when.js';
 import { render } from '../../src/render/output.js';
 import { formatDateTimeHint } from '../../src/render/format.js';
 
@@ -24,7 +24,7 @@ export async function schedule(ctx: Context, o: { id: string; at: string; dryRun
   // Refused before anything is sent: a past time would only come back as a 400.
   const at = requireFuture(parseWhen(o.at, now), now, o.at);
   const ep = routes.scheduleSocialPost;
-  const input = { params: { id: o.id }, query: websiteParam(ctx), body: { scheduled_at: at.toISOString() } };
+  const input = { params: { id: o.id }, query: websiteParam(ctx), body: { scheduled_at: wireTime(o.at, at) } };
   if (o.dryRun) return printDryRun(ctx, ep, input);
   const res = await (await ctx.api()).call(ep, input);
   await render(ctx.io, { json: ctx.globals.json, data: res.raw }, {

@@ -3,9 +3,9 @@ import { Agent } from './undici-core.js';
 import { ApiError, NetworkError, ResponseError } from '../errors.js';
 import { maskKey, redactKeys } from '../redact.js';
 import type { ResponseData } from '../api/endpoints.js';
-import { CRM_PATH_SEGMENT } from '../api/routes.js';
 import type { OperationId, Route } from '../api/routes.js';
 import { checkJson } from '../api/check-json.js';
+import { endpointUrl, joinUrl } from './url.js';
 import { responseSchemas } from '../api/response-schemas.js';
 import { backoffDelay, isRetryableStatus, RETRY_ATTEMPTS } from './retry.js';
 import { describeNetworkFailure } from './network-errors.js';
@@ -79,24 +79,14 @@ export class ApiClient {
     return { data: envelope.data as ResponseData<Op>, raw: envelope.data, response: res };
   }
 
-  /** The URL a call would hit (also used by --dry-run). */
+  /** The URL a call would hit. */
   urlFor(ep: Route, input: CallInput = {}): string {
-    let path = ep.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(input.params?.[name] ?? ''));
-    const segment = this.options.crmSegment;
-    if (ep.operationId === 'listCrmAgents' && segment && segment !== CRM_PATH_SEGMENT) {
-      path = path.replace(`/${CRM_PATH_SEGMENT}/`, `/${encodeURIComponent(segment)}/`);
-    }
-    return this.resolve(path, input.query);
+    return endpointUrl(this.baseUrl, ep, input, this.options.crmSegment);
   }
 
   /** Joins a path under the base URL and appends the defined query values. */
   resolve(path: string, query?: Record<string, unknown>): string {
-    const url = new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
-    for (const [k, v] of Object.entries(query ?? {})) {
-      if (v === undefined || v === null) continue;
-      for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(k, String(item));
-    }
-    return url.toString();
+    return joinUrl(this.baseUrl, path, query);
   }
 
   /** Unwraps a success envelope, or throws the typed error the response stands for. */

@@ -42,7 +42,8 @@ describe('errors map to exit codes and one line on stderr', () => {
   it.each([
     [['nurture', 'list', '--limit', 'abc']],
     [['nurture', 'list', '--limit', '500']],
-    [['nurture', 'list', '--all', '--offset', '5']],
+    [['finance', 'summary', '--base-url', 'notaurl']],
+    [['finance', 'summary', '--base-url', 'ftp://127.0.0.1/api/v1']],
     [['learnings', 'list', '--limit', '0']],
     [['listeners', 'create', '--name', 'x', '--source', 'myspace', '--query', 'keywords=a']],
     [['listeners', 'create', '--name', 'x', '--source', 'x', '--query-json', '[1]']],

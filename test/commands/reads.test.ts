@@ -77,6 +77,19 @@ describe('cr nurture list', () => {
     expect(out.sequences).toEqual(pages.flatMap((p) => p.sequences));
   });
 
+  it('--all honours --limit as the page size and --offset as the start', async () => {
+    h.seen.length = 0;
+    const r = await h.cr(['nurture', 'list', '--all', '--limit', '100', '--offset', '250', '--json']);
+    expect(r.exitCode).toBe(0);
+    const out = json(r.stdout) as { sequences: { contentId: string }[]; total: number };
+    expect(out.total).toBe(450);
+    const calls = h.seen.filter((s) => s.url.includes('/content/nurture-sequences'));
+    expect(calls.map((c) => new URL(c.url, 'http://x').searchParams.get('offset'))).toEqual(['250', '350', '450'].slice(0, calls.length));
+    expect(calls.every((c) => c.url.includes('limit=100'))).toBe(true);
+    const tail = (await h.apiData('/content/nurture-sequences?limit=200&offset=250')) as { sequences: unknown[] };
+    expect(out.sequences).toEqual(tail.sequences);
+  });
+
   it('--all piped prints every row', async () => {
     const r = await h.cr(['nurture', 'list', '--all']);
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(450);

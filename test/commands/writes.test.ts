@@ -24,6 +24,17 @@ describe('cr posts schedule', () => {
     expect(p.stdout.trimEnd().split('\t').slice(0, 2)).toEqual([POST_DRAFT, 'scheduled']);
   });
 
+  it('an absolute --at is sent as written (the post holds the requested time); +2h as UTC', async () => {
+    h.seen.length = 0;
+    const r = await h.cr(['posts', 'schedule', POST_DRAFT, '--at', '2026-11-23T09:30:00+01:00', '--json']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(h.seen[0]!.body)).toEqual({ scheduled_at: '2026-11-23T09:30:00+01:00' });
+    expect(JSON.parse(r.stdout)).toMatchObject({ scheduledAt: '2026-11-23T09:30:00+01:00' });
+    // A looser spelling the API would refuse is sent as the parsed instant.
+    const loose = await h.cr(['posts', 'schedule', POST_DRAFT, '--at', '2026-11-23 09:30Z', '--dry-run', '--json']);
+    expect(JSON.parse(loose.stdout).body).toEqual({ scheduled_at: '2026-11-23T09:30:00.000Z' });
+  });
+
   it('refuses a past time before sending (exit 2)', async () => {
     const r = await h.cr(['posts', 'schedule', POST_DRAFT, '--at', '2026-11-22T09:00:00Z']);
     expect(r.exitCode).toBe(2);
@@ -104,6 +115,13 @@ describe('--dry-run sends nothing', () => {
     expect(r.stdout.split('\n')[0]).toBe(`POST ${h.baseUrl}${path}`);
     expect(r.stdout).toContain(bodyPart);
     expect(r.stderr).toContain('nothing was sent');
+    expect(h.seen).toHaveLength(0);
+  });
+
+  it('needs no key (nothing is sent), only a base URL', async () => {
+    const r = await h.cr(['ads', 'create', '--format', 'video', '--name', 'D', '--url', 'https://x.example.com', '--campaign-id', 'camp-1', '--product-line-id', 'pl-1', '--dry-run', '--json'], { key: null });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ method: 'POST', body: { ad_format: 'video', campaign_id: 'camp-1', product_line_id: 'pl-1' } });
     expect(h.seen).toHaveLength(0);
   });
 

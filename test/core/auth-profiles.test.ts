@@ -43,6 +43,12 @@ describe('cr auth login --with-key', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('takes the base URL from CR_BASE_URL when --base-url is not given', async () => {
+    const r = await runCli(['auth', 'login', '--with-key', '--no-verify'], { input: KEY, env: { CR_BASE_URL: server.baseUrl } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readConfig(r.configDir)).toEqual({ activeProfile: 'default', profiles: { default: { baseUrl: server.baseUrl, apiKey: KEY } } });
+  });
+
   it('stores under --profile and makes it active', async () => {
     const r = await runCli(['auth', 'login', '--profile', 'ci', '--base-url', server.baseUrl + '/', '--with-key', '--no-verify'], { input: KEY });
     expect(r.exitCode).toBe(0);

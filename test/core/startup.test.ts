@@ -48,7 +48,7 @@ describe('cr --help / --version', () => {
     const r = await runCli([]);
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('error: missing command (USAGE)\nhint: run `cr --help` to see the commands\n');
+    expect(r.stderr).toBe('error: missing command; run `cr --help` to see the commands (USAGE)\n');
     const g = await runCli(['auth']);
     expect(g.exitCode).toBe(2);
     expect(g.stderr).toContain('run `cr auth --help`');
