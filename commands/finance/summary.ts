@@ -4,7 +4,7 @@ import { withExamples } from '../../src/cli-kit.js';
 import { routes } from '../../src/api/routes.js';
 import type { FinanceSummary, InvoiceAlert } from '../../src/api/schemas/finance.js';
 import { websiteParam } from '../../src/dry-run.js';
-import { render, writeJson, writeTsv, type Column } from '../../src/render/output.js';
+import { render, tsvCells, writeJson, writeTsv, type Column } from '../../src/render/output.js';
 import { formatDateHint, formatMoney, relativeDays } from '../../src/render/format.js';
 import { financeRows, type EntityRow } from '../../src/render/finance.js';
 
@@ -46,8 +46,8 @@ async function show(ctx: Context, data: FinanceSummary): Promise<void> {
   ];
   if (!ctx.io.tty.out) {
     // Two tables in one stream: a leading kind column tells them apart for `grep`/`awk`.
-    writeTsv(ctx.io, entities.map((r) => ['entity', ...entityColumns.map((c) => c.value(r))]));
-    writeTsv(ctx.io, data.invoiceAlerts.map((a) => ['invoice', ...alertColumns.map((c) => c.value(a))]));
+    writeTsv(ctx.io, entities.map((r) => ['entity', ...tsvCells(ctx.io, entityColumns, r)]));
+    writeTsv(ctx.io, data.invoiceAlerts.map((a) => ['invoice', ...tsvCells(ctx.io, alertColumns, a)]));
     return;
   }
   await render(ctx.io, { json: false, data }, [

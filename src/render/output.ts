@@ -6,7 +6,7 @@ export interface Column<T> {
   header: string;
   value: (row: T) => string | number | boolean | null | undefined;
   align?: 'left' | 'right';
-  /** Terminal-only decoration; the TSV output always uses the plain value. */
+  /** Decoration: on a terminal, or on piped TSV only when FORCE_COLOR asks for colour. */
   style?: (text: string, row: T, s: Styles) => string;
   /** Wrap long text to this many characters on a terminal. */
   wrap?: number;
@@ -31,19 +31,26 @@ export function writeJson(io: IO, data: unknown): void {
   io.out.write(JSON.stringify(data, null, 2) + '\n');
 }
 
+/** A row's TSV cells: plain, unless colour was forced (FORCE_COLOR, cli.md): then styled. */
+export function tsvCells<T>(io: IO, columns: readonly Column<T>[], row: T): unknown[] {
+  const s = io.color ? styles(true) : undefined;
+  return columns.map((c) => (s && c.style ? c.style(tsvCell(c.value(row)), row, s) : c.value(row)));
+}
+
 export function writeTsv(io: IO, rows: readonly (readonly unknown[])[]): void {
   if (rows.length) io.out.write(rows.map((r) => r.map(tsvCell).join('\t')).join('\n') + '\n');
 }
 
 /**
  * The one output decision (cli.md "Output"): `--json` prints the API's data exactly;
- * off a terminal the same rows as plain TSV; on a terminal a table with colour.
+ * off a terminal the same rows as plain TSV (coloured only when FORCE_COLOR says so); on
+ * a terminal a table with colour.
  */
 export async function render<T>(io: IO, opts: { json: boolean; data: unknown }, views: View<T> | View<T>[]): Promise<void> {
   if (opts.json) return writeJson(io, opts.data);
   const list = Array.isArray(views) ? views : [views];
   if (!io.tty.out) {
-    for (const view of list) writeTsv(io, view.rows.map((row) => view.columns.map((c) => c.value(row))));
+    for (const view of list) writeTsv(io, view.rows.map((row) => tsvCells(io, view.columns, row)));
     return;
   }
   const { drawTable } = await import('./table.js');

@@ -14,6 +14,15 @@ describe('cr finance summary', () => {
     expect(r.stdout).toMatch(/^\{\n {2}"summaries"/);
   });
 
+  it('piped: plain TSV, unless FORCE_COLOR asks for colour (the same cells, styled)', async () => {
+    const plain = await h.cr(['finance', 'summary']);
+    expect(plain.stdout).not.toMatch(ANSI);
+    const forced = await h.cr(['finance', 'summary'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    expect(forced.exitCode).toBe(0);
+    expect(forced.stdout).toMatch(ANSI);
+    expect(forced.stdout.replace(new RegExp(ANSI.source, 'g'), '')).toBe(plain.stdout);
+  });
+
   it('draws entities in their currency, totals per currency and the overdue invoice', async () => {
     const r = await h.cr(['finance', 'summary'], { tty: true });
     expect(r.exitCode).toBe(0);
