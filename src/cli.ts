@@ -91,8 +91,10 @@ function reportError(ctx: Context, error: unknown): number {
   const message = redactKeys(error instanceof UsageError && error.hint ? `${base}; ${error.hint}` : base);
   const errCode = error instanceof CrError ? error.code : 'INTERNAL';
   if (ctx.globals.json) {
+    // Scripts get the API's own message (and its details); the text form also names the request.
     const status = error instanceof ApiError ? error.status : null;
-    ctx.io.err.write(JSON.stringify({ error: message, code: errCode ?? null, status }) + '\n');
+    const text = error instanceof ApiError ? redactKeys(error.apiMessage) : message;
+    ctx.io.err.write(JSON.stringify({ error: text, code: errCode ?? null, status }) + '\n');
   } else {
     ctx.io.err.write(`error: ${message}${errCode ? ` (${errCode})` : ''}\n`);
   }

@@ -39,13 +39,16 @@ export class ApiError extends CrError {
     message: string,
     readonly method: string,
     readonly url: string,
-    options: { code?: string; details?: ErrorDetail[]; retryAfter?: string; body?: unknown } = {},
+    options: { code?: string; details?: ErrorDetail[]; retryAfter?: string; body?: unknown; apiMessage?: string } = {},
   ) {
     super(message, { code: options.code });
     this.details = options.details;
     this.retryAfter = options.retryAfter;
     this.body = options.body;
+    this.apiMessage = options.apiMessage ?? message;
   }
+  /** The message without the request (for --json errors: the API's words, details, retry hint). */
+  readonly apiMessage: string;
   details?: ErrorDetail[];
   retryAfter?: string;
   body?: unknown;
@@ -59,7 +62,7 @@ export class ApiError extends CrError {
     let message = serverMessage;
     if (details?.length) message += ': ' + details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ');
     if (status === 429) message += `; retry after ${describeRetryAfter(retryAfter)}`;
-    return new ApiError(status, `${message} (${method} ${url})`, method, url, { code, details, retryAfter, body: payload });
+    return new ApiError(status, `${message} (${method} ${url})`, method, url, { code, details, retryAfter, body: payload, apiMessage: message });
   }
 }
 

@@ -69,6 +69,9 @@ describe('cr api: exit codes from HTTP statuses', () => {
       expect(parsed.status).toBe(Number(name));
       expect(parsed.code).toBe(code ?? null);
       expect(parsed.error).toContain((reply.body as { error: string }).error);
+      // The API's words for scripts; the request itself only in the text form.
+      expect(parsed.error).not.toContain('/some/path');
+      if (![400, 429].includes(Number(name))) expect(parsed.error).toBe((reply.body as { error: string }).error);
     });
   }
 

@@ -149,12 +149,19 @@ describe('output: the render decision', () => {
     expect(io.stdout()).toBe('[]\n');
   });
 
-  it('off a terminal: TSV, no ANSI even with colour on, tabs/newlines inside values flattened, null → empty', async () => {
-    const io = testIO({ tty: false, color: true });
+  it('off a terminal: TSV without ANSI, tabs/newlines inside values flattened, null → empty', async () => {
+    const io = testIO({ tty: false, color: false });
     await render(io, { json: false, data: rows }, view);
     expect(io.stdout()).toBe('alpha\thas tab and newline\t1\nbeta\tplain\t\n');
     expect(io.stdout()).not.toMatch(/\x1b\[/);
     for (const line of io.stdout().slice(0, -1).split('\n')) expect(line.split('\t')).toHaveLength(3);
+  });
+
+  it('off a terminal with colour forced (FORCE_COLOR): the same TSV cells, styled', async () => {
+    const io = testIO({ tty: false, color: true });
+    await render(io, { json: false, data: rows }, view);
+    expect(io.stdout()).toMatch(/\x1b\[/);
+    expect(io.stdout().replace(/\x1b\[[0-9;]*m/g, '')).toBe('alpha\thas tab and newline\t1\nbeta\tplain\t\n');
   });
 
   it('off a terminal with no rows: nothing at all', async () => {
