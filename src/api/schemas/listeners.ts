@@ -15,11 +15,22 @@ export const CreateListenerBody = z
     query_config: z.record(z.string(), z.unknown()),
     poll_interval: z.enum(POLL_INTERVALS).default('24h'),
   })
-  .superRefine((body, ctx) => {
-    for (const issue of queryConfigIssues(body.source_type, body.query_config)) {
-      ctx.addIssue({ code: 'custom', path: issue.path.split('.'), message: issue.message });
-    }
-  });
+  .superRefine(
+    (body, ctx) => {
+      for (const issue of queryConfigIssues(body.source_type, body.query_config)) {
+        ctx.addIssue({ code: 'custom', path: issue.path.split('.'), message: issue.message });
+      }
+    },
+    {
+      // Also when other fields are wrong (decisions §5: details name each offending path),
+      // as long as the two fields the rules read are themselves valid.
+      when: ({ value }) => {
+        const v = value as { source_type?: unknown; query_config?: unknown } | null;
+        const config = v?.query_config;
+        return (SOURCE_TYPES as readonly unknown[]).includes(v?.source_type) && !!config && typeof config === 'object' && !Array.isArray(config);
+      },
+    },
+  );
 export type CreateListenerBody = z.infer<typeof CreateListenerBody>;
 
 export const ContentListener = z.looseObject({
