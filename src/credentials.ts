@@ -56,9 +56,10 @@ export function needsProfileStore(flags: CredentialFlags, env: NodeJS.ProcessEnv
 export function requireUsable(c: Credentials): Credentials & { baseUrl: string; key: string };
 export function requireUsable(c: Credentials, need: { key: false }): Credentials & { baseUrl: string };
 export function requireUsable(c: Credentials, need: { key?: boolean } = {}): Credentials & { baseUrl: string } {
+  // A bad value is a usage error before anything else (exit 2, whatever else is missing).
+  if (c.baseUrl) checkBaseUrl(c.baseUrl, c.source.baseUrl === 'flag' ? '--base-url' : c.source.baseUrl === 'env' ? 'CR_BASE_URL' : `profile "${c.profile}"`);
   if (need.key !== false && !c.key) throw new AuthMissingError(`No API key for profile "${c.profile}". Run \`cr auth login\`, set CR_API_KEY, or pass --local.`);
   if (!c.baseUrl) throw new AuthMissingError(`No base URL for profile "${c.profile}". Run \`cr auth login --base-url URL\` or set CR_BASE_URL.`);
-  checkBaseUrl(c.baseUrl, c.source.baseUrl === 'flag' ? '--base-url' : c.source.baseUrl === 'env' ? 'CR_BASE_URL' : `profile "${c.profile}"`);
   return c as Credentials & { baseUrl: string };
 }
 
