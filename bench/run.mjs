@@ -6,7 +6,7 @@
  *   BENCH_QUICK=1        smoke run: short load tests, fewer runs, sizes 1k and 10k only
  *   BENCH_LOAD_MS=N      total time per load test (split into BENCH_REPEATS runs; default 10000)
  *   BENCH_REPEATS=N      runs per measurement (default 3); figures are the median, with min–max
- *   BENCH_CLI_RUNS=N     timed runs per CLI command (default 15, after 3 warm-up runs)
+ *   BENCH_CLI_RUNS=N     timed runs per CLI command (default 30, after 5 warm-up runs)
  *   BENCH_SIZES=1000,…   revenue-record counts of the scale tests (default 1000,10000,100000)
  *   BENCH_PROFILE=0      do not profile missed targets
  *   BENCH_DOC=path       where to write the report (default docs/benchmarks.md; "-" = do not write)
@@ -28,8 +28,8 @@ const QUICK = env.BENCH_QUICK === '1';
 const LOAD_MS = Number(env.BENCH_LOAD_MS ?? (QUICK ? 1500 : 10_000));
 const REPEATS = Number(env.BENCH_REPEATS ?? 3);
 const RUN_MS = Math.max(300, Math.round(LOAD_MS / REPEATS));
-const CLI_RUNS = Number(env.BENCH_CLI_RUNS ?? (QUICK ? 5 : 15));
-const CLI_WARMUP = QUICK ? 1 : 3;
+const CLI_RUNS = Number(env.BENCH_CLI_RUNS ?? (QUICK ? 5 : 30));
+const CLI_WARMUP = QUICK ? 1 : 5;
 const SIZES = (env.BENCH_SIZES ?? (QUICK ? '1000,10000' : '1000,10000,100000')).split(',').map(Number);
 const LAT_MS = QUICK ? 400 : 1000; // per repeat, sequential latency probes of the scale tests
 const PROFILE = env.BENCH_PROFILE !== '0';

@@ -9,7 +9,7 @@
 //
 // One file instead of hundreds because module resolution was most of a CLI's start-up;
 // CommonJS instead of ESM because only a classic script can take V8's cached data on Node 20.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 /**
@@ -61,5 +61,13 @@ await build({
   banner: { js: `(function(exports,require,module,__filename,__dirname){"use strict";${bundleUrl}` },
   footer: { js: '})' },
 });
-await build({ ...common, entryPoints: ['src/launch.ts'], outfile: 'dist/bundle/launch.cjs', banner: { js: bundleUrl } });
+// The launcher answers --version from a constant and finds the bundle through __dirname:
+// no package.json read and no node:url on the shortest path.
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+await build({
+  ...common,
+  entryPoints: ['src/launch.ts'],
+  outfile: 'dist/bundle/launch.cjs',
+  define: { ...common.define, __CR_VERSION__: JSON.stringify(version), 'import.meta.dirname': '__dirname' },
+});
 await import('./code-cache.mjs');

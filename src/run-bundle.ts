@@ -1,7 +1,6 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Script, constants as vmConstants } from 'node:vm';
 
@@ -26,7 +25,7 @@ export function runBundle(): void {
   // or two requests. The baseline compiler alone is plenty for that. Set before compiling:
   // V8's flags are part of what a code cache must match.
   setFlagsFromString('--liftoff-only');
-  const bundle = fileURLToPath(new URL('cli.js', import.meta.url));
+  const bundle = join(import.meta.dirname, 'cli.js');
   const cacheFile = `${bundle}.cache`;
   let source: string;
   try {
