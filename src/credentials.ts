@@ -63,15 +63,19 @@ export function requireUsable(c: Credentials, need: { key?: boolean } = {}): Cre
   return c as Credentials & { baseUrl: string };
 }
 
-/** A base URL must be http(s) (e.g. http://127.0.0.1:4010/api/v1); `where` names its source. */
-export function checkBaseUrl(url: string, where: string): void {
-  let protocol: string | undefined;
+/**
+ * A base URL must be http(s) (e.g. http://127.0.0.1:4010/api/v1); `where` names its source
+ * for the usage error. Returns it normalised, without trailing slashes.
+ */
+export function checkBaseUrl(value: string, where: string): string {
+  let url: URL | undefined;
   try {
-    protocol = new URL(url).protocol;
+    url = new URL(value.trim());
   } catch {
-    protocol = undefined;
+    url = undefined;
   }
-  if (protocol !== 'http:' && protocol !== 'https:') {
-    throw new UsageError(`the base URL from ${where} is not an http(s) URL: "${url}" (e.g. http://127.0.0.1:4010/api/v1)`);
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw new UsageError(`the base URL from ${where} is not an http(s) URL: "${value}" (e.g. http://127.0.0.1:4010/api/v1)`);
   }
+  return url.toString().replace(/\/+$/, '');
 }

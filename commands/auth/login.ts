@@ -6,6 +6,7 @@ import { API_KEY_PATTERN } from '../../src/api/vocabulary.js';
 import { readAll } from '../../src/io/streams.js';
 import { maskKey } from '../../src/redact.js';
 import { DEFAULT_PROFILE } from '../../src/profiles.js';
+import { checkBaseUrl } from '../../src/credentials.js';
 
 interface LoginOptions {
   profile: string;
@@ -50,12 +51,12 @@ export async function login(ctx: Context, o: LoginOptions): Promise<void> {
   const store = await ctx.profiles();
   const existing = store.get(o.profile);
   // Precedence (cli.md): the flag, then CR_BASE_URL, then what the profile has stored.
-  let baseUrl = o.baseUrl ?? ctx.env.CR_BASE_URL ?? existing?.baseUrl;
-  if (!baseUrl) {
+  let [given, where] = o.baseUrl ? [o.baseUrl, '--base-url'] : ctx.env.CR_BASE_URL ? [ctx.env.CR_BASE_URL, 'CR_BASE_URL'] : [existing?.baseUrl, `profile "${o.profile}"`];
+  if (!given) {
     if (o.withKey) throw new UsageError('No base URL for this profile', 'pass --base-url URL (ending in /api/v1) or set CR_BASE_URL');
-    baseUrl = await ctx.prompt.input('Base URL (ends with /api/v1)', { flag: '--base-url' });
+    [given, where] = [await ctx.prompt.input('Base URL (ends with /api/v1)', { flag: '--base-url' }), 'the answer'];
   }
-  baseUrl = checkBaseUrl(baseUrl);
+  const baseUrl = checkBaseUrl(given, where);
   const rawKey = o.withKey ? await readAll(ctx.io.stdin) : await ctx.prompt.secret('API key', { flag: '--with-key (key on stdin)' });
   const key = checkKeyFormat(rawKey);
   if (o.verify) await verify(ctx, baseUrl, key, existing?.crmSegment);
@@ -63,16 +64,6 @@ export async function login(ctx: Context, o: LoginOptions): Promise<void> {
   ctx.notice(`Logged in: profile "${o.profile}" → ${baseUrl} with key ${maskKey(key)}${o.verify ? '' : ' (not verified)'}`);
 }
 
-function checkBaseUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    throw new UsageError(`--base-url is not a URL: "${value}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must be http or https: "${value}"`);
-  return url.toString().replace(/\/+$/, '');
-}
 
 async function verify(ctx: Context, baseUrl: string, key: string, crmSegment?: string): Promise<void> {
   const [{ ApiClient }, { routes }, { userAgent }] = await Promise.all([

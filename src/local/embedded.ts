@@ -1,12 +1,9 @@
-import { hash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Context } from '../context.js';
 import { asCliError } from './errors.js';
 
 export const LOCAL_PROFILE = 'local';
 export const DEFAULT_LOCAL_URL = 'http://127.0.0.1:4010/api/v1';
-
-const sha256 = (s: string) => hash('sha256', s, 'hex');
 
 /**
  * --local: starts the local server in this process on 127.0.0.1 and a free port, over the
@@ -15,7 +12,11 @@ const sha256 = (s: string) => hash('sha256', s, 'hex');
  * saved in that profile.
  */
 export async function startEmbedded(ctx: Context): Promise<{ baseUrl: string; key: string; close: () => Promise<void> }> {
-  const [{ startServer, defaultStorePath }, { initStore, createApiKey }] = await Promise.all([import('../server/serve.js'), import('../server/seed.js')]);
+  const [{ startServer, defaultStorePath }, { initStore, createApiKey }, { sha256Hex }] = await Promise.all([
+    import('../server/serve.js'),
+    import('../server/seed.js'),
+    import('../server/auth.js'),
+  ]);
   const storePath = defaultStorePath(ctx.env);
   const profiles = await ctx.profiles();
   let key = profiles.get(LOCAL_PROFILE)?.apiKey;
@@ -26,7 +27,7 @@ export async function startEmbedded(ctx: Context): Promise<{ baseUrl: string; ke
       profiles.save(LOCAL_PROFILE, { ...profiles.get(LOCAL_PROFILE), baseUrl: DEFAULT_LOCAL_URL, apiKey: key }, false);
     }
     const server = await startServer({ storePath, host: '127.0.0.1', port: 0, log: false });
-    const known = key && server.store.list('api_keys').some((k) => k.key_sha256 === sha256(key!) && !k.revoked_at);
+    const known = key && server.store.list('api_keys').some((k) => k.key_sha256 === sha256Hex(key!) && !k.revoked_at);
     if (!known) {
       const websiteId = server.store.list('websites')[0]?.id;
       if (!websiteId) throw new Error(`The local store ${storePath} has no website to scope a key to`);

@@ -596,12 +596,7 @@ export class Store {
 
   /** Lookup by id through a lazily built index. */
   get<C extends CollectionName>(collection: C, id: string): RecordOf<C> | undefined {
-    let index = this.indexes.get(collection);
-    if (!index) {
-      index = buildIndex(this.state[collection]);
-      this.indexes.set(collection, index);
-    }
-    const i = index.get(id);
+    const i = positionOf(this.state, this.indexes, collection, id);
     return i === undefined ? undefined : (this.state[collection][i] as unknown as RecordOf<C>);
   }
 
