@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFile, readdir } from 'node:fs/promises';
-import { Store } from '../../src/server/store.js';
-import { nodeFs } from '../../src/server/fs-layer.js';
-import type { FileHandleLike, StoreFs } from '../../src/server/fs-layer.js';
-import { journalPathOf } from '../../src/server/journal.js';
+import { Store } from '../../src/server/store/store.js';
+import { nodeFs } from '../../src/server/store/fs-layer.js';
+import type { FileHandleLike, StoreFs } from '../../src/server/store/fs-layer.js';
+import { journalPathOf } from '../../src/server/store/journal.js';
 import { KEYS, startFixtureServer } from '../server/helpers.js';
 import type { TestServer } from '../server/helpers.js';
 
