@@ -1,5 +1,5 @@
 /**
- * Synthetic stores for the scale benchmarks (docs/store-format.md, src/server/store-schema.ts):
+ * Synthetic stores for the scale benchmarks (docs/store-format.md, src/server/store/schema.ts):
  * `n` revenue records and proportional other collections, one owner (the operator of a
  * local store), an admin key scoped to the first website. Deterministic for a given n.
  */

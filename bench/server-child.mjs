@@ -75,7 +75,7 @@ const mb = (b) => Math.round((b / 1048576) * 10) / 10;
 
 if (mode === 'cr') {
   const { startServer } = await import('../dist/src/server/serve.js');
-  const { nodeFs } = await import('../dist/src/server/fs-layer.js');
+  const { nodeFs } = await import('../dist/src/server/store/fs-layer.js');
   if (profileOut && profileFrom === 'start') profilerPost = await startProfile();
   const t0 = hrtime.bigint();
   server = await startServer({ storePath, host: '127.0.0.1', port: 0, rateLimit: 1e9, log: false, fs: countingFs(nodeFs) });

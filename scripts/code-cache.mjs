@@ -13,7 +13,7 @@ const run = promisify(execFile);
 const CACHE = 'dist/bundle/cli.js.cache';
 const dir = mkdtempSync(join(tmpdir(), 'cr-code-cache-'));
 try {
-  const { initStore } = await import('../dist/src/server/seed.js');
+  const { initStore } = await import('../dist/src/server/init-store.js');
   const { startServer } = await import('../dist/src/server/serve.js');
   const storePath = join(dir, 'store.json');
   const { key } = await initStore(storePath, { demo: true });

@@ -16,7 +16,7 @@ export const initCommand = (ctx: Context) =>
   );
 
 async function init(ctx: Context, o: { store?: string; demo?: boolean; force?: boolean }): Promise<void> {
-  const [{ defaultStorePath }, { initStore }] = await Promise.all([import('../../src/server/serve.js'), import('../../src/server/seed.js')]);
+  const [{ defaultStorePath }, { initStore }] = await Promise.all([import('../../src/server/serve.js'), import('../../src/server/init-store.js')]);
   const storePath = o.store ?? defaultStorePath(ctx.env);
   let made;
   try {

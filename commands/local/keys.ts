@@ -43,7 +43,7 @@ export const keysCommand = (ctx: Context) => {
 async function create(ctx: Context, o: { role: Role; agency?: string; name?: string; store?: string }): Promise<void> {
   const website = ctx.globals.website;
   if (!website === !o.agency) throw new UsageError('Pass exactly one of --website ID or --agency ID');
-  const { addApiKey } = await import('../../src/server/seed.js');
+  const { addApiKey } = await import('../../src/server/keys.js');
   let made;
   try {
     made = await addApiKey(await storePathOf(ctx, o.store), { role: o.role, websiteId: website, agencyId: o.agency, name: o.name });
@@ -57,7 +57,7 @@ async function create(ctx: Context, o: { role: Role; agency?: string; name?: str
 }
 
 async function list(ctx: Context, o: { store?: string }): Promise<void> {
-  const { listKeys } = await import('../../src/server/seed.js');
+  const { listKeys } = await import('../../src/server/keys.js');
   let keys;
   try {
     keys = await listKeys(await storePathOf(ctx, o.store));
@@ -79,7 +79,7 @@ async function list(ctx: Context, o: { store?: string }): Promise<void> {
 }
 
 async function revoke(ctx: Context, id: string, o: { store?: string }): Promise<void> {
-  const { revokeKey } = await import('../../src/server/seed.js');
+  const { revokeKey } = await import('../../src/server/keys.js');
   let info;
   try {
     info = await revokeKey(await storePathOf(ctx, o.store), id);

@@ -14,7 +14,7 @@ export const restoreCommand = (ctx: Context) =>
   );
 
 async function restore(ctx: Context, o: { store?: string; from?: string }): Promise<void> {
-  const [{ defaultStorePath }, { restoreStore }] = await Promise.all([import('../../src/server/serve.js'), import('../../src/server/backups.js')]);
+  const [{ defaultStorePath }, { restoreStore }] = await Promise.all([import('../../src/server/serve.js'), import('../../src/server/store/backups.js')]);
   let result;
   try {
     result = await restoreStore(o.store ?? defaultStorePath(ctx.env), { from: o.from });

@@ -12,9 +12,10 @@ export const DEFAULT_LOCAL_URL = 'http://127.0.0.1:4010/api/v1';
  * saved in that profile.
  */
 export async function startEmbedded(ctx: Context): Promise<{ baseUrl: string; key: string; close: () => Promise<void> }> {
-  const [{ startServer, defaultStorePath }, { initStore, createApiKey }, { sha256Hex }] = await Promise.all([
+  const [{ startServer, defaultStorePath }, { initStore }, { createApiKey }, { sha256Hex }] = await Promise.all([
     import('../server/serve.js'),
-    import('../server/seed.js'),
+    import('../server/init-store.js'),
+    import('../server/keys.js'),
     import('../server/auth.js'),
   ]);
   const storePath = defaultStorePath(ctx.env);

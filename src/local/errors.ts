@@ -1,16 +1,38 @@
 import { LocalError, UsageError } from '../errors.js';
+import type { KeyErrorKind } from '../server/keys.js';
 
 /** Exit code of an unusable store file (EX_CONFIG from sysexits.h). */
 export const EXIT_BAD_STORE = 78;
 
 /**
- * Maps the server's store errors to CLI errors: an invalid store exits 78, a store held by
- * another server exits 1 with the holder named. Anything else passes through.
+ * A key request that names something wrong is a usage error (exit 2); a store with no user
+ * to own a key is a store problem (exit 1). Chosen by kind, never by the message's words.
+ */
+const KEY_ERROR_IS_USAGE: Record<KeyErrorKind, boolean> = {
+  'unknown-role': true,
+  scope: true,
+  'unknown-website': true,
+  'unknown-agency': true,
+  'unknown-user': true,
+  'unknown-key': true,
+  'no-user': false,
+};
+
+/**
+ * Maps the server's store and key errors to CLI errors: an invalid store exits 78, a store
+ * held by another server exits 1 with the holder named, a bad key request exits 2.
+ * Anything else passes through.
  */
 export async function asCliError(err: unknown): Promise<unknown> {
-  const { StoreError, StoreLockedError } = await import('../server/store.js');
+  const [{ StoreError }, { StoreLockedError }, { KeyError }] = await Promise.all([
+    import('../server/store/errors.js'),
+    import('../server/store/lock.js'),
+    import('../server/keys.js'),
+  ]);
   if (err instanceof StoreError) return new LocalError(err.message, EXIT_BAD_STORE, { cause: err, code: 'STORE_INVALID' });
   if (err instanceof StoreLockedError) return new LocalError(err.message, 1, { cause: err, code: 'STORE_LOCKED' });
-  if (err instanceof Error && /^(Unknown (role|website|agency|user)|A key is scoped|No API key with id)/.test(err.message)) return new UsageError(err.message);
+  if (err instanceof KeyError) {
+    return KEY_ERROR_IS_USAGE[err.kind] ? new UsageError(err.message) : new LocalError(err.message, 1, { cause: err, code: 'STORE_NO_USER' });
+  }
   return err;
 }

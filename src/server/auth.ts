@@ -2,8 +2,8 @@ import { hash } from 'node:crypto';
 import { API_KEY_PATTERN, ROLES } from '../api/schemas/common.js';
 import type { Role } from '../api/schemas/common.js';
 import type { WebsiteScope } from '../api/endpoints.js';
-import type { Store } from './store.js';
-import type { ApiKeyRecord, WebsiteRecord } from './store-schema.js';
+import type { Store } from './store/store.js';
+import type { ApiKeyRecord, WebsiteRecord } from './store/schema.js';
 import { HttpError, invalidKey, notInScope, validationError } from './errors.js';
 import { memoByGeneration } from './compute/memo.js';
 

@@ -8,7 +8,7 @@ import type { VisibilityQuery } from '../api/schemas/visibility.js';
 import type { SchedulePostBody } from '../api/schemas/social.js';
 import type { Clock } from './clock.js';
 import { utcDate } from './clock.js';
-import type { Store } from './store.js';
+import type { Store } from './store/store.js';
 import type { AuthContext, ResolvedScope } from './auth.js';
 import { HttpError, postNotFound } from './errors.js';
 import { financeSummary } from './compute/finance.js';

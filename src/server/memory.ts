@@ -1,6 +1,7 @@
-import { statSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { nodeFs } from './store/fs-layer.js';
+import type { StoreFs } from './store/fs-layer.js';
 
 /** Stores at least this big leave enough load garbage to be worth collecting at once. */
 export const LARGE_STORE_BYTES = 16 * 1024 * 1024;
@@ -12,10 +13,10 @@ export const LARGE_STORE_BYTES = 16 * 1024 * 1024;
  * (about 100 ms for 100k records) bring RSS back to what the data needs, before the
  * server takes traffic. Small stores are left alone.
  */
-export function collectLoadGarbage(storePath: string, threshold = LARGE_STORE_BYTES): boolean {
+export function collectLoadGarbage(storePath: string, threshold = LARGE_STORE_BYTES, fs: StoreFs = nodeFs): boolean {
   let size = 0;
   try {
-    size = statSync(storePath).size;
+    size = fs.sync.stat(storePath).size;
   } catch {
     return false;
   }

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { realClock } from './clock.js';
 import type { RealClock } from './clock.js';
-import { atomicWrite, nodeFs } from './fs-layer.js';
-import type { StoreFs } from './fs-layer.js';
+import { atomicWrite, nodeFs } from './store/fs-layer.js';
+import type { StoreFs } from './store/fs-layer.js';
 import { safeJsonParse } from './json.js';
 
 export const WINDOW_MS = 3_600_000;
@@ -63,7 +62,7 @@ export class RateLimiter {
   private load(file: string) {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = this.fs.sync.readFile(file).toString('utf8');
     } catch {
       return; // no counters yet
     }

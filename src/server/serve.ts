@@ -8,10 +8,10 @@ import { createApp, createCore } from './app.js';
 import type { AppOptions, RequestLogEntry, ServerCore } from './app.js';
 import { clockFromEnv, realClock } from './clock.js';
 import type { Clock, RealClock } from './clock.js';
-import { Store } from './store.js';
+import { Store } from './store/store.js';
 import { collectLoadGarbage } from './memory.js';
-import type { OpenStoreOptions } from './store.js';
-import type { StoreFs } from './fs-layer.js';
+import type { OpenStoreOptions } from './store/store.js';
+import type { StoreFs } from './store/fs-layer.js';
 import { RateLimiter, rateLimitFileOf } from './rate-limit.js';
 import { mountExtraRoutes } from './extra-routes.js';
 
@@ -102,7 +102,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const port = opts.port ?? 4010;
   const clock = opts.clock ?? clockFromEnv();
   const store = await Store.open(storePath, { ...opts.storeOptions, fs: opts.fs });
-  collectLoadGarbage(storePath);
+  collectLoadGarbage(storePath, undefined, opts.fs);
   let rateLimiter: RateLimiter;
   try {
     rateLimiter = new RateLimiter({ limit: opts.rateLimit, now: opts.realClock ?? realClock, file: rateLimitFileOf(storePath), fs: opts.fs });

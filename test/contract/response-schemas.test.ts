@@ -6,7 +6,7 @@ import { jsonSchemaOf } from '../../src/api/json-schema.js';
 import { responseSchemas } from '../../src/api/response-schemas.js';
 import { CHECKED_KEYWORDS, checkJson, type JsonSchema } from '../../src/api/check-json.js';
 import { createCore } from '../../src/server/app.js';
-import { Store } from '../../src/server/store.js';
+import { Store } from '../../src/server/store/store.js';
 import { fixedClock } from '../../src/server/clock.js';
 import { FIXTURE, IDS, KEYS, NOW } from '../server/helpers.js';
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
-import { Store, StoreError } from '../../src/server/store.js';
+import { Store, StoreError } from '../../src/server/store/store.js';
 import { KEYS, fixtureStore, request } from '../server/helpers.js';
 import { ensureBuilt, rng, runCr, spawnCrServe } from './durability-helpers.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';

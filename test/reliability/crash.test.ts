@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from 'node:http';
 import { readdir, stat } from 'node:fs/promises';
-import { Store } from '../../src/server/store.js';
-import { COLLECTIONS } from '../../src/server/store-schema.js';
+import { Store } from '../../src/server/store/store.js';
+import { COLLECTIONS } from '../../src/server/store/schema.js';
 import { KEYS, fixtureStore } from '../server/helpers.js';
 import { bounded, ensureBuilt, post, rng, spawnStoreServer } from './durability-helpers.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';

@@ -1,10 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFile, readdir } from 'node:fs/promises';
-import { Store } from '../../src/server/store.js';
-import { nodeFs } from '../../src/server/fs-layer.js';
-import type { FileHandleLike, StoreFs } from '../../src/server/fs-layer.js';
-import { journalPathOf } from '../../src/server/journal.js';
-import { KEYS, startFixtureServer } from '../server/helpers.js';
+import { existsSync } from 'node:fs';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Store, StoreError, StoreUnavailableError } from '../../src/server/store/store.js';
+import { lockPathOf } from '../../src/server/store/lock.js';
+import { rateLimitFileOf } from '../../src/server/rate-limit.js';
+import { nodeFs } from '../../src/server/store/fs-layer.js';
+import type { FileHandleLike, StoreFs } from '../../src/server/store/fs-layer.js';
+import { journalPathOf } from '../../src/server/store/journal.js';
+import { IDS, KEYS, fixtureStore, startFixtureServer } from '../server/helpers.js';
 import type { TestServer } from '../server/helpers.js';
 
 /**
@@ -124,4 +128,111 @@ describe('write errors while folding the journal into the snapshot', () => {
     figures[step] = { writes: acked.length + 1, injected: state.hits, status: 200 };
     console.log(`disk-fault test: ${JSON.stringify(figures)}`);
   });
+});
+
+/**
+ * The fs layer carries every file the server touches (src/server/store/fs-layer.ts): each
+ * test below injects a fault (or watches the calls) through the layer only, so it fails if
+ * that file's I/O goes around it.
+ */
+describe('faults injected through the layer reach the journal, the lock and the rate-limit counters', () => {
+  const eio = (what: string) => Object.assign(new Error(`EIO: i/o error, ${what}`), { code: 'EIO' });
+
+  it('journal: a read fault at open refuses the store (naming the journal), an append fault answers 503', async () => {
+    const { path, cleanup } = await fixtureStore();
+    try {
+      const journal = journalPathOf(path);
+      const readFault: StoreFs = { ...nodeFs, readFile: (p) => (p === journal ? Promise.reject(eio('read')) : nodeFs.readFile(p)) };
+      const refused = await Store.open(path, { fs: readFault }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(StoreError);
+      expect((refused as StoreError).message).toBe(`${journal}: cannot read (EIO: i/o error, read)`);
+      expect(existsSync(lockPathOf(path))).toBe(false); // released on the way out
+
+      let appends = 0;
+      const appendFault: StoreFs = {
+        ...nodeFs,
+        open: async (p, flags, mode) => {
+          const fh = await nodeFs.open(p, flags, mode);
+          if (p !== journal || flags !== 'a') return fh;
+          return {
+            ...bind(fh),
+            writeFile: async () => {
+              appends++;
+              throw eio('write');
+            },
+          };
+        },
+      };
+      const store = await Store.open(path, { fs: appendFault });
+      const write = store.commit([{ op: 'insert', collection: 'users', record: { id: 'u-fault', email: 'f@x.example', name: 'F' } }]);
+      await expect(write).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(appends).toBe(1);
+      await store.abandon();
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('lock: taken and released through the layer; a fault there refuses the open and leaves no lock behind', async () => {
+    const { path, cleanup } = await fixtureStore();
+    try {
+      const lock = lockPathOf(path);
+      const calls: string[] = [];
+      const watched: StoreFs = {
+        ...nodeFs,
+        sync: {
+          ...nodeFs.sync,
+          link: (a, b) => (calls.push(`link ${b}`), nodeFs.sync.link(a, b)),
+          unlink: (p) => (calls.push(`unlink ${p}`), nodeFs.sync.unlink(p)),
+        },
+      };
+      const store = await Store.open(path, { fs: watched });
+      expect(calls).toContain(`link ${lock}`);
+      await store.close();
+      expect(calls).toContain(`unlink ${lock}`);
+
+      const faulty: StoreFs = { ...nodeFs, sync: { ...nodeFs.sync, writeFile: () => { throw eio('write'); } } };
+      await expect(Store.open(path, { fs: faulty })).rejects.toMatchObject({ code: 'EIO' });
+      expect(existsSync(lock)).toBe(false);
+      expect((await readdir(dirname(path))).filter((f) => f.includes('.lock'))).toEqual([]);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('rate-limit counters: read at start and written on stop through the layer', async () => {
+    const { path, cleanup } = await fixtureStore();
+    try {
+      const sidecar = rateLimitFileOf(path);
+      // On disk: the editor key's window is used up. Read through the layer, the read fails
+      // (EIO): the server starts with no counts, so the request passes.
+      const exhausted = JSON.stringify({ version: 1, windowMs: 3_600_000, windows: { [IDS.keyEditorW1]: { start: Date.now(), count: 99 } } }) + '\n';
+      await writeFile(sidecar, exhausted);
+      let writeFaults = 0;
+      const fs: StoreFs = {
+        ...nodeFs,
+        rename: (a, b) => (b === sidecar ? (writeFaults++, Promise.reject(eio('rename'))) : nodeFs.rename(a, b)),
+        sync: { ...nodeFs.sync, readFile: (p) => { if (p === sidecar) throw eio('read'); return nodeFs.sync.readFile(p); } },
+      };
+      srv = await startFixtureServer({ storePath: path, fs, rateLimit: 5 });
+      const res = await srv.req('GET', '/api/v1/finance/summary', { key: KEYS.editorW1 });
+      expect(res.status).toBe(200);
+      expect(res.headers['x-ratelimit-remaining']).toBe('4');
+      await srv.close();
+      srv = undefined;
+      // The flush on stop went through the layer and failed there: the file is as it was, no temp left.
+      expect(writeFaults).toBeGreaterThan(0);
+      expect(await readFile(sidecar, 'utf8')).toBe(exhausted);
+      expect(await temps(dirname(path))).toEqual([]);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+const bind = (fh: FileHandleLike): FileHandleLike => ({
+  writeFile: (d) => fh.writeFile(d),
+  sync: () => fh.sync(),
+  truncate: (n) => fh.truncate(n),
+  close: () => fh.close(),
 });

@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { tempDir, cleanupTempDirs } from '../helpers/tmp.js';
-import { Store } from '../../src/server/store.js';
+import { Store } from '../../src/server/store/store.js';
 import { FIXTURE, KEYS, V, ensureBuilt, parseRawResponse, sleep, spawnServe, stopServe } from './support.js';
 
 /**

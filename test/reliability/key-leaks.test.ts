@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, cleanupTempDirs } from '../helpers/tmp.js';
-import { addApiKey, DEMO } from '../../src/server/seed.js';
+import { DEMO } from '../../src/server/seed.js';
+import { addApiKey } from '../../src/server/keys.js';
 import { deadPort } from '../helpers/http-server.js';
 import { NOW, ensureBuilt, runCr, spawnServe, stopServe } from './support.js';
 

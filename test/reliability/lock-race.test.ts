@@ -3,7 +3,7 @@ import { execa } from 'execa';
 import { existsSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { StoreLockedError, acquireLock, lockPathOf } from '../../src/server/lock.js';
+import { StoreLockedError, acquireLock, lockPathOf } from '../../src/server/store/lock.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 
 /**
@@ -12,7 +12,7 @@ import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
  * The children use the built module (dist/ is built by the global setup, never here).
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BUILT_LOCK = join(ROOT, 'dist', 'src', 'server', 'lock.js');
+const BUILT_LOCK = join(ROOT, 'dist', 'src', 'server', 'store', 'lock.js');
 
 const PROCS = 8;
 const ROUNDS = 5;

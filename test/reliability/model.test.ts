@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { appendFile, readFile, readdir } from 'node:fs/promises';
-import { Store } from '../../src/server/store.js';
-import type { Mutation } from '../../src/server/store.js';
-import { nodeFs } from '../../src/server/fs-layer.js';
-import type { StoreFs } from '../../src/server/fs-layer.js';
-import { journalPathOf } from '../../src/server/journal.js';
+import { Store } from '../../src/server/store/store.js';
+import type { Mutation } from '../../src/server/store/store.js';
+import { nodeFs } from '../../src/server/store/fs-layer.js';
+import type { StoreFs } from '../../src/server/store/fs-layer.js';
+import { journalPathOf } from '../../src/server/store/journal.js';
 import { FIXTURE, fixtureStore } from '../server/helpers.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { lockPathOf } from '../../src/server/lock.js';
+import { lockPathOf } from '../../src/server/store/lock.js';
 import { IDS, KEYS, fixtureStore, request } from '../server/helpers.js';
 import { ensureBuilt, runCr, spawnCrServe } from './durability-helpers.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyChecked, checkBatch, type Mutation } from '../../src/server/store.js';
-import { emptyStore } from '../../src/server/store-schema.js';
+import { applyChecked, checkBatch, type Mutation } from '../../src/server/store/store.js';
+import { emptyStore } from '../../src/server/store/schema.js';
 
 const user = (id: string) => ({ id, email: `${id}@example.com`, name: id });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createApp, createCore, knownRoutes } from '../../src/server/app.js';
-import { Store } from '../../src/server/store.js';
+import { Store } from '../../src/server/store/store.js';
 import { fixedClock } from '../../src/server/clock.js';
 import { endpointList } from '../../src/api/endpoints.js';
 import { FIXTURE, IDS, KEYS, NOW } from './helpers.js';

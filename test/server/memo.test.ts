@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Store } from '../../src/server/store.js';
-import { emptyStore } from '../../src/server/store-schema.js';
+import { Store } from '../../src/server/store/store.js';
+import { emptyStore } from '../../src/server/store/schema.js';
 import { memoByGeneration } from '../../src/server/compute/memo.js';
 
 describe('memoByGeneration', () => {

@@ -1,5 +1,5 @@
 import type { BrandSubject } from '../../api/schemas/brand.js';
-import type { BrandSubjectRecord } from '../store-schema.js';
+import type { BrandSubjectRecord } from '../store/schema.js';
 
 const DATA_URL = /data:[^,\s"']*,[^\s"']*/gi;
 

@@ -1,6 +1,6 @@
 import { PROMPT_PREVIEW_MAX } from '../../api/schemas/crm.js';
 import type { CrmAgent, CrmAgentList } from '../../api/schemas/crm.js';
-import type { CrmAgentRecord } from '../store-schema.js';
+import type { CrmAgentRecord } from '../store/schema.js';
 
 /** At most `max` Unicode code points: an emoji (astral character) is never split. */
 export function truncateCodePoints(text: string, max = PROMPT_PREVIEW_MAX): string {

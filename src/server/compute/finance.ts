@@ -1,6 +1,6 @@
 import { BusinessEntity, RevenueRecord } from '../../api/schemas/finance.js';
 import type { EntitySummary, FinanceSummary, InvoiceAlert } from '../../api/schemas/finance.js';
-import type { CostItemRecord } from '../store-schema.js';
+import type { CostItemRecord } from '../store/schema.js';
 import { pickShape } from './pick.js';
 
 type Entity = BusinessEntity;

@@ -1,6 +1,6 @@
 import { Learning } from '../../api/schemas/intelligence.js';
 import type { LearningsList } from '../../api/schemas/intelligence.js';
-import type { LearningRecord } from '../store-schema.js';
+import type { LearningRecord } from '../store/schema.js';
 import { pickShape, timeOf } from './pick.js';
 
 /** GET /intelligence/learnings (decisions.md §6): confirmed with ≥ 2 evidence, best first. */

@@ -1,4 +1,4 @@
-import type { Store } from '../store.js';
+import type { Store } from '../store/store.js';
 
 /**
  * Caches a read's result for the store's current generation (bumped by every commit), so

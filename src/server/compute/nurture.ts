@@ -1,5 +1,5 @@
 import type { NurtureList, NurtureSequence } from '../../api/schemas/nurture.js';
-import type { NurtureRecord } from '../store-schema.js';
+import type { NurtureRecord } from '../store/schema.js';
 import { timeOf } from './pick.js';
 
 /** GET /content/nurture-sequences (decisions.md §6): newest update first, paged. */

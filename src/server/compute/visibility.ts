@@ -1,5 +1,5 @@
 import type { Visibility } from '../../api/schemas/visibility.js';
-import type { VisibilityScanRecord } from '../store-schema.js';
+import type { VisibilityScanRecord } from '../store/schema.js';
 import { timeOf } from './pick.js';
 
 /** GET /gbp/visibility (decisions.md §6): the website's latest scan, optionally one keyword. */

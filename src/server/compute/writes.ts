@@ -2,7 +2,7 @@ import { AdCreative } from '../../api/schemas/ads.js';
 import type { CreateAdCreativeBody } from '../../api/schemas/ads.js';
 import { ContentListener, POLL_INTERVAL_MS } from '../../api/schemas/listeners.js';
 import type { CreateListenerBody } from '../../api/schemas/listeners.js';
-import type { AdCampaignRecord, AdCreativeRecord, SocialPostRecord } from '../store-schema.js';
+import type { AdCampaignRecord, AdCreativeRecord, SocialPostRecord } from '../store/schema.js';
 import { pickShape } from './pick.js';
 
 /**

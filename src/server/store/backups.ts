@@ -1,10 +1,72 @@
-import { resolve } from 'node:path';
-import { dirname } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { atomicWrite, isCode, nodeFs, syncDir } from './fs-layer.js';
 import type { StoreFs } from './fs-layer.js';
 import { acquireLock } from './lock.js';
 import { JournalCorruptError, journalPathOf, parseJournal, planReplay, snapshotId } from './journal.js';
-import { StoreError, newestValidBackup, parseStoreBuffer } from './store.js';
+import { parseStoreBuffer } from './snapshot.js';
+import { StoreError } from './errors.js';
+
+/**
+ * Backups of the snapshot (decisions.md §7): `<store>.bak.1` (newest) … `.bak.N`, kept as
+ * each fold replaces the store file, and `cr local restore`, which brings one back.
+ */
+
+export const backupPathOf = (storePath: string, generation: number) => `${storePath}.bak.${generation}`;
+
+/** Default number of previous snapshots kept (`<store>.bak.1` newest … `.bak.N`). */
+export const DEFAULT_BACKUPS = 2;
+
+/** The newest backup that loads, if any. */
+export async function newestValidBackup(storePath: string, fs: StoreFs = nodeFs, generations = DEFAULT_BACKUPS + 3): Promise<string | undefined> {
+  for (let g = 1; g <= generations; g++) {
+    const p = backupPathOf(storePath, g);
+    try {
+      parseStoreBuffer(p, await fs.readFile(p));
+      return p;
+    } catch {
+      /* missing or invalid: try the next one */
+    }
+  }
+  return undefined;
+}
+
+/** `…; newest valid backup: X (restore with: …)` for a refused store file. */
+export async function withBackupHint(err: StoreError, storePath: string, fs: StoreFs): Promise<StoreError> {
+  const bak = await newestValidBackup(storePath, fs);
+  const restore = `cr local restore --store ${storePath}`;
+  const hint = bak ? `; newest valid backup: ${bak} (restore with: ${restore})` : `; no valid backup found (${backupPathOf(storePath, 1)}, ${backupPathOf(storePath, 2)})`;
+  return new StoreError(err.storePath, err.detail + hint, { cause: err.cause ?? err });
+}
+
+/**
+ * Keeps the snapshot about to be replaced: `.bak.1` → `.bak.2` …, then a hard link of the
+ * store as `.bak.1` (a copy where links are not supported). Best effort: a backup that
+ * cannot be made never blocks a commit. The caller fsyncs the folder afterwards.
+ */
+export async function rotateBackups(fs: StoreFs, storePath: string, keep: number): Promise<void> {
+  if (keep < 1) return;
+  for (let g = keep - 1; g >= 1; g--) {
+    await fs.rename(backupPathOf(storePath, g), backupPathOf(storePath, g + 1)).catch(() => undefined);
+  }
+  const first = backupPathOf(storePath, 1);
+  await fs.unlink(first).catch(() => undefined);
+  try {
+    await fs.link(storePath, first);
+  } catch (err) {
+    if (isCode(err, 'ENOENT')) return;
+    const bytes = await fs.readFile(storePath).catch(() => undefined);
+    if (bytes) await atomicWrite(fs, first, bytes, { sync: false }).catch(() => undefined);
+  }
+}
+
+/** Temp files of commits or folds cut short by a crash (we hold the lock: nobody else writes them). */
+export async function removeStaleTemps(fs: StoreFs, storePath: string): Promise<void> {
+  const base = basename(storePath).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`^\\.${base}(\\.journal)?\\.\\d+\\.\\d+\\.tmp$`);
+  const dir = dirname(storePath);
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  await Promise.all(names.filter((n) => pattern.test(n)).map((n) => fs.unlink(join(dir, n)).catch(() => undefined)));
+}
 
 export interface RestoreOptions {
   /** The file to restore (validated first); default: the newest valid `<store>.bak.N`. */
@@ -33,7 +95,7 @@ const stamp = (d: Date) => d.toISOString().replace(/[:.]/g, '-');
 export async function restoreStore(storePath: string, o: RestoreOptions = {}): Promise<RestoreResult> {
   const fs = o.fs ?? nodeFs;
   const path = resolve(storePath);
-  const release = acquireLock(path);
+  const release = acquireLock(path, fs);
   try {
     const source = o.from ? resolve(o.from) : await newestValidBackup(path, fs);
     if (!source) {

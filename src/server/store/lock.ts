@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { isCode } from './fs-layer.js';
+import { isCode, nodeFs } from './fs-layer.js';
+import type { StoreFs, SyncFs } from './fs-layer.js';
 
 /** Another live process (or this one) holds the store. */
 export class StoreLockedError extends Error {
@@ -33,9 +33,9 @@ function pidAlive(pid: number): boolean {
 type Holder = { pid: number; startedAt?: string };
 
 /** The lock file's text; undefined when there is none, null when it cannot be read. */
-function readText(path: string): string | null | undefined {
+function readText(fs: SyncFs, path: string): string | null | undefined {
   try {
-    return readFileSync(path, 'utf8');
+    return fs.readFile(path).toString('utf8');
   } catch (err) {
     if (isCode(err, 'EISDIR')) throw err; // not a lock file: never moved aside or removed
     return isCode(err, 'ENOENT') ? undefined : null;
@@ -51,8 +51,8 @@ function parseHolder(text: string | null): Holder {
   }
 }
 
-function readHolder(lockPath: string): Holder | undefined {
-  const text = readText(lockPath);
+function readHolder(fs: SyncFs, lockPath: string): Holder | undefined {
+  const text = readText(fs, lockPath);
   return text === undefined ? undefined : parseHolder(text);
 }
 
@@ -60,9 +60,9 @@ function readHolder(lockPath: string): Holder | undefined {
 const sidePath = (lockPath: string, kind: 'tmp' | 'aside') =>
   `${lockPath}.${process.pid}.${randomBytes(6).toString('hex')}.${kind}`;
 
-function removeQuietly(path: string): void {
+function removeQuietly(fs: SyncFs, path: string): void {
   try {
-    unlinkSync(path);
+    fs.unlink(path);
   } catch {
     /* already gone, or nothing more to do */
   }
@@ -76,9 +76,9 @@ const NO_LINKS = ['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'];
  * one exists. link() never replaces and the lock appears complete, so no one can read it
  * half-written and take it for stale. Without hard links: O_EXCL create, then write.
  */
-function placeLock(file: string, text: string, lockPath: string): boolean {
+function placeLock(fs: SyncFs, file: string, text: string, lockPath: string): boolean {
   try {
-    linkSync(file, lockPath);
+    fs.link(file, lockPath);
     return true;
   } catch (err) {
     if (isCode(err, 'EEXIST')) return false;
@@ -86,29 +86,29 @@ function placeLock(file: string, text: string, lockPath: string): boolean {
   }
   let fd: number;
   try {
-    fd = openSync(lockPath, 'wx', 0o600);
+    fd = fs.open(lockPath, 'wx', 0o600);
   } catch (err) {
     if (isCode(err, 'EEXIST')) return false;
     throw err;
   }
   try {
-    writeSync(fd, text);
+    fs.write(fd, text);
   } catch (err) {
-    removeQuietly(lockPath); // an empty lock would only be taken over later
+    removeQuietly(fs, lockPath); // an empty lock would only be taken over later
     throw err;
   } finally {
-    closeSync(fd);
+    fs.close(fd);
   }
   return true;
 }
 
-function createLock(lockPath: string, token: string): boolean {
+function createLock(fs: SyncFs, lockPath: string, token: string): boolean {
   const tmp = sidePath(lockPath, 'tmp');
   try {
-    writeFileSync(tmp, token, { mode: 0o600, flag: 'wx' });
-    return placeLock(tmp, token, lockPath);
+    fs.writeFile(tmp, token, { mode: 0o600, flag: 'wx' });
+    return placeLock(fs, tmp, token, lockPath);
   } finally {
-    removeQuietly(tmp);
+    removeQuietly(fs, tmp);
   }
 }
 
@@ -117,19 +117,19 @@ function createLock(lockPath: string, token: string): boolean {
  * moves exactly one file aside, which is then checked, and one that changed meanwhile is put
  * back (if that fails, another process has made a new one in the gap).
  */
-function removeIfUnchanged(path: string, expected: string | null): void {
+function removeIfUnchanged(fs: SyncFs, path: string, expected: string | null): void {
   const aside = sidePath(path, 'aside');
   try {
-    renameSync(path, aside);
+    fs.rename(path, aside);
   } catch (err) {
     if (isCode(err, 'ENOENT')) return; // someone else removed it
     throw err;
   }
   try {
-    const text = readText(aside);
-    if (text !== expected && text !== undefined) placeLock(aside, text ?? '', path);
+    const text = readText(fs, aside);
+    if (text !== expected && text !== undefined) placeLock(fs, aside, text ?? '', path);
   } finally {
-    removeQuietly(aside);
+    removeQuietly(fs, aside);
   }
 }
 
@@ -137,9 +137,9 @@ function removeIfUnchanged(path: string, expected: string | null): void {
 const GUARD_MAX_AGE_MS = 10_000;
 const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
-function olderThan(path: string, ms: number): boolean {
+function olderThan(fs: SyncFs, path: string, ms: number): boolean {
   try {
-    return Date.now() - statSync(path).mtimeMs > ms;
+    return Date.now() - fs.stat(path).mtimeMs > ms;
   } catch {
     return false;
   }
@@ -152,54 +152,55 @@ function olderThan(path: string, ms: number): boolean {
  * the guard only the stale lock itself is ever removed. A guard whose holder died (killed
  * mid-takeover) is removed in turn; while a live one holds it, this waits a moment.
  */
-function takeOver(lockPath: string, staleText: string | null, token: string): void {
+function takeOver(fs: SyncFs, lockPath: string, staleText: string | null, token: string): void {
   const guard = `${lockPath}.takeover`;
-  if (!createLock(guard, token)) {
-    const text = readText(guard);
+  if (!createLock(fs, guard, token)) {
+    const text = readText(fs, guard);
     if (text === undefined) return;
     const pid = parseHolder(text).pid;
     const dead = !Number.isNaN(pid) && !pidAlive(pid); // an empty guard may still be being written
-    if (dead || olderThan(guard, GUARD_MAX_AGE_MS)) removeIfUnchanged(guard, text);
+    if (dead || olderThan(fs, guard, GUARD_MAX_AGE_MS)) removeIfUnchanged(fs, guard, text);
     else pause(5);
     return;
   }
   try {
     // Read again under the guard: another process may have replaced it since it was judged.
-    if (readText(lockPath) === staleText) removeIfUnchanged(lockPath, staleText);
+    if (readText(fs, lockPath) === staleText) removeIfUnchanged(fs, lockPath, staleText);
   } finally {
-    if (readText(guard) === token) removeQuietly(guard);
+    if (readText(fs, guard) === token) removeQuietly(fs, guard);
   }
 }
 
 /**
  * Single-writer lock: `<store>.lock`, created complete (temp file, then link), holding pid
  * and start time. A lock whose pid is not alive is stale and taken over. Returns the
- * release function.
+ * release function. All of it goes through the fs layer (`storeFs.sync`).
  */
-export function acquireLock(storePath: string): () => void {
+export function acquireLock(storePath: string, storeFs: StoreFs = nodeFs): () => void {
+  const fs = storeFs.sync;
   const lockPath = lockPathOf(storePath);
-  mkdirSync(dirname(lockPath), { recursive: true });
+  fs.mkdir(dirname(lockPath), { recursive: true });
   const token = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), store: storePath });
   // Bounded: a pass wins, meets a live holder, makes progress on a stale lock, or waits 5 ms
   // while another process takes it over.
   for (let attempt = 0; attempt < 100; attempt++) {
-    if (createLock(lockPath, token)) {
+    if (createLock(fs, lockPath, token)) {
       let released = false;
       return () => {
         if (released) return;
         released = true;
         try {
-          if (readFileSync(lockPath, 'utf8') === token) unlinkSync(lockPath);
+          if (fs.readFile(lockPath).toString('utf8') === token) fs.unlink(lockPath);
         } catch {
           /* already gone */
         }
       };
     }
-    const text = readText(lockPath);
+    const text = readText(fs, lockPath);
     if (text === undefined) continue; // released (or being taken over) meanwhile: try again
     const holder = parseHolder(text);
     if (pidAlive(holder.pid)) throw new StoreLockedError(storePath, holder);
-    takeOver(lockPath, text, token);
+    takeOver(fs, lockPath, text, token);
   }
-  throw new StoreLockedError(storePath, readHolder(lockPath) ?? { pid: NaN });
+  throw new StoreLockedError(storePath, readHolder(fs, lockPath) ?? { pid: NaN });
 }

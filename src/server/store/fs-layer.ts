@@ -1,9 +1,12 @@
+import * as fsn from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /**
- * The file-system calls of the store, behind one small interface so that tests can inject
- * failures (ENOSPC, EIO) at any step of a durable write.
+ * Every file-system call of the local server (store snapshot, journal, backups, temp
+ * cleanup, lock file, rate-limit counters), behind one small interface so that tests can
+ * inject failures (ENOSPC, EIO) at any step. Nothing under src/server imports node:fs
+ * itself (test/architecture/fs-layer.test.ts keeps it so).
  */
 export interface StoreFs {
   readFile(path: string): Promise<Buffer>;
@@ -13,6 +16,29 @@ export interface StoreFs {
   mkdir(path: string, opts: { recursive: true }): Promise<unknown>;
   /** A hard link (backups keep the replaced snapshot's inode without copying it). */
   link(existing: string, newPath: string): Promise<void>;
+  /** The names in a folder (stale temp files are found by name at open). */
+  readdir(path: string): Promise<string[]>;
+  /**
+   * Synchronous calls: the single-writer lock is taken and released in one synchronous step
+   * (no other attempt of this process can interleave with a takeover), and the rate-limit
+   * counters and the store size are read while the server is built.
+   */
+  sync: SyncFs;
+}
+
+/** The synchronous part of the layer (see StoreFs.sync). */
+export interface SyncFs {
+  readFile(path: string): Buffer;
+  /** Creates a file with its content (`flag: 'wx'`: only if it does not exist). */
+  writeFile(path: string, data: string, opts: { mode: number; flag: string }): void;
+  open(path: string, flags: string, mode?: number): number;
+  write(fd: number, text: string): void;
+  close(fd: number): void;
+  link(existing: string, newPath: string): void;
+  rename(from: string, to: string): void;
+  unlink(path: string): void;
+  mkdir(path: string, opts: { recursive: true }): void;
+  stat(path: string): { size: number; mtimeMs: number };
 }
 
 export interface FileHandleLike {
@@ -30,6 +56,19 @@ export const nodeFs: StoreFs = {
   unlink: (p) => fsp.unlink(p),
   mkdir: (p, o) => fsp.mkdir(p, o),
   link: (a, b) => fsp.link(a, b),
+  readdir: (p) => fsp.readdir(p),
+  sync: {
+    readFile: (p) => fsn.readFileSync(p),
+    writeFile: (p, d, o) => fsn.writeFileSync(p, d, o),
+    open: (p, flags, mode) => fsn.openSync(p, flags, mode),
+    write: (fd, text) => void fsn.writeSync(fd, text),
+    close: (fd) => fsn.closeSync(fd),
+    link: (a, b) => fsn.linkSync(a, b),
+    rename: (a, b) => fsn.renameSync(a, b),
+    unlink: (p) => fsn.unlinkSync(p),
+    mkdir: (p, o) => void fsn.mkdirSync(p, o),
+    stat: (p) => fsn.statSync(p),
+  },
 };
 
 let tmpCounter = 0;

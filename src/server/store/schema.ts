@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { ROLES } from '../api/schemas/common.js';
-import { BusinessEntity, RevenueRecord } from '../api/schemas/finance.js';
-import { AdCreative } from '../api/schemas/ads.js';
-import { ContentListener } from '../api/schemas/listeners.js';
-import { Learning } from '../api/schemas/intelligence.js';
-import { NurtureSequence } from '../api/schemas/nurture.js';
-import { VisibilityKeyword } from '../api/schemas/visibility.js';
-import { BrandSubject } from '../api/schemas/brand.js';
-import { PromptVersion } from '../api/schemas/crm.js';
-import { POST_STATUSES } from '../api/schemas/social.js';
+import { ROLES } from '../../api/schemas/common.js';
+import { BusinessEntity, RevenueRecord } from '../../api/schemas/finance.js';
+import { AdCreative } from '../../api/schemas/ads.js';
+import { ContentListener } from '../../api/schemas/listeners.js';
+import { Learning } from '../../api/schemas/intelligence.js';
+import { NurtureSequence } from '../../api/schemas/nurture.js';
+import { VisibilityKeyword } from '../../api/schemas/visibility.js';
+import { BrandSubject } from '../../api/schemas/brand.js';
+import { PromptVersion } from '../../api/schemas/crm.js';
+import { POST_STATUSES } from '../../api/schemas/social.js';
 
 /**
  * Records of the local server's JSON file store (decisions.md §7). Each keeps the API's

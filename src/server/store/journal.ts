@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { safeJsonParse } from './json.js';
+import { safeJsonParse } from '../json.js';
 
 /**
  * The append-only journal beside the store (decisions.md §7): `<store>.journal`, one JSON

@@ -1,0 +1,345 @@
+import { dirname } from 'node:path';
+import type { CollectionName, StoreData } from './schema.js';
+import { applyChecked, checkBatch } from './batch.js';
+import type { IdIndex, Mutation } from './batch.js';
+import { serialize } from './snapshot.js';
+import { DEFAULT_BACKUPS, rotateBackups } from './backups.js';
+import { StoreUnavailableError } from './errors.js';
+import { syncDir, tempPathOf, writeTemp } from './fs-layer.js';
+import type { StoreFs } from './fs-layer.js';
+import { JournalFile } from './journal-file.js';
+import { foldLine, groupLine, headerLine, journalPathOf, snapshotId } from './journal.js';
+import type { JournalState } from './replay.js';
+
+/** When the journal is folded into the snapshot, and how many backups a fold keeps. */
+export interface CommitOptions {
+  /**
+   * Fold the journal into the snapshot once this many bytes were journaled since the last
+   * fold. Default: 4 MiB, or a quarter of the snapshot's size if that is more (a fold costs
+   * a whole-snapshot rewrite, so its cost per journaled byte stays flat on large stores, and
+   * the replay at start stays a fraction of the load).
+   */
+  journalMaxBytes?: number;
+  /** … or this many mutations. Default: 10,000, or one per KiB of snapshot if that is more. */
+  journalMaxRecords?: number;
+  /** Previous snapshots kept as `<store>.bak.N` (default 2). */
+  backups?: number;
+}
+
+/** Counters for tests and benchmarks. */
+export interface StoreStats {
+  /** Group commits made durable (one journal append + fsync each). */
+  commits: number;
+  /** fsync calls issued by the store (journal, snapshot, folder). */
+  fsyncs: number;
+  /** Current size of the journal file. */
+  journalBytes: number;
+  /** Mutations in the journal that the snapshot on disk does not hold yet. */
+  journalRecords: number;
+  /** Snapshot rewrites (folds) completed since open. */
+  snapshots: number;
+  /** Folds that failed (and will be retried). */
+  foldFailures: number;
+}
+
+interface Pending {
+  mutations: Mutation[];
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+interface Fold {
+  phase: 'writing' | 'ready';
+  id: string;
+  size: number;
+  tmp: string;
+  /** Journal lines appended after the fold line: the new journal keeps them. */
+  after: string[];
+  afterRecords: number;
+  afterBytes: number;
+  /** What the new snapshot covers (subtracted from the counters once installed). */
+  coversRecords: number;
+  coversBytes: number;
+}
+
+/**
+ * The group commit of the store (decisions.md §7), over the committed state it shares with
+ * the Store facade (which only reads it).
+ *
+ * Writes are queued and group-committed: every write pending at that moment becomes one
+ * line of the journal (`<store>.journal`), written and fsynced once; then all of them are
+ * applied in place and acknowledged. A failed append cuts the journal back to its last good
+ * length, rejects the group (503) and leaves memory at the last committed state.
+ *
+ * The journal is folded into the snapshot (the store file) past a threshold: the snapshot
+ * text is built at once, written and fsynced to a temp file in the background while
+ * commits go on, then installed between two commits (previous snapshot kept as .bak.1,
+ * rename, folder fsync, journal reset). Also on a clean close. The store file is always a
+ * complete, valid, sealed snapshot. `path` null: memory only, nothing written.
+ */
+export class GroupCommit {
+  private pending: Pending[] = [];
+  private loop: Promise<void> | null = null;
+  private closed = false;
+  /** Number of commits since open; derived caches key on it. */
+  generation = 0;
+  /** Number of durable group commits (for tests and benchmarks). */
+  commits = 0;
+
+  private readonly journal: JournalFile;
+  private seq: number;
+  private unfoldedRecords: number;
+  private unfoldedBytes: number;
+  private fold: Fold | null = null;
+  private foldTask: Promise<void> | null = null;
+  private forceFold = false;
+  private foldRetryAt = 0;
+  private counters = { fsyncs: 0, snapshots: 0, foldFailures: 0 };
+  /** Explicit thresholds (0 = the defaults, which scale with the snapshot). */
+  private readonly maxBytes: number;
+  private readonly maxRecords: number;
+  private snapshotBytes: number;
+  private readonly keepBackups: number;
+  private closedForFolds = false;
+  private dead = false;
+
+  constructor(
+    private readonly state: StoreData,
+    private readonly indexes: Map<CollectionName, IdIndex>,
+    private readonly path: string | null,
+    private readonly fs: StoreFs,
+    j: JournalState & { fsyncs: number; snapshotBytes: number },
+    opts: CommitOptions,
+  ) {
+    this.journal = new JournalFile(fs, path === null ? '' : journalPathOf(path), j.len, this.onSync);
+    this.seq = j.seq;
+    this.unfoldedRecords = j.records;
+    this.unfoldedBytes = j.bytes;
+    this.counters.fsyncs = j.fsyncs;
+    this.snapshotBytes = j.snapshotBytes;
+    this.maxBytes = opts.journalMaxBytes ?? 0;
+    this.maxRecords = opts.journalMaxRecords ?? 0;
+    this.keepBackups = opts.backups ?? DEFAULT_BACKUPS;
+  }
+
+  stats(): StoreStats {
+    return {
+      commits: this.commits,
+      fsyncs: this.counters.fsyncs,
+      journalBytes: this.journal.len,
+      journalRecords: this.unfoldedRecords,
+      snapshots: this.counters.snapshots,
+      foldFailures: this.counters.foldFailures,
+    };
+  }
+
+  /** Queues mutations; resolves once they are durable (shared commit with concurrent writers). */
+  commit(mutations: Mutation[]): Promise<void> {
+    if (this.closed) return Promise.reject(new StoreUnavailableError({ cause: new Error('store closed') }));
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ mutations, resolve, reject });
+      this.kick();
+    });
+  }
+
+  private kick() {
+    this.loop ??= this.runLoop();
+  }
+
+  private onSync = () => void this.counters.fsyncs++;
+
+  private async runLoop(): Promise<void> {
+    try {
+      // Let writes that arrive together join one commit.
+      await new Promise((r) => setImmediate(r));
+      while (!this.dead && (this.pending.length > 0 || this.fold?.phase === 'ready' || (this.forceFold && !this.fold))) {
+        if (this.fold?.phase === 'ready') await this.installFold();
+        if (this.pending.length > 0) await this.commitBatch();
+        if (this.shouldFold()) await this.startFold();
+      }
+    } finally {
+      this.loop = null;
+    }
+  }
+
+  private async commitBatch(): Promise<void> {
+    const batch = this.pending.splice(0);
+    const failures = checkBatch(this.state, this.indexes, batch.map((p) => p.mutations));
+    const accepted: Pending[] = [];
+    batch.forEach((p, i) => {
+      const failure = failures.get(i);
+      if (failure) p.reject(failure);
+      else accepted.push(p);
+    });
+    if (accepted.length === 0) return;
+    if (this.path !== null) {
+      const line = groupLine(this.seq + 1, accepted.map((p) => p.mutations));
+      const records = accepted.reduce((n, p) => n + p.mutations.length, 0);
+      try {
+        await this.journal.append(line);
+      } catch (err) {
+        const failure = new StoreUnavailableError({ cause: err });
+        for (const p of accepted) p.reject(failure);
+        return; // memory stays at the last committed state
+      }
+      this.seq++;
+      const bytes = Buffer.byteLength(line);
+      this.unfoldedRecords += records;
+      this.unfoldedBytes += bytes;
+      if (this.fold) {
+        this.fold.after.push(line);
+        this.fold.afterRecords += records;
+        this.fold.afterBytes += bytes;
+      }
+    }
+    // Durable now: only from here on may readers see these writes.
+    applyChecked(this.state, this.indexes, accepted.map((p) => p.mutations));
+    this.generation++;
+    this.commits++;
+    for (const p of accepted) p.resolve();
+  }
+
+  private shouldFold(): boolean {
+    if (this.path === null || this.fold || this.closedForFolds) return false;
+    if (this.forceFold) return true;
+    if (this.unfoldedRecords === 0) return false;
+    const maxBytes = this.maxBytes || Math.max(4 * 1024 * 1024, this.snapshotBytes / 4);
+    const maxRecords = this.maxRecords || Math.max(10_000, this.snapshotBytes / 1024);
+    if (this.unfoldedRecords < maxRecords && this.unfoldedBytes < maxBytes) return false;
+    return Date.now() >= this.foldRetryAt;
+  }
+
+  /**
+   * Starts a fold: the snapshot of the committed state is built now, a fold line naming it
+   * is journaled, and the temp file is written and fsynced in the background.
+   */
+  private async startFold(): Promise<void> {
+    this.forceFold = false;
+    const path = this.path!;
+    const bytes = Buffer.from(serialize(this.state));
+    const id = snapshotId(bytes);
+    try {
+      await this.journal.append(foldLine(this.seq, id));
+    } catch {
+      this.foldFailed();
+      return;
+    }
+    const fold: Fold = {
+      phase: 'writing',
+      id,
+      size: bytes.length,
+      tmp: tempPathOf(path),
+      after: [],
+      afterRecords: 0,
+      afterBytes: 0,
+      coversRecords: this.unfoldedRecords,
+      coversBytes: this.unfoldedBytes,
+    };
+    this.fold = fold;
+    this.foldTask = (async () => {
+      try {
+        await writeTemp(this.fs, fold.tmp, bytes, { sync: true, onSync: this.onSync });
+        fold.phase = 'ready';
+      } catch {
+        await this.fs.unlink(fold.tmp).catch(() => undefined);
+        this.fold = null;
+        this.foldFailed();
+        return;
+      } finally {
+        this.foldTask = null;
+      }
+      this.kick();
+    })();
+  }
+
+  private foldFailed() {
+    this.counters.foldFailures++;
+    this.foldRetryAt = Date.now() + Math.min(60_000, 500 * 2 ** Math.min(7, this.counters.foldFailures));
+  }
+
+  /** Installs a written fold, between two commits: backups, rename, folder fsync, journal reset. */
+  private async installFold(): Promise<void> {
+    const fold = this.fold!;
+    const path = this.path!;
+    let renamed = false;
+    try {
+      await rotateBackups(this.fs, path, this.keepBackups);
+      await this.fs.rename(fold.tmp, path);
+      renamed = true;
+      await syncDir(this.fs, dirname(path), this.onSync);
+    } catch {
+      if (!renamed) await this.fs.unlink(fold.tmp).catch(() => undefined);
+      this.fold = null;
+      this.foldFailed();
+      // Renamed but not known durable: keep the journal as it is (its fold line matches either snapshot).
+      if (renamed) this.journal.dirSyncOwed = true;
+      return;
+    }
+    this.fold = null;
+    this.counters.snapshots++;
+    this.snapshotBytes = fold.size;
+    this.counters.foldFailures = 0;
+    this.foldRetryAt = 0;
+    this.unfoldedRecords -= fold.coversRecords;
+    this.unfoldedBytes -= fold.coversBytes;
+    // A new journal: a header naming the new snapshot, then the groups journaled since the fold line.
+    // If it cannot be put in place, the old journal stays valid (its fold line names the new snapshot).
+    await this.journal.replace(headerLine(fold.id) + fold.after.join(''));
+  }
+
+  /** Waits until every queued write is committed (or failed). */
+  async flush(): Promise<void> {
+    while (this.loop) await this.loop;
+  }
+
+  /** Folds the journal into the snapshot now (and waits for it); a failure leaves the journal in charge. */
+  async compact(): Promise<void> {
+    if (this.path === null || this.dead) return;
+    await this.settleFold();
+    this.forceFold = true;
+    this.kick();
+    await this.settleFold();
+  }
+
+  private async settleFold() {
+    while (!this.dead) {
+      await this.flush();
+      if (this.foldTask) {
+        await this.foldTask;
+        continue;
+      }
+      if (this.fold?.phase === 'ready' || this.pending.length > 0) {
+        this.kick();
+        continue;
+      }
+      return;
+    }
+  }
+
+  /**
+   * Drops the store the way a crash would (tests): no flush, no fold, nothing more written
+   * once the write in progress ends; the journal handle is closed.
+   */
+  async abandon(): Promise<void> {
+    this.dead = true;
+    this.closed = true;
+    this.closedForFolds = true;
+    await this.foldTask;
+    await this.loop;
+    for (const p of this.pending.splice(0)) p.reject(new StoreUnavailableError({ cause: new Error('store abandoned') }));
+    await this.journal.close();
+  }
+
+  /** Flushes, folds the journal into the snapshot and closes the journal. */
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+    try {
+      await this.settleFold();
+      if (this.path !== null && this.unfoldedRecords > 0) await this.compact();
+    } finally {
+      this.closedForFolds = true;
+      await this.journal.close();
+    }
+  }
+}

@@ -1,0 +1,21 @@
+/** The store file cannot be used: empty, corrupt or invalid. It is never overwritten. */
+export class StoreError extends Error {
+  readonly code = 'STORE_INVALID';
+  constructor(
+    readonly storePath: string,
+    readonly detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${storePath}: ${detail}`, options);
+    this.name = 'StoreError';
+  }
+}
+
+/** A commit failed (ENOSPC, EIO…); nothing was acknowledged and memory rolled back. The app answers 503. */
+export class StoreUnavailableError extends Error {
+  readonly code = 'STORE_UNAVAILABLE';
+  constructor(options?: { cause?: unknown }) {
+    super('Store unavailable', options);
+    this.name = 'StoreUnavailableError';
+  }
+}

@@ -1,0 +1,99 @@
+import { dirname } from 'node:path';
+import { syncDir, tempPathOf, writeTemp } from './fs-layer.js';
+import type { FileHandleLike, StoreFs } from './fs-layer.js';
+
+/**
+ * The open journal file (decisions.md §7; its line format is in journal.ts): appends, each
+ * fsynced before it counts, and the reset after a fold. Its durable length is what the
+ * store has acknowledged; a failed append is cut back to it, at once or before the next.
+ */
+export class JournalFile {
+  private fh: FileHandleLike | null = null;
+  /** Durable length of the journal. */
+  len: number;
+  /** The journal may hold bytes after len (a failed append): cut them before the next one. */
+  private dirty = false;
+  /** A folder fsync still owed (a rename in the folder whose fsync failed). */
+  dirSyncOwed = false;
+
+  constructor(
+    private readonly fs: StoreFs,
+    readonly path: string,
+    len: number,
+    private readonly onSync: () => void,
+  ) {
+    this.len = len;
+  }
+
+  /** Appends to the journal and fsyncs it; on failure cuts it back to its last good length. */
+  async append(text: string): Promise<void> {
+    if (this.dirSyncOwed) {
+      await syncDir(this.fs, dirname(this.path), this.onSync);
+      this.dirSyncOwed = false;
+    }
+    this.fh ??= await this.fs.open(this.path, 'a', 0o600);
+    const fh = this.fh;
+    if (this.dirty) {
+      await fh.truncate(this.len);
+      this.onSync();
+      await fh.sync();
+      this.dirty = false;
+    }
+    const buf = Buffer.from(text);
+    try {
+      await fh.writeFile(buf);
+      this.onSync();
+      await fh.sync();
+    } catch (err) {
+      this.dirty = true;
+      try {
+        await fh.truncate(this.len);
+        this.onSync();
+        await fh.sync();
+        this.dirty = false;
+      } catch {
+        // Retried before the next append, on a fresh handle.
+        this.fh = null;
+        await fh.close().catch(() => undefined);
+      }
+      throw err;
+    }
+    this.len += buf.length;
+  }
+
+  /**
+   * Replaces the journal with `text` (temp file, fsync, rename, folder fsync). False when
+   * the old journal is still in place (the caller's fold line keeps it valid).
+   */
+  async replace(text: string): Promise<boolean> {
+    const tmp = tempPathOf(this.path);
+    try {
+      await writeTemp(this.fs, tmp, text, { sync: true, onSync: this.onSync });
+    } catch {
+      await this.fs.unlink(tmp).catch(() => undefined);
+      return false;
+    }
+    await this.close();
+    try {
+      await this.fs.rename(tmp, this.path);
+    } catch {
+      await this.fs.unlink(tmp).catch(() => undefined);
+      return false;
+    }
+    this.len = Buffer.byteLength(text);
+    this.dirty = false;
+    try {
+      await syncDir(this.fs, dirname(this.path), this.onSync);
+    } catch {
+      this.dirSyncOwed = true;
+    }
+    return true;
+  }
+
+  /** Closes the handle (the next append opens a new one). */
+  async close(): Promise<void> {
+    const fh = this.fh;
+    this.fh = null;
+    await fh?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,179 @@
+import { dirname } from 'node:path';
+import { emptyStore } from './schema.js';
+import type { CollectionName, RecordOf, StoreData } from './schema.js';
+import { atomicWrite, isCode, nodeFs } from './fs-layer.js';
+import type { StoreFs } from './fs-layer.js';
+import { snapshotId } from './journal.js';
+import { acquireLock } from './lock.js';
+import { positionOf } from './batch.js';
+import type { IdIndex, Mutation } from './batch.js';
+import { parseStoreBuffer, parseStoreText, serialize } from './snapshot.js';
+import { recoverJournal } from './replay.js';
+import { removeStaleTemps, withBackupHint } from './backups.js';
+import { GroupCommit } from './commit.js';
+import type { CommitOptions, StoreStats } from './commit.js';
+import { StoreError } from './errors.js';
+import { safeJsonParse } from '../json.js';
+
+// What the server and the CLI use of the store, from one module; each concern has its own
+// file beside this one (DESIGN.md, src/server/store/).
+export { StoreError, StoreUnavailableError } from './errors.js';
+export { StoreLockedError } from './lock.js';
+export { parseStoreText, parseStoreBuffer, serialize } from './snapshot.js';
+export { applyChecked, checkBatch } from './batch.js';
+export type { Mutation } from './batch.js';
+export type { StoreStats } from './commit.js';
+
+export interface OpenStoreOptions extends CommitOptions {
+  /** Every file-system call of the store goes through it (tests inject faults). */
+  fs?: StoreFs;
+  /** Take the single-writer lock (default true). */
+  lock?: boolean;
+  /** Content of a store file that does not exist yet (default: empty store). */
+  initial?: () => StoreData;
+}
+
+/**
+ * The JSON file store (decisions.md §7). Readers see the last committed state only; writes
+ * go through the group commit (commit.ts), which applies them in place once durable.
+ */
+export class Store {
+  private readonly state: StoreData;
+  private readonly indexes = new Map<CollectionName, IdIndex>();
+  private readonly writer: GroupCommit;
+  private releaseLock: (() => void) | null;
+
+  private constructor(
+    readonly path: string | null,
+    data: StoreData,
+    fs: StoreFs,
+    release: (() => void) | null,
+    j: ConstructorParameters<typeof GroupCommit>[4],
+    opts: CommitOptions,
+  ) {
+    this.state = data;
+    this.releaseLock = release;
+    this.writer = new GroupCommit(this.state, this.indexes, path, fs, j, opts);
+  }
+
+  /** An in-memory store (no file, no lock): for unit tests and in-process use. */
+  static memory(data: StoreData = emptyStore()): Store {
+    const copy = safeJsonParse(JSON.stringify(data));
+    return new Store(null, parseStoreText('(memory)', JSON.stringify(copy)), nodeFs, null, { len: 0, seq: 0, records: 0, bytes: 0, fsyncs: 0, snapshotBytes: 0 }, {});
+  }
+
+  /**
+   * Opens (or creates) the store: lock, read and validate the snapshot, replay the journal.
+   * A missing file is created durably; an empty, corrupt or invalid one is left untouched
+   * and StoreError is thrown (naming the newest valid backup); so is a journal with a
+   * damaged line in the middle, or with writes that belong to another snapshot.
+   */
+  static async open(path: string, opts: OpenStoreOptions = {}): Promise<Store> {
+    const fs = opts.fs ?? nodeFs;
+    const release = opts.lock === false ? null : acquireLock(path, fs);
+    let fsyncs = 0;
+    const onSync = () => void fsyncs++;
+    try {
+      let data: StoreData;
+      let bytes: Buffer | undefined;
+      try {
+        bytes = await fs.readFile(path);
+      } catch (err) {
+        if (!isCode(err, 'ENOENT')) throw new StoreError(path, `cannot read (${(err as Error).message})`, { cause: err });
+      }
+      if (bytes === undefined) {
+        data = opts.initial ? opts.initial() : emptyStore();
+        await fs.mkdir(dirname(path), { recursive: true });
+        bytes = Buffer.from(serialize(data));
+        await atomicWrite(fs, path, bytes, { sync: true, onSync });
+        data = parseStoreBuffer(path, bytes);
+      } else {
+        try {
+          data = parseStoreBuffer(path, bytes);
+        } catch (err) {
+          throw err instanceof StoreError ? await withBackupHint(err, path, fs) : err;
+        }
+      }
+      const base = snapshotId(bytes);
+      const snapshotBytes = bytes.length;
+      bytes = undefined;
+      if (release) await removeStaleTemps(fs, path);
+      const j = await recoverJournal(fs, path, data, base, onSync);
+      return new Store(path, data, fs, release, { ...j, fsyncs, snapshotBytes }, opts);
+    } catch (err) {
+      release?.();
+      throw err;
+    }
+  }
+
+  /** The committed snapshot. Treat as read-only. */
+  get data(): Readonly<StoreData> {
+    return this.state;
+  }
+
+  /** Number of commits since open; derived caches key on it. */
+  get generation(): number {
+    return this.writer.generation;
+  }
+
+  /** Number of durable group commits (for tests and benchmarks). */
+  get commits(): number {
+    return this.writer.commits;
+  }
+
+  list<C extends CollectionName>(collection: C): readonly RecordOf<C>[] {
+    return this.state[collection] as unknown as readonly RecordOf<C>[];
+  }
+
+  /** Lookup by id through a lazily built index. */
+  get<C extends CollectionName>(collection: C, id: string): RecordOf<C> | undefined {
+    const i = positionOf(this.state, this.indexes, collection, id);
+    return i === undefined ? undefined : (this.state[collection][i] as unknown as RecordOf<C>);
+  }
+
+  /** Counters for tests and benchmarks. */
+  stats(): StoreStats {
+    return this.writer.stats();
+  }
+
+  /** Queues mutations; resolves once they are durable (shared commit with concurrent writers). */
+  commit(mutations: Mutation[]): Promise<void> {
+    return this.writer.commit(mutations);
+  }
+
+  /** Waits until every queued write is committed (or failed). */
+  flush(): Promise<void> {
+    return this.writer.flush();
+  }
+
+  /** Folds the journal into the snapshot now (and waits for it); a failure leaves the journal in charge. */
+  compact(): Promise<void> {
+    return this.writer.compact();
+  }
+
+  /**
+   * Drops the store the way a crash would (tests): no flush, no fold, nothing more written
+   * once the write in progress ends; the journal handle is closed and the lock released.
+   */
+  async abandon(): Promise<void> {
+    try {
+      await this.writer.abandon();
+    } finally {
+      this.unlock();
+    }
+  }
+
+  /** Flushes, folds the journal into the snapshot, closes the journal and releases the lock. */
+  async close(): Promise<void> {
+    try {
+      await this.writer.close();
+    } finally {
+      this.unlock();
+    }
+  }
+
+  private unlock() {
+    this.releaseLock?.();
+    this.releaseLock = null;
+  }
+}
