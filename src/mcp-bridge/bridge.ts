@@ -108,7 +108,7 @@ export class Bridge {
   }
 
   private async forward(m: JSONRPCMessage): Promise<void> {
-    const hadSession = this.up.session !== undefined;
+    const sessionUsed = this.up.session;
     const gen = this.up.generation;
     let failure: unknown;
     try {
@@ -118,12 +118,16 @@ export class Bridge {
       failure = err;
     }
     if (this.closing) return;
-    const plan = this.retryPlan(m, failure, hadSession);
+    const plan = this.retryPlan(m, failure, sessionUsed !== undefined);
     if (plan.retry) {
       this.o.log(`cr mcp: ${this.label(m)}: ${oneLine((failure as Error).message)}; ${plan.retry === 'session' ? 'starting a new session' : 'reconnecting'} and retrying once`);
       try {
-        if (plan.retry === 'session') await (this.reinitializing ??= this.reinitialize().finally(() => (this.reinitializing = undefined)));
-        else await this.up.reset(false, gen);
+        // Sends that failed together share one new session (or one new connection).
+        if (plan.retry === 'session' && (this.reinitializing || this.up.session === sessionUsed)) {
+          await (this.reinitializing ??= this.reinitialize().finally(() => (this.reinitializing = undefined)));
+        } else if (plan.retry === 'connection') {
+          this.up.reset(false, gen);
+        }
         await this.up.send(m);
         return;
       } catch (err) {
@@ -148,7 +152,7 @@ export class Bridge {
 
   /** A new session: the agent's own initialize replayed under an internal id, then initialized. */
   private async reinitialize(): Promise<void> {
-    await this.up.reset(true);
+    this.up.reset(true);
     const id = `${INTERNAL}${++this.internalSeq}`;
     const answer = new Promise<JSONRPCMessage>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('the server did not answer the new initialize')), this.o.reinitTimeoutMs ?? 10_000);

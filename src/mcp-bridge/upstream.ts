@@ -22,12 +22,21 @@ export interface UpstreamOptions {
  * connection (the Mcp-Session-Id the server issued, the negotiated protocol version) is
  * carried over to the new transport, so the server sees the same session.
  */
+interface Conn {
+  t: StreamableHTTPClientTransport;
+  gen: number;
+  /** Sends still waiting for their HTTP answer on this transport. */
+  inflight: number;
+  retired: boolean;
+}
+
 export class Upstream {
-  private transport?: StreamableHTTPClientTransport;
+  private conn?: Conn;
+  private readonly retiring = new Set<Conn>();
   private sessionId?: string;
   private protocolVersion?: string;
   private closed = false;
-  /** Counts transports made; a failed send resets only the transport it used. */
+  /** Counts transports made; a failed send replaces only the transport it used. */
   private gen = 0;
   private readonly fetchFn: FetchLike;
 
@@ -37,23 +46,23 @@ export class Upstream {
 
   /** The session id the server issued, if any (kept across reconnects). */
   get session(): string | undefined {
-    return this.transport?.sessionId ?? this.sessionId;
+    return this.conn?.t.sessionId ?? this.sessionId;
   }
 
   /** Which transport the next send uses (see reset). */
   get generation(): number {
-    return this.transport ? this.gen : this.gen + 1;
+    return this.conn ? this.conn.gen : this.gen + 1;
   }
 
   /** Called with the protocol version of the initialize result, for the MCP-Protocol-Version header. */
   setProtocolVersion(version: string): void {
     this.protocolVersion = version;
-    this.transport?.setProtocolVersion(version);
+    this.conn?.t.setProtocolVersion(version);
   }
 
   /** Synchronous, so concurrent sends share one transport (start() has no await inside). */
-  private current(): StreamableHTTPClientTransport {
-    if (this.transport) return this.transport;
+  private current(): Conn {
+    if (this.conn) return this.conn;
     const t = new StreamableHTTPClientTransport(this.o.url, {
       requestInit: { headers: { Authorization: `Bearer ${this.o.key}`, 'User-Agent': this.o.userAgent } },
       fetch: this.fetchFn,
@@ -65,44 +74,55 @@ export class Upstream {
     t.onerror = (e) => this.o.onerror(e);
     void t.start();
     if (this.protocolVersion) t.setProtocolVersion(this.protocolVersion);
-    this.transport = t;
-    this.gen++;
-    return t;
+    this.conn = { t, gen: ++this.gen, inflight: 0, retired: false };
+    return this.conn;
   }
 
   /** Sends one message; rejects with HttpFailure, NetworkFailure or the SDK's error. */
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) throw new Error('the bridge is closing');
-    const t = this.current();
-    await t.send(message);
+    const c = this.current();
+    c.inflight++;
+    try {
+      await c.t.send(message);
+    } finally {
+      c.inflight--;
+      if (c.retired && c.inflight === 0) void this.dispose(c);
+    }
   }
 
   /**
-   * Drops the current transport (aborting its requests and stream) so the next send opens
-   * a fresh one; `forgetSession` also drops the session id (the server said it is gone).
-   * With `ifGeneration`, only when that transport is still the current one: several sends
-   * failing on one dropped connection replace it once.
+   * Makes the next send open a fresh transport; `forgetSession` also drops the session id
+   * (the server said it is gone). With `ifGeneration`, only when that transport is still the
+   * current one: several sends failing on one dropped connection replace it once. The old
+   * transport is closed once its other sends have their answers (closing aborts them), and
+   * until then what it receives is still forwarded.
    */
-  async reset(forgetSession = false, ifGeneration?: number): Promise<void> {
-    if (ifGeneration !== undefined && (!this.transport || ifGeneration !== this.gen)) return;
-    const old = this.transport;
-    this.sessionId = forgetSession ? undefined : (old?.sessionId ?? this.sessionId);
-    this.transport = undefined;
-    if (old) {
-      old.onmessage = undefined;
-      old.onerror = undefined;
-      await old.close().catch(() => undefined);
-    }
+  reset(forgetSession = false, ifGeneration?: number): void {
+    const old = this.conn;
+    if (ifGeneration !== undefined && (!old || ifGeneration !== old.gen)) return;
+    this.sessionId = forgetSession ? undefined : (old?.t.sessionId ?? this.sessionId);
+    this.conn = undefined;
+    if (!old) return;
+    old.retired = true;
+    if (old.inflight === 0) void this.dispose(old);
+    else this.retiring.add(old);
+  }
+
+  private async dispose(c: Conn): Promise<void> {
+    this.retiring.delete(c);
+    c.t.onerror = undefined;
+    await c.t.close().catch(() => undefined);
   }
 
   /** Ends the session politely (DELETE when the server issued one), then closes. Bounded by the caller. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const t = this.transport;
-    if (!t) return;
-    if (t.sessionId) await t.terminateSession().catch(() => undefined);
-    t.onerror = undefined;
-    await t.close().catch(() => undefined);
+    for (const c of [...this.retiring]) void this.dispose(c);
+    const c = this.conn;
+    if (!c) return;
+    if (c.t.sessionId) await c.t.terminateSession().catch(() => undefined);
+    await this.dispose(c);
   }
 }
