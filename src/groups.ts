@@ -29,6 +29,6 @@ export const groups: Group[] = [
   { name: 'profiles', summary: 'Stored key profiles', load: () => import('../commands/profiles/index.js') },
   { name: 'serve', summary: 'Run the local server', load: () => import('../commands/serve/index.js') },
   { name: 'local', summary: 'Local store: init, keys, restore', load: () => import('../commands/local/index.js') },
-  { name: 'mcp', summary: 'MCP client configuration', load: () => import('../commands/mcp/index.js') },
+  { name: 'mcp', summary: 'MCP: client configuration and the stdio bridge for desktop agents', load: () => import('../commands/mcp/index.js') },
   { name: 'completion', summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('../commands/completion/index.js') },
 ];

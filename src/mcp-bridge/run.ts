@@ -1,0 +1,51 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Context } from '../context.js';
+import { requireUsable } from '../credentials.js';
+import { userAgent } from '../version.js';
+import { Bridge } from './bridge.js';
+import { oneLine } from './log.js';
+
+/** Where the bridge sends: the profile's (or the embedded server's) `/mcp`, and with which key. */
+async function endpointOf(ctx: Context): Promise<{ url: URL; key: string; profile?: string; close: () => Promise<void> }> {
+  if (ctx.globals.local) {
+    const { startEmbedded } = await import('../local/embedded.js');
+    const local = await startEmbedded(ctx);
+    return { url: new URL(`${local.baseUrl.replace(/\/+$/, '')}/mcp`), key: local.key, close: local.close };
+  }
+  const creds = requireUsable(await ctx.credentials());
+  return { url: new URL(`${creds.baseUrl.replace(/\/+$/, '')}/mcp`), key: creds.key, profile: creds.profile, close: async () => undefined };
+}
+
+/**
+ * Runs the stdio bridge until the agent closes standard input or the process gets SIGTERM
+ * or SIGINT, then resolves (the command exits 0). Standard output carries JSON-RPC
+ * messages only; everything else goes to standard error through ctx.io.err.
+ */
+export async function runStdioBridge(ctx: Context, streams: { stdin: NodeJS.ReadableStream & { pause(): unknown }; stdout: NodeJS.WritableStream } = { stdin: process.stdin, stdout: process.stdout }): Promise<void> {
+  const endpoint = await endpointOf(ctx);
+  const log = (line: string) => ctx.io.err.write(line + '\n');
+  const client = new StdioServerTransport(streams.stdin as typeof process.stdin, streams.stdout as typeof process.stdout);
+  const bridge = new Bridge({ client, url: endpoint.url, key: endpoint.key, userAgent: userAgent(), log, verbose: ctx.globals.verbose, profile: endpoint.profile });
+
+  let stop!: (why: string) => void;
+  const stopped = new Promise<string>((resolve) => (stop = resolve));
+  const onSignal = (signal: NodeJS.Signals) => stop(signal);
+  const onEnd = () => stop('stdin closed');
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  streams.stdin.once('end', onEnd);
+  streams.stdin.once('close', onEnd);
+  try {
+    await bridge.start();
+    if (ctx.globals.verbose) log(`cr mcp: bridging stdio to ${oneLine(endpoint.url.origin + endpoint.url.pathname)}${endpoint.profile ? ` (profile ${endpoint.profile})` : ''}`);
+    const why = await stopped;
+    if (ctx.globals.verbose) log(`cr mcp: ${why}; stopping`);
+  } finally {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+    streams.stdin.off('end', onEnd);
+    streams.stdin.off('close', onEnd);
+    await bridge.close();
+    await endpoint.close().catch(() => undefined);
+  }
+}

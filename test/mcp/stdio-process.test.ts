@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execa, type ResultPromise } from 'execa';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { BIN, ROOT } from '../helpers/cli.js';
+import { cleanupTempDirs, tempDir, writeConfig } from '../helpers/tmp.js';
+import { KEYS, startFixtureServer } from '../server/helpers.js';
+
+/**
+ * `cr mcp stdio` as a process: standard output holds JSON-RPC lines and nothing else,
+ * closing standard input or SIGTERM ends it promptly with exit 0, and `--local` runs over
+ * the embedded server. Raw pipes here (execa), so every byte of stdout is seen.
+ */
+
+type FixtureServer = Awaited<ReturnType<typeof startFixtureServer>>;
+let srv: FixtureServer;
+let configDir: string;
+
+const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const line = (m: unknown) => JSON.stringify(m) + '\n';
+
+interface Raw {
+  child: ResultPromise;
+  out: () => string;
+  err: () => string;
+  /** Resolves with the parsed stdout line answering `id`. */
+  answer: (id: number) => Promise<Record<string, unknown>>;
+}
+
+function spawnRaw(args: string[], env: Record<string, string> = {}): Raw {
+  const child = execa(process.execPath, [BIN, 'mcp', 'stdio', ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: configDir, CR_CONFIG_DIR: configDir, NO_COLOR: '1', ...env },
+    extendEnv: false,
+    reject: false,
+    buffer: false,
+    stdin: 'pipe',
+    timeout: 30_000,
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const answer = async (id: number) => {
+    await expect.poll(() => out.split('\n').some((l) => l.includes(`"id":${id},`)), { timeout: 15_000 }).toBe(true);
+    return JSON.parse(out.split('\n').find((l) => l.includes(`"id":${id},`))!) as Record<string, unknown>;
+  };
+  return { child, out: () => out, err: () => err, answer };
+}
+
+beforeAll(async () => {
+  srv = await startFixtureServer();
+  configDir = tempDir('cr-stdio-proc-');
+  writeConfig(configDir, { activeProfile: 'agent', profiles: { agent: { baseUrl: `${srv.url}/api/v1`, apiKey: KEYS.editorW1 } } });
+});
+
+afterAll(async () => {
+  await srv?.stop();
+  cleanupTempDirs();
+});
+
+describe('cr mcp stdio as a process', () => {
+  it('stdout carries only JSON-RPC lines, also for input that is not JSON-RPC; closing stdin exits 0 within 1 s', async () => {
+    const p = spawnRaw(['--verbose']);
+    p.child.stdin!.write(line(INIT));
+    expect((await p.answer(1)).result).toMatchObject({ serverInfo: { name: 'cr-local' } });
+    p.child.stdin!.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    p.child.stdin!.write('this is not json\n');
+    p.child.stdin!.write(line({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'listCrmAgents', arguments: {} } }));
+    expect((await p.answer(2)).result).toMatchObject({ structuredContent: { data: { agents: expect.any(Array) } } });
+    const ended = Date.now();
+    p.child.stdin!.end();
+    const r = await p.child;
+    const took = Date.now() - ended;
+    expect(r.exitCode).toBe(0);
+    expect(took).toBeLessThan(1_000);
+    const lines = p.out().split('\n').filter((l) => l !== '');
+    expect(lines).toHaveLength(2);
+    for (const l of lines) expect(JSON.parse(l)).toMatchObject({ jsonrpc: '2.0' });
+    expect(p.err()).toContain('ignored input that is not a JSON-RPC message');
+    expect(p.err()).toMatch(/stdin closed; stopping/);
+    for (const text of [p.out(), p.err()]) expect(text).not.toContain(KEYS.editorW1);
+  });
+
+  it('SIGTERM ends the bridge with exit 0', async () => {
+    const p = spawnRaw([]);
+    p.child.stdin!.write(line(INIT));
+    await p.answer(1);
+    p.child.kill('SIGTERM');
+    const r = await p.child;
+    expect(r.signal ?? null).toBeNull();
+    expect(r.exitCode).toBe(0);
+    expect(p.out().split('\n').filter((l) => l !== '')).toHaveLength(1);
+  });
+
+  it('without a key it exits 3 before reading anything, with the reason on stderr and nothing on stdout', async () => {
+    const p = spawnRaw(['--profile', 'nobody']);
+    p.child.stdin!.end();
+    const r = await p.child;
+    expect(r.exitCode).toBe(3);
+    expect(p.out()).toBe('');
+    expect(p.err()).toContain('No API key for profile "nobody"');
+  });
+
+  it('--local serves the embedded server\'s tools over stdio (notices on stderr only)', async () => {
+    const data = tempDir('cr-stdio-local-');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp', 'stdio', '--local'],
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: data, CR_CONFIG_DIR: join(data, 'cfg'), XDG_DATA_HOME: join(data, 'share'), NO_COLOR: '1' },
+      stderr: 'pipe',
+    });
+    let err = '';
+    transport.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    const client = new Client({ name: 'cr-stdio-local', version: '0' });
+    try {
+      await client.connect(transport, { timeout: 20_000 });
+      const { tools } = await client.listTools(undefined, { timeout: 15_000 });
+      expect(tools).toHaveLength(9);
+      const r = (await client.callTool({ name: 'listBrandSubjects', arguments: {} }, undefined, { timeout: 15_000 })) as { isError?: boolean };
+      expect(r.isError ?? false).toBe(false);
+    } finally {
+      await client.close();
+    }
+    expect(err).toContain('--local: embedded server over');
+    expect(err).not.toMatch(/cr_[0-9a-f]{40}/);
+  }, 40_000);
+});
