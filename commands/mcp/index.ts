@@ -3,6 +3,7 @@ import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
 import { requireUsable } from '../../src/credentials.js';
 import { maskKey } from '../../src/redact.js';
+import { writeJson } from '../../src/render/json.js';
 
 export function register(program: Command, ctx: Context): void {
   const group = new Command('mcp').description('MCP client configuration');
@@ -31,6 +32,6 @@ async function config(ctx: Context, o: { showKey: boolean; name: string }): Prom
       },
     },
   };
-  ctx.io.out.write(JSON.stringify(doc, null, 2) + '\n');
+  writeJson(ctx.io, doc);
   if (!o.showKey) ctx.notice('The key is masked; pass --show-key to print it whole (keep the output private).');
 }
