@@ -33,6 +33,9 @@ const startupPlugin = {
   },
 };
 
+// Both bundles answer version() from a constant (src/version.ts): no package.json read.
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+
 const common = {
   bundle: true,
   format: 'cjs',
@@ -44,7 +47,7 @@ const common = {
   legalComments: 'none',
   logLevel: 'warning',
   // The sources are ESM; import.meta.url becomes the bundle file's URL.
-  define: { 'import.meta.url': '__crBundleUrl' },
+  define: { 'import.meta.url': '__crBundleUrl', __CR_VERSION__: JSON.stringify(version) },
 };
 const bundleUrl = 'const __crBundleUrl=require("node:url").pathToFileURL(__filename).href;';
 
@@ -61,13 +64,12 @@ await build({
   banner: { js: `(function(exports,require,module,__filename,__dirname){"use strict";${bundleUrl}` },
   footer: { js: '})' },
 });
-// The launcher answers --version from a constant and finds the bundle through __dirname:
+// The launcher answers --version from the constant and finds the bundle through __dirname:
 // no package.json read and no node:url on the shortest path.
-const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 await build({
   ...common,
   entryPoints: ['src/launch.ts'],
   outfile: 'dist/bundle/launch.cjs',
-  define: { ...common.define, __CR_VERSION__: JSON.stringify(version), 'import.meta.dirname': '__dirname' },
+  define: { ...common.define, 'import.meta.dirname': '__dirname' },
 });
 await import('./code-cache.mjs');

@@ -3,18 +3,24 @@ import { createContext, type Context } from './context.js';
 import { CrError, ApiError, UsageError, exitCodeOf, InterruptedError } from './errors.js';
 import { groups } from './groups.js';
 import { redactKeys } from './redact.js';
-import { version } from './version.js';
+import { writeJsonError } from './render/json.js';
+import { answerVersion, version } from './version.js';
 
-/** Global options that take a value: needed to find the command word in argv. */
-const VALUE_FLAGS = new Set(['--profile', '--base-url', '--website', '--timeout']);
+/**
+ * The spellings of the program's options that take a value (`<value>` or `[value]`), read
+ * from commander's own definitions so the list cannot drift from the options.
+ */
+export function valueFlagsOf(program: Command): Set<string> {
+  return new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter((f): f is string => !!f)));
+}
 
 /** The first operand of argv (the command group), skipping global options and their values. */
-export function commandWord(argv: string[]): string | undefined {
+export function commandWord(argv: string[], valueFlags: ReadonlySet<string>): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') return argv[i + 1];
     if (a.startsWith('-')) {
-      if (VALUE_FLAGS.has(a)) i++;
+      if (valueFlags.has(a)) i++;
       continue;
     }
     return a;
@@ -28,10 +34,10 @@ function parseTimeout(value: string): number {
   return n;
 }
 
-/** Builds the program; loads every group with `all` (completion), else only the one named. */
-export async function buildProgram(ctx: Context, argv: string[], all = false): Promise<Command> {
+/** The root command with the global options (cli.md "Global flags") and no groups yet. */
+export async function rootProgram(): Promise<Command> {
   const { Command, Option } = await import('commander');
-  const program = new Command('cr')
+  return new Command('cr')
     .description('Operator CLI for the content management service API')
     .version(version(), '-V, --version', 'print the version')
     .option('--profile <name>', 'use this stored profile')
@@ -44,7 +50,12 @@ export async function buildProgram(ctx: Context, argv: string[], all = false): P
     .option('--no-color', 'disable colour')
     .showSuggestionAfterError(true)
     .addHelpText('after', '\nRun `cr <command> --help` for a command\'s flags and examples.\nDocs: README.md (quick start, profiles, exit codes).');
-  const word = commandWord(argv);
+}
+
+/** Builds the program; loads every group with `all` (completion), else only the one named. */
+export async function buildProgram(ctx: Context, argv: string[], all = false): Promise<Command> {
+  const program = await rootProgram();
+  const word = commandWord(argv, valueFlagsOf(program));
   const wanted = all || word === 'completion' ? groups : groups.filter((g) => g.name === word);
   for (const g of groups) {
     if (wanted.includes(g)) {
@@ -94,7 +105,7 @@ function reportError(ctx: Context, error: unknown): number {
     // Scripts get the API's own message (and its details); the text form also names the request.
     const status = error instanceof ApiError ? error.status : null;
     const text = error instanceof ApiError ? redactKeys(error.apiMessage) : message;
-    ctx.io.err.write(JSON.stringify({ error: text, code: errCode ?? null, status }) + '\n');
+    writeJsonError(ctx.io, { error: text, code: errCode ?? null, status });
   } else {
     ctx.io.err.write(`error: ${message}${errCode ? ` (${errCode})` : ''}\n`);
   }
@@ -117,10 +128,7 @@ function fromCommander(error: CommanderError, argv: string[]): UsageError | unde
 
 /** Runs the CLI; returns the exit code. Never calls process.exit itself. */
 export async function run(argv: string[], ctx: Context = createContext()): Promise<number> {
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    ctx.io.out.write(version() + '\n');
-    return 0;
-  }
+  if (answerVersion(argv, ctx.io.out)) return 0;
   // Pre-read the global output flags so errors before parsing still honour --json.
   ctx.setGlobals({ json: argv.includes('--json'), verbose: argv.includes('--verbose') });
   try {

@@ -1,10 +1,11 @@
 import type { ApiClient } from './http/client.js';
+import type { ClientTarget } from './http/build-client.js';
 import type { ProfileStore } from './profiles.js';
 import type { Credentials } from './credentials.js';
 import { processIO, type IO } from './io/streams.js';
 import { createPrompter, type Prompter } from './io/prompt.js';
 import { startSpinner, type Spinner } from './io/spinner.js';
-import { UsageError } from './errors.js';
+import { nowFrom } from './now.js';
 
 /** Options every command accepts (cli.md "Global flags"). */
 export interface GlobalOptions {
@@ -27,6 +28,8 @@ export interface Context {
   setGlobals(g: Partial<GlobalOptions>): void;
   /** The HTTP core for the resolved profile (or the embedded server with --local). */
   api(): Promise<ApiClient>;
+  /** An HTTP core for given credentials (`auth login` checks a key before storing it); closed on dispose. */
+  connect(target: ClientTarget): Promise<ApiClient>;
   credentials(): Promise<Credentials>;
   profiles(): Promise<ProfileStore>;
   prompt: Prompter;
@@ -35,14 +38,6 @@ export interface Context {
   notice(line: string): void;
   /** Runs cleanups registered by the context (closes connections, stops --local). */
   dispose(): Promise<void>;
-}
-
-export function nowFrom(env: NodeJS.ProcessEnv): () => Date {
-  const fixed = env.CR_NOW;
-  if (!fixed) return () => new Date();
-  const t = Date.parse(fixed);
-  if (Number.isNaN(t)) throw new UsageError(`CR_NOW is not an ISO date-time: ${fixed}`);
-  return () => new Date(t);
 }
 
 /** The one place where real dependencies are built. */
@@ -78,12 +73,22 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, io: IO = pro
     },
     api() {
       client ??= (async () => {
-        const { buildClient } = await import('./http/build-client.js');
-        const built = await buildClient(ctx);
-        cleanups.push(built.close);
-        return built.client;
+        if (!ctx.globals.local) {
+          const { requireUsable } = await import('./credentials.js');
+          return ctx.connect(requireUsable(await ctx.credentials()));
+        }
+        const { startEmbedded } = await import('./local/embedded.js');
+        const local = await startEmbedded(ctx);
+        cleanups.push(local.close);
+        return ctx.connect(local);
       })();
       return client;
+    },
+    async connect(target) {
+      const { buildClient } = await import('./http/build-client.js');
+      const built = buildClient({ io, env, verbose: ctx.globals.verbose, timeout: ctx.globals.timeout }, target);
+      cleanups.push(() => built.close());
+      return built;
     },
     prompt: createPrompter(io),
     spinner: (text) => startSpinner(io, text),

@@ -2,6 +2,7 @@ import type { Context } from './context.js';
 import type { Route } from './api/routes.js';
 import type { CallInput } from './http/client.js';
 import { redactKeys } from './redact.js';
+import { writeJson } from './render/json.js';
 
 /**
  * `--dry-run` on a write: prints the request that would be sent (method, full URL, JSON
@@ -10,11 +11,9 @@ import { redactKeys } from './redact.js';
 export async function printDryRun(ctx: Context, ep: Route, input: CallInput): Promise<void> {
   const url = redactKeys(await dryRunUrl(ctx, ep, input));
   const body = input.body ?? {};
-  if (ctx.globals.json) {
-    ctx.io.out.write(JSON.stringify({ method: ep.method, url, body }, null, 2) + '\n');
-    return;
-  }
-  ctx.io.out.write(`${ep.method} ${url}\n${JSON.stringify(body, null, 2)}\n`);
+  if (ctx.globals.json) return writeJson(ctx.io, { method: ep.method, url, body });
+  ctx.io.out.write(`${ep.method} ${url}\n`);
+  writeJson(ctx.io, body);
   ctx.notice('dry run: nothing was sent');
 }
 
@@ -24,9 +23,4 @@ async function dryRunUrl(ctx: Context, ep: Route, input: CallInput): Promise<str
   const [{ requireUsable }, { endpointUrl }] = await Promise.all([import('./credentials.js'), import('./http/url.js')]);
   const creds = requireUsable(await ctx.credentials(), { key: false });
   return endpointUrl(creds.baseUrl, ep, input, creds.crmSegment);
-}
-
-/** website_id from the global --website, as a spreadable object (absent when not given). */
-export function websiteParam(ctx: Context): { website_id?: string } {
-  return ctx.globals.website ? { website_id: ctx.globals.website } : {};
 }

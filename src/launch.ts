@@ -1,7 +1,4 @@
-import { version } from './version.js';
-
-/** The package version, written in by the build (scripts/bundle.mjs); absent from sources. */
-declare const __CR_VERSION__: string | undefined;
+import { answerVersion } from './version.js';
 
 /**
  * What bin/cr.js runs (built to dist/bundle/launch.cjs). It answers `--version` by itself,
@@ -9,9 +6,6 @@ declare const __CR_VERSION__: string | undefined;
  * (run-bundle.ts).
  */
 export function launch(argv: string[] = process.argv.slice(2)): void {
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    process.stdout.write((typeof __CR_VERSION__ === 'string' ? __CR_VERSION__ : version()) + '\n');
-    return;
-  }
+  if (answerVersion(argv, process.stdout)) return;
   void import('./run-bundle.js').then(({ runBundle }) => runBundle());
 }

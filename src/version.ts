@@ -1,12 +1,17 @@
 import { readFileSync } from 'node:fs';
 
+/** The package version, written in by the build (scripts/bundle.mjs); absent from sources. */
+declare const __CR_VERSION__: string | undefined;
+
 let cached: string | undefined;
 
 /**
- * The package version, read once from package.json: two folders up from the built code
- * (dist/src, dist/bundle), one folder up when the sources run directly (tests).
+ * The package version: the constant the build wrote into the bundles, else (the sources
+ * run directly, in tests) read once from package.json: two folders up from the built
+ * code (dist/src), one folder up from the sources.
  */
 export function version(): string {
+  if (typeof __CR_VERSION__ === 'string') return __CR_VERSION__;
   if (!cached) {
     for (const rel of ['../../package.json', '../package.json']) {
       try {
@@ -22,6 +27,18 @@ export function version(): string {
     if (!cached) throw new Error('cr: package.json not found beside the installed code');
   }
   return cached;
+}
+
+/**
+ * Answers `cr --version` / `cr -V` (the whole command line) and says whether it did. The
+ * launcher asks first, so the common case never loads the CLI; `run()` asks too, for runs
+ * that do not come through the launcher (tests in-process). With other arguments around
+ * it, commander's own --version answers, with the same version().
+ */
+export function answerVersion(argv: readonly string[], out: { write(text: string): unknown }): boolean {
+  if (argv.length !== 1 || (argv[0] !== '--version' && argv[0] !== '-V')) return false;
+  out.write(version() + '\n');
+  return true;
 }
 
 export const userAgent = () => `cr/${version()} node/${process.versions.node}`;

@@ -4,6 +4,7 @@ import type { Context } from '../../src/context.js';
 import { collect, withExamples } from '../../src/cli-kit.js';
 import { UsageError } from '../../src/errors.js';
 import { readAll } from '../../src/io/streams.js';
+import { writeJson } from '../../src/render/json.js';
 
 interface ApiOptions {
   path: string;
@@ -106,12 +107,13 @@ export async function api(ctx: Context, o: ApiOptions): Promise<void> {
   const res = await client.send(method, url, body);
   if (o.include) {
     ctx.io.err.write(`HTTP ${res.status}\n`);
-    ctx.io.out.write((res.body === undefined ? res.text : JSON.stringify(res.body, null, 2)) + '\n');
+    if (res.body === undefined) ctx.io.out.write(res.text + '\n');
+    else writeJson(ctx.io, res.body);
     client.unwrap(method, url, res);
     return;
   }
   const { data } = client.unwrap(method, url, res);
-  ctx.io.out.write(JSON.stringify(data, null, 2) + '\n');
+  writeJson(ctx.io, data);
 }
 
 function readInput(file: string): string {

@@ -64,21 +64,14 @@ export async function login(ctx: Context, o: LoginOptions): Promise<void> {
   ctx.notice(`Logged in: profile "${o.profile}" → ${baseUrl} with key ${maskKey(key)}${o.verify ? '' : ' (not verified)'}`);
 }
 
-
 async function verify(ctx: Context, baseUrl: string, key: string, crmSegment?: string): Promise<void> {
-  const [{ ApiClient }, { routes }, { userAgent }] = await Promise.all([
-    import('../../src/http/client.js'),
-    import('../../src/api/routes.js'),
-    import('../../src/version.js'),
-  ]);
-  const log = ctx.globals.verbose ? (l: string) => ctx.io.err.write(l + '\n') : undefined;
-  const client = new ApiClient({ baseUrl, key, userAgent: userAgent(), log, crmSegment, timeoutMs: (ctx.globals.timeout ?? 30) * 1000 });
+  const { routes } = await import('../../src/api/routes.js');
+  // The same builder as every command: timeout, User-Agent, masked --verbose log, spinner.
+  const client = await ctx.connect({ baseUrl, key, crmSegment });
   try {
     await client.call(routes.getFinanceSummary);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) throw new AuthMissingError(`The server rejected the key ${maskKey(key)} (401 INVALID_API_KEY); nothing was stored`);
     throw error;
-  } finally {
-    await client.close();
   }
 }

@@ -3,6 +3,8 @@ import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
 import { AuthMissingError } from '../../src/errors.js';
 import { maskKey } from '../../src/redact.js';
+import { writeJson } from '../../src/render/json.js';
+import { CRM_PATH_SEGMENT } from '../../src/api/vocabulary.js';
 
 export const statusCommand = (ctx: Context) =>
   withExamples(
@@ -19,12 +21,9 @@ export async function status(ctx: Context): Promise<void> {
     key: maskKey(c.key),
     keySource: c.source.key,
     baseUrlSource: c.source.baseUrl ?? null,
-    crmSegment: c.crmSegment ?? 'crm',
+    crmSegment: c.crmSegment ?? CRM_PATH_SEGMENT,
   };
-  if (ctx.globals.json) {
-    ctx.io.out.write(JSON.stringify(view, null, 2) + '\n');
-    return;
-  }
+  if (ctx.globals.json) return writeJson(ctx.io, view);
   const lines = [
     ['profile', `${view.profile}`],
     ['base URL', `${view.baseUrl ?? '(none)'}${view.baseUrlSource ? ` (from ${view.baseUrlSource})` : ''}`],

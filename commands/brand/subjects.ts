@@ -3,7 +3,7 @@ import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
 import { routes } from '../../src/api/routes.js';
 import type { BrandSubject } from '../../src/api/schemas/brand.js';
-import { websiteParam } from '../../src/dry-run.js';
+import { websiteParam } from '../../src/http/request-params.js';
 import { render } from '../../src/render/output.js';
 
 export const subjectsCommand = (ctx: Context) =>

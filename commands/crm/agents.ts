@@ -3,7 +3,7 @@ import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
 import { routes } from '../../src/api/routes.js';
 import type { CrmAgent } from '../../src/api/schemas/crm.js';
-import { websiteParam } from '../../src/dry-run.js';
+import { websiteParam } from '../../src/http/request-params.js';
 import { render } from '../../src/render/output.js';
 import { oneLine } from '../../src/render/format.js';
 

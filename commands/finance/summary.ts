@@ -3,8 +3,9 @@ import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
 import { routes } from '../../src/api/routes.js';
 import type { FinanceSummary, InvoiceAlert } from '../../src/api/schemas/finance.js';
-import { websiteParam } from '../../src/dry-run.js';
-import { render, tsvCells, writeJson, writeTsv, type Column } from '../../src/render/output.js';
+import { websiteParam } from '../../src/http/request-params.js';
+import { render, table } from '../../src/render/output.js';
+import type { Column } from '../../src/render/view.js';
 import { formatDateHint, formatMoney, relativeDays } from '../../src/render/format.js';
 import { financeRows, type EntityRow } from '../../src/render/finance.js';
 
@@ -18,13 +19,12 @@ export async function summary(ctx: Context): Promise<void> {
   const client = await ctx.api();
   // Finance is not website data; website_id is still sent when given (cli.md: every command).
   const res = await client.call(routes.getFinanceSummary, { query: websiteParam(ctx) });
-  if (ctx.globals.json) return writeJson(ctx.io, res.raw);
-  await show(ctx, res.data);
+  await show(ctx, res.data, res.raw);
 }
 
 const money = (pick: (r: EntityRow) => number) => (r: EntityRow) => formatMoney(pick(r), r.currency);
 
-async function show(ctx: Context, data: FinanceSummary): Promise<void> {
+async function show(ctx: Context, data: FinanceSummary, raw: unknown): Promise<void> {
   const now = ctx.now();
   const { entities, totals } = financeRows(data);
   const entityColumns: Column<EntityRow>[] = [
@@ -44,16 +44,11 @@ async function show(ctx: Context, data: FinanceSummary): Promise<void> {
     { header: 'DUE', value: (a) => dueText(a), style: (t, a, s) => (a.isOverdue ? s.red(t) : t) },
     { header: 'STATUS', value: (a) => (a.isOverdue ? 'OVERDUE' : a.daysUntilDue === 0 ? 'due today' : 'due'), style: (t, a, s) => (a.isOverdue ? s.bold.red(t) : t) },
   ];
-  if (!ctx.io.tty.out) {
-    // Two tables in one stream: a leading kind column tells them apart for `grep`/`awk`.
-    writeTsv(ctx.io, entities.map((r) => ['entity', ...tsvCells(ctx.io, entityColumns, r)]));
-    writeTsv(ctx.io, data.invoiceAlerts.map((a) => ['invoice', ...tsvCells(ctx.io, alertColumns, a)]));
-    return;
-  }
-  await render(ctx.io, { json: false, data }, [
-    { title: 'Business entities', rows: [...entities, ...totals], columns: entityColumns, empty: 'No business entities.' },
-    { title: 'Invoice alerts (due within 7 days)', rows: data.invoiceAlerts, columns: alertColumns, empty: 'No invoices due in the next 7 days.' },
-  ] as never);
+  // Piped, two tables share one stream: a leading kind column tells them apart for `grep`/`awk`.
+  await render(ctx.io, { json: ctx.globals.json, data: raw }, [
+    table({ title: 'Business entities', rows: entities, totals, columns: entityColumns, empty: 'No business entities.', tsvTag: 'entity' }),
+    table({ title: 'Invoice alerts (due within 7 days)', rows: data.invoiceAlerts, columns: alertColumns, empty: 'No invoices due in the next 7 days.', tsvTag: 'invoice' }),
+  ]);
 }
 
 function dueText(a: InvoiceAlert): string {

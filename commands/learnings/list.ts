@@ -3,7 +3,7 @@ import type { Context } from '../../src/context.js';
 import { intArg, withExamples } from '../../src/cli-kit.js';
 import { routes } from '../../src/api/routes.js';
 import type { Learning } from '../../src/api/schemas/intelligence.js';
-import { websiteParam } from '../../src/dry-run.js';
+import { websiteParam } from '../../src/http/request-params.js';
 import { render } from '../../src/render/output.js';
 import { formatPercent } from '../../src/render/format.js';
 

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
-import { keysCommand } from './keys.js';
+import { keysCommand } from './keys/index.js';
 import { initCommand } from './init.js';
 import { restoreCommand } from './restore.js';
 

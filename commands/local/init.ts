@@ -3,6 +3,7 @@ import type { Context } from '../../src/context.js';
 import { withExamples, storeOption } from '../../src/cli-kit.js';
 import { asCliError } from '../../src/local/errors.js';
 import { DEFAULT_LOCAL_URL, LOCAL_PROFILE } from '../../src/local/embedded.js';
+import { writeJson } from '../../src/render/json.js';
 
 export const initCommand = (ctx: Context) =>
   withExamples(
@@ -27,7 +28,7 @@ async function init(ctx: Context, o: { store?: string; demo?: boolean; force?: b
   const profiles = await ctx.profiles();
   profiles.save(LOCAL_PROFILE, { ...profiles.get(LOCAL_PROFILE), baseUrl: DEFAULT_LOCAL_URL, apiKey: made.key }, profiles.activeName() === undefined);
   if (ctx.globals.json) {
-    ctx.io.out.write(JSON.stringify({ storePath: made.storePath, key: made.key, keyId: made.keyId, websiteId: made.websiteId, profile: LOCAL_PROFILE }, null, 2) + '\n');
+    writeJson(ctx.io, { storePath: made.storePath, key: made.key, keyId: made.keyId, websiteId: made.websiteId, profile: LOCAL_PROFILE });
   } else {
     ctx.io.out.write(`${made.key}\n`);
   }

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { withExamples, storeOption } from '../../src/cli-kit.js';
 import { asCliError } from '../../src/local/errors.js';
+import { writeJson } from '../../src/render/json.js';
 
 export const restoreCommand = (ctx: Context) =>
   withExamples(
@@ -21,10 +22,7 @@ async function restore(ctx: Context, o: { store?: string; from?: string }): Prom
   } catch (err) {
     throw await asCliError(err);
   }
-  if (ctx.globals.json) {
-    ctx.io.out.write(JSON.stringify(result, null, 2) + '\n');
-    return;
-  }
+  if (ctx.globals.json) return writeJson(ctx.io, result);
   ctx.notice(`Restored ${result.storePath} from ${result.restoredFrom}.`);
   if (result.keptAs) ctx.notice(`The replaced file is kept as ${result.keptAs}.`);
   if (result.journal.action === 'set-aside') {

@@ -4,6 +4,7 @@ import { withExamples } from '../../src/cli-kit.js';
 import { requireUsable } from '../../src/credentials.js';
 import { UsageError } from '../../src/errors.js';
 import { maskKey } from '../../src/redact.js';
+import { writeJson } from '../../src/render/json.js';
 
 export const CLIENTS = ['claude', 'cursor', 'vscode'] as const;
 export type McpClient = (typeof CLIENTS)[number];
@@ -41,7 +42,7 @@ async function config(ctx: Context, o: ConfigOptions): Promise<void> {
       },
     },
   };
-  ctx.io.out.write(JSON.stringify(doc, null, 2) + '\n');
+  writeJson(ctx.io, doc);
   if (o.showKey) ctx.notice('warning: this configuration holds the whole key in plain text; keep it private, or use `cr mcp config --client claude|cursor|vscode`, which keeps the key in the profile.');
   else ctx.notice('The key is masked; pass --show-key to print it whole (keep the output private), or use --client for a config without a key.');
 }
@@ -72,5 +73,5 @@ async function stdioConfig(ctx: Context, client: McpClient, name: string): Promi
   }
   const servers = { [name]: stdioEntry(client, args) };
   const doc = client === 'vscode' ? { servers } : { mcpServers: servers };
-  ctx.io.out.write(JSON.stringify(doc, null, 2) + '\n');
+  writeJson(ctx.io, doc);
 }

@@ -6,7 +6,7 @@ import { routes } from '../../src/api/routes.js';
 import { NURTURE_MAX_LIMIT } from '../../src/api/vocabulary.js';
 import type { NurtureSequence } from '../../src/api/schemas/nurture.js';
 import type { ApiClient } from '../../src/http/client.js';
-import { websiteParam } from '../../src/dry-run.js';
+import { websiteParam } from '../../src/http/request-params.js';
 import { render } from '../../src/render/output.js';
 import { formatDateTimeHint } from '../../src/render/format.js';
 

@@ -3,11 +3,11 @@ import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
 import { routes } from '../../src/api/routes.js';
 import type { Visibility } from '../../src/api/schemas/visibility.js';
-import { websiteParam } from '../../src/dry-run.js';
-import { writeJson, writeTsv } from '../../src/render/output.js';
+import { websiteParam } from '../../src/http/request-params.js';
+import { render } from '../../src/render/output.js';
 import { formatDateHint } from '../../src/render/format.js';
 import { arrangeGrid, drawGrid, gridStats, legend } from '../../src/render/heatmap.js';
-import { styles } from '../../src/render/styles.js';
+import type { Styles } from '../../src/render/styles.js';
 
 export const gridCommand = (ctx: Context) =>
   withExamples(
@@ -20,9 +20,8 @@ export const gridCommand = (ctx: Context) =>
 
 export async function grid(ctx: Context, f: { keyword?: string }): Promise<void> {
   const res = await (await ctx.api()).call(routes.getGbpVisibility, { query: { ...websiteParam(ctx), keyword: f.keyword } });
-  if (ctx.globals.json) return writeJson(ctx.io, res.raw);
-  if (!ctx.io.tty.out) return writeTsv(ctx.io, tsvRows(res.data));
-  ctx.io.out.write(heatMaps(ctx, res.data) + '\n');
+  // Not a table: heat maps on a terminal, one TSV line per grid point when piped.
+  await render(ctx.io, { json: ctx.globals.json, data: res.raw }, { tsv: () => tsvRows(res.data), draw: (s) => heatMaps(s, res.data, ctx.now()) });
 }
 
 /** keyword, row, col (1-based, row 1 = north, col 1 = west), lat, lng, rank ('' = not ranking). */
@@ -32,9 +31,8 @@ export function tsvRows(data: Visibility): unknown[][] {
   );
 }
 
-function heatMaps(ctx: Context, data: Visibility): string {
-  const s = styles(ctx.io.color);
-  const scan = data.scanDate ? `scan ${formatDateHint(data.scanDate, ctx.now())}` : 'no scan yet';
+function heatMaps(s: Styles, data: Visibility, now: Date): string {
+  const scan = data.scanDate ? `scan ${formatDateHint(data.scanDate, now)}` : 'no scan yet';
   if (data.keywords.length === 0) return s.dim(`No visibility data (${scan}).`);
   const blocks = data.keywords.map((k) => {
     const st = gridStats(k.gridPoints);

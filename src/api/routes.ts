@@ -127,5 +127,4 @@ export const routes = {
 
 export type OperationId = keyof typeof routes;
 
-/** The CRM product's path segment in the published path; profiles may rename it. */
-export const CRM_PATH_SEGMENT = 'crm';
+export { CRM_PATH_SEGMENT } from './vocabulary.js';

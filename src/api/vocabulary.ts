@@ -7,7 +7,23 @@
 export const ROLES = ['viewer', 'editor', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const API_KEY_PATTERN = /^cr_[0-9a-f]{40}$/;
+/** An API key (service-api.md "Authentication" 2): `cr_` and 40 lowercase hex characters. */
+const API_KEY_SHAPE = 'cr_[0-9a-f]{40}';
+
+/** A whole string that is one API key. */
+export const API_KEY_PATTERN = new RegExp(`^${API_KEY_SHAPE}$`);
+
+/** Every API key inside free text (URLs, bodies, messages), for masking. */
+export const API_KEY_IN_TEXT = new RegExp(API_KEY_SHAPE, 'g');
 
 /** Largest page of GET /content/nurture-sequences. */
 export const NURTURE_MAX_LIMIT = 200;
+
+/** The CRM product's path segment in the published path; profiles may rename it. */
+export const CRM_PATH_SEGMENT = 'crm';
+
+/**
+ * Host names that mean "this machine" (decisions.md §8): `cr serve` bound to one of them
+ * needs no --allowed-host.
+ */
+export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);

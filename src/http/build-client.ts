@@ -1,28 +1,36 @@
-import type { Context } from '../context.js';
-import { requireUsable } from '../credentials.js';
+import type { IO } from '../io/streams.js';
 import { redactKeys } from '../redact.js';
 import { userAgent } from '../version.js';
 import { ApiClient, DEFAULT_TIMEOUT_MS } from './client.js';
 import { spinnerActivity } from '../io/activity.js';
 
+/** What the builder reads from the run: its streams, environment and global flags. */
+export interface ClientSettings {
+  io: IO;
+  env: NodeJS.ProcessEnv;
+  verbose: boolean;
+  /** --timeout in seconds. */
+  timeout?: number;
+}
+
+/** Where requests go and with which key: a profile's credentials, or the embedded server. */
+export interface ClientTarget {
+  baseUrl: string;
+  key: string;
+  crmSegment?: string;
+}
+
 /**
- * Builds the HTTP core from the resolved credentials, or, with --local, from the embedded
- * server started in this process. Nothing ever falls back to local mode on its own.
+ * The one way an HTTP core is made, so every command (and `auth login`'s check of a new
+ * key) gets the same timeout, retries, User-Agent, --verbose log with keys masked, and
+ * spinner. The context picks the target; nothing ever falls back to local mode on its own.
  */
-export async function buildClient(ctx: Context): Promise<{ client: ApiClient; close: () => Promise<void> }> {
-  const g = ctx.globals;
-  const log = g.verbose ? (line: string) => ctx.io.err.write(redactKeys(line) + '\n') : undefined;
-  const timeoutMs = g.timeout ? g.timeout * 1000 : DEFAULT_TIMEOUT_MS;
-  const retryBaseMs = ctx.env.CR_RETRY_BASE_MS ? Number(ctx.env.CR_RETRY_BASE_MS) : undefined;
+export function buildClient(s: ClientSettings, target: ClientTarget): ApiClient {
+  const log = s.verbose ? (line: string) => s.io.err.write(redactKeys(line) + '\n') : undefined;
+  const timeoutMs = s.timeout ? s.timeout * 1000 : DEFAULT_TIMEOUT_MS;
+  const retryBaseMs = s.env.CR_RETRY_BASE_MS ? Number(s.env.CR_RETRY_BASE_MS) : undefined;
   // --verbose already narrates each request; a spinner would garble those lines.
-  const activity = g.verbose ? undefined : spinnerActivity(ctx.io);
-  if (g.local) {
-    const { startEmbedded } = await import('../local/embedded.js');
-    const local = await startEmbedded(ctx);
-    const client = new ApiClient({ baseUrl: local.baseUrl, key: local.key, timeoutMs, userAgent: userAgent(), log, retryBaseMs, activity });
-    return { client, close: async () => { await client.close(); await local.close(); } };
-  }
-  const creds = requireUsable(await ctx.credentials());
-  const client = new ApiClient({ baseUrl: creds.baseUrl, key: creds.key, timeoutMs, userAgent: userAgent(), log, crmSegment: creds.crmSegment, retryBaseMs, activity });
-  return { client, close: () => client.close() };
+  const activity = s.verbose ? undefined : spinnerActivity(s.io);
+  const { baseUrl, key, crmSegment } = target;
+  return new ApiClient({ baseUrl, key, crmSegment, timeoutMs, userAgent: userAgent(), log, retryBaseMs, activity });
 }

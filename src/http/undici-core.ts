@@ -5,6 +5,10 @@
  * (whose module touches globalThis.Headers and so boots Node's own bundled undici too):
  * about 40 ms of start-up that a CLI making one request never uses. These are the same
  * modules undici's index wires together for `Agent#request`.
+ *
+ * These paths are undici's private layout, not its public API: a patch release may move
+ * them. That is why package.json pins undici exactly (no caret); upgrading means checking
+ * these three imports (and src/types/undici-deep.d.ts) against the new version's lib/.
  */
 import type { Agent as AgentClass } from 'undici';
 import AgentImpl from 'undici/lib/dispatcher/agent.js';

@@ -1,4 +1,4 @@
-import { CRM_PATH_SEGMENT } from '../api/routes.js';
+import { CRM_PATH_SEGMENT } from '../api/vocabulary.js';
 import type { Route } from '../api/routes.js';
 
 export interface UrlInput {

@@ -17,7 +17,8 @@ export interface EntityRow {
   total: boolean;
 }
 
-export function entityCurrency(entityId: string, alerts: readonly InvoiceAlert[]): string {
+/** Reads only each alert's record entity and currency. */
+export function entityCurrency(entityId: string, alerts: readonly { revenueRecord: Pick<InvoiceAlert['revenueRecord'], 'entity_id' | 'currency'> }[]): string {
   const seen = new Set(alerts.filter((a) => a.revenueRecord.entity_id === entityId).map((a) => (a.revenueRecord.currency || 'USD').toUpperCase()));
   return seen.size === 1 ? [...seen][0]! : 'USD';
 }

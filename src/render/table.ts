@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
-import type { Styles } from './styles.js';
-import { cellText, type View } from './output.js';
+import { cellText, type Styles } from './styles.js';
+import type { View } from './view.js';
 
 /** Draws a view as a bordered cli-table3 table that fits the terminal width where it can. */
 export function drawTable<T>(view: View<T>, s: Styles, width: number): string {

@@ -78,6 +78,17 @@ describe('cr auth login --with-key', () => {
     expect(readConfig(r.configDir)!.profiles.default!.apiKey).toBe(KEY);
   });
 
+  it('checks the key with the same client as every command: GET retries on its base, --verbose masks the key', async () => {
+    server.queue(fail(503, 'Service unavailable'));
+    const r = await runCli(['--verbose', 'auth', 'login', '--base-url', server.baseUrl, '--with-key'], { input: KEY, env: { CR_RETRY_BASE_MS: '1' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    expect(r.stderr).toMatch(/retrying after HTTP 503 in [01] ms/);
+    expect(r.stderr).toContain(`Bearer ${MASK}`);
+    expect(r.stderr).not.toContain(KEY);
+    expect(server.requests[0]!.headers['user-agent']).toMatch(/^cr\/\d+\.\d+\.\d+ node\//);
+  });
+
   it('a key the server rejects (401) → exit 3 and nothing stored', async () => {
     server.handle(fail(401, 'Invalid API key', 'INVALID_API_KEY'));
     const r = await runCli(['auth', 'login', '--base-url', server.baseUrl, '--with-key'], { input: KEY });

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { maskKey, redactKeys } from '../../src/redact.js';
 import { formatMoney, formatDateHint, daysFromToday, relativeDays, formatDateTimeHint } from '../../src/render/format.js';
 import { backoffDelay, isRetryableStatus, RETRY_ATTEMPTS } from '../../src/http/retry.js';
-import { render, type View } from '../../src/render/output.js';
+import { render, table } from '../../src/render/output.js';
+import type { View } from '../../src/render/view.js';
 import { ApiError, AuthMissingError, LocalError, NetworkError, ResponseError, UsageError, InterruptedError, exitCodeOf } from '../../src/errors.js';
 import { describeNetworkFailure } from '../../src/http/network-errors.js';
 import { colorEnabled } from '../../src/io/streams.js';
-import { commandWord } from '../../src/cli.js';
+import { commandWord, rootProgram, valueFlagsOf } from '../../src/cli.js';
 import { testIO } from '../helpers/io.js';
 import { makeKey } from '../helpers/tmp.js';
 
@@ -172,8 +173,27 @@ describe('output: the render decision', () => {
 
   it('several views off a terminal: rows of each, in order', async () => {
     const io = testIO({ tty: false });
-    await render(io, { json: false, data: {} }, [view, { ...view, rows: [rows[1]!] }]);
+    await render(io, { json: false, data: {} }, [table(view), table({ ...view, rows: [rows[1]!] })]);
     expect(io.stdout().trimEnd().split('\n')).toHaveLength(3);
+  });
+
+  it('several tables in one stream: a tag column tells them apart; totals stay on the terminal', async () => {
+    const io = testIO({ tty: false });
+    await render(io, { json: false, data: {} }, [table({ ...view, tsvTag: 'a', totals: [rows[0]!] }), table({ ...view, rows: [rows[1]!], tsvTag: 'b' })]);
+    expect(io.stdout()).toBe('a\talpha\thas tab and newline\t1\na\tbeta\tplain\t\nb\tbeta\tplain\t\n');
+    const tty = testIO({ tty: true, color: false });
+    await render(tty, { json: false, data: {} }, table({ ...view, rows: [rows[1]!], totals: [rows[0]!] }));
+    expect(tty.stdout()).toMatch(/beta[\s\S]*alpha/);
+  });
+
+  it('a block that is no table: its own drawing on a terminal, its TSV rows when piped', async () => {
+    const block = { title: 'Map', tsv: () => [['k', 1, '']], draw: () => 'drawn' };
+    const piped = testIO({ tty: false });
+    await render(piped, { json: false, data: {} }, block);
+    expect(piped.stdout()).toBe('k\t1\t\n');
+    const tty = testIO({ tty: true, color: false });
+    await render(tty, { json: false, data: {} }, block);
+    expect(tty.stdout()).toBe('Map\ndrawn\n');
   });
 
   it('on a terminal: a bordered table with headers; colour only when enabled', async () => {
@@ -249,10 +269,16 @@ describe('colour decision', () => {
 });
 
 describe('main: commandWord', () => {
-  it('skips global options and their values', () => {
-    expect(commandWord(['--profile', 'x', '--json', 'finance', 'summary'])).toBe('finance');
-    expect(commandWord(['--timeout', '5', '--base-url', 'http://x', 'api', '/p'])).toBe('api');
-    expect(commandWord(['--', 'auth'])).toBe('auth');
-    expect(commandWord(['--json'])).toBeUndefined();
+  it('skips global options and their values', async () => {
+    const flags = valueFlagsOf(await rootProgram());
+    expect(commandWord(['--profile', 'x', '--json', 'finance', 'summary'], flags)).toBe('finance');
+    expect(commandWord(['--timeout', '5', '--base-url', 'http://x', 'api', '/p'], flags)).toBe('api');
+    expect(commandWord(['--website', 'w', 'crm', 'agents'], flags)).toBe('crm');
+    expect(commandWord(['--', 'auth'], flags)).toBe('auth');
+    expect(commandWord(['--json'], flags)).toBeUndefined();
+  });
+
+  it('the flags that take a value come from the options commander knows', async () => {
+    expect([...valueFlagsOf(await rootProgram())].sort()).toEqual(['--base-url', '--profile', '--timeout', '--website']);
   });
 });

@@ -20,8 +20,7 @@ describe('formatMoney (cents in the record currency)', () => {
   });
 });
 
-const alert = (entity_id: string, currency: string) =>
-  ({ revenueRecord: { entity_id, currency }, entityName: '', daysUntilDue: 1, isOverdue: false }) as never;
+const alert = (entity_id: string, currency: string) => ({ revenueRecord: { entity_id, currency } });
 
 describe('finance rows', () => {
   it('takes an entity currency from its records in the alerts, else USD', () => {

@@ -1,0 +1,43 @@
+import { Command, Option } from 'commander';
+import type { Context } from '../../../src/context.js';
+import { withExamples, storeOption } from '../../../src/cli-kit.js';
+import { UsageError } from '../../../src/errors.js';
+import { ROLES, type Role } from '../../../src/api/vocabulary.js';
+import { asCliError } from '../../../src/local/errors.js';
+import { storePathOf } from '../../../src/local/store-path.js';
+import { writeJson } from '../../../src/render/json.js';
+
+interface CreateOptions {
+  role: Role;
+  agency?: string;
+  name?: string;
+  store?: string;
+}
+
+export const createCommand = (ctx: Context) =>
+  withExamples(
+    new Command('create')
+      .description('create a key (printed once)')
+      .addOption(new Option('--role <role>', `${ROLES.slice(0, -1).join(', ')} or ${ROLES.at(-1)}`).choices(ROLES).makeOptionMandatory())
+      .option('--agency <id>', 'scope the key to an agency')
+      .option('--name <name>', 'a label for the key')
+      .addOption(storeOption())
+      .action((f: CreateOptions) => create(ctx, f)),
+    ['cr local keys create --role editor --website 3f1c…', 'cr local keys create --role viewer --agency 9a0d… --name "read-only CI"'],
+  );
+
+export async function create(ctx: Context, o: CreateOptions): Promise<void> {
+  const website = ctx.globals.website;
+  if (!website === !o.agency) throw new UsageError('Pass exactly one of --website ID or --agency ID');
+  const { addApiKey } = await import('../../../src/server/keys.js');
+  let made;
+  try {
+    made = await addApiKey(await storePathOf(ctx.env, o.store), { role: o.role, websiteId: website, agencyId: o.agency, name: o.name });
+  } catch (err) {
+    throw await asCliError(err);
+  }
+  const { key_sha256: _hash, ...info } = made.record;
+  if (ctx.globals.json) writeJson(ctx.io, { ...info, key: made.key });
+  else ctx.io.out.write(`${made.key}\n`);
+  ctx.notice(`Created ${o.role} key ${info.id}; the key above is shown once.`);
+}

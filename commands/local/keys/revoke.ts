@@ -1,0 +1,24 @@
+import { Command } from 'commander';
+import type { Context } from '../../../src/context.js';
+import { withExamples, storeOption } from '../../../src/cli-kit.js';
+import { asCliError } from '../../../src/local/errors.js';
+import { storePathOf } from '../../../src/local/store-path.js';
+import { writeJson } from '../../../src/render/json.js';
+
+export const revokeCommand = (ctx: Context) =>
+  withExamples(
+    new Command('revoke').description('revoke a key by id').argument('<id>').addOption(storeOption()).action((id: string, f: { store?: string }) => revoke(ctx, id, f)),
+    ['cr local keys revoke 0b6f2f7e-…'],
+  );
+
+export async function revoke(ctx: Context, id: string, o: { store?: string }): Promise<void> {
+  const { revokeKey } = await import('../../../src/server/keys.js');
+  let info;
+  try {
+    info = await revokeKey(await storePathOf(ctx.env, o.store), id);
+  } catch (err) {
+    throw await asCliError(err);
+  }
+  if (ctx.globals.json) writeJson(ctx.io, info);
+  ctx.notice(`Revoked key ${info.id} (${info.name}) at ${info.revoked_at}`);
+}

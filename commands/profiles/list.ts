@@ -1,0 +1,35 @@
+import { Command } from 'commander';
+import type { Context } from '../../src/context.js';
+import { withExamples } from '../../src/cli-kit.js';
+import { CRM_PATH_SEGMENT } from '../../src/api/vocabulary.js';
+import { maskKey } from '../../src/redact.js';
+import { render } from '../../src/render/output.js';
+
+interface ProfileRow {
+  name: string;
+  active: boolean;
+  baseUrl: string | null;
+  key: string | null;
+  crmSegment: string;
+}
+
+export const listCommand = (ctx: Context) =>
+  withExamples(new Command('list').description('list stored profiles (keys masked)').action(() => list(ctx)), ['cr profiles list', 'cr profiles list --json']);
+
+export async function list(ctx: Context): Promise<void> {
+  const store = await ctx.profiles();
+  const active = store.activeName();
+  const rows: ProfileRow[] = Object.entries(store.all())
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, p]) => ({ name, active: name === active, baseUrl: p.baseUrl ?? null, key: p.apiKey ? maskKey(p.apiKey) : null, crmSegment: p.crmSegment ?? CRM_PATH_SEGMENT }));
+  await render(ctx.io, { json: ctx.globals.json, data: rows }, {
+    rows,
+    columns: [
+      { header: '', value: (r) => (r.active ? '*' : '') },
+      { header: 'PROFILE', value: (r) => r.name },
+      { header: 'BASE URL', value: (r) => r.baseUrl ?? '-' },
+      { header: 'KEY', value: (r) => r.key ?? '(none)' },
+    ],
+    empty: 'No profiles yet. Run `cr auth login` or `cr local init`.',
+  });
+}

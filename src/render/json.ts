@@ -1,0 +1,14 @@
+import type { IO } from '../io/streams.js';
+
+/**
+ * The one JSON writer of results (cli.md "Output": `--json` prints the data as JSON with a
+ * 2-space indent, nothing else on standard output). Light on purpose: no colour, no tables.
+ */
+export function writeJson(io: Pick<IO, 'out'>, data: unknown): void {
+  io.out.write(JSON.stringify(data, null, 2) + '\n');
+}
+
+/** An error under `--json` (cli.md "Exit codes"): `{"error","code","status"}` on one line of stderr. */
+export function writeJsonError(io: Pick<IO, 'err'>, error: { error: string; code: string | null; status: number | null }): void {
+  io.err.write(JSON.stringify(error) + '\n');
+}

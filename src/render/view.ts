@@ -1,0 +1,27 @@
+import type { Styles } from './styles.js';
+
+/** One column of a table: how to get the cell text, and optionally how to colour it. */
+export interface Column<T> {
+  header: string;
+  value: (row: T) => string | number | boolean | null | undefined;
+  align?: 'left' | 'right';
+  /** Decoration: on a terminal, or on piped TSV only when FORCE_COLOR asks for colour. */
+  style?: (text: string, row: T, s: Styles) => string;
+  /** Wrap long text to this many characters on a terminal. */
+  wrap?: number;
+}
+
+/** Rows shown as a table on a terminal and as TSV lines when piped (cli.md "Output"). */
+export interface View<T> {
+  rows: readonly T[];
+  columns: readonly Column<T>[];
+  title?: string;
+  /** Extra lines under the table, terminal only (e.g. "showing 1-50 of 120"). */
+  footer?: string;
+  /** Message shown on a terminal instead of an empty table. */
+  empty?: string;
+  /** Rows drawn under `rows` on a terminal only (sums): piped, a script adds up for itself. */
+  totals?: readonly T[];
+  /** A first TSV column naming the table, when one stream carries rows of two tables. */
+  tsvTag?: string;
+}
