@@ -52,4 +52,6 @@ export const endpoints = {
 } as const satisfies { [Op in OperationId]: Endpoint & Route<Op> };
 
 export type Endpoints = typeof endpoints;
-export const endpointList: readonly (Endpoint & Route<OperationId>)[] = Object.values(endpoints) as readonly (Endpoint & Route<OperationId>)[];
+/** Any entry of the table, its operation name typed. */
+export type TableEndpoint = Endpoint & Route<OperationId>;
+export const endpointList: readonly TableEndpoint[] = Object.values(endpoints) as readonly TableEndpoint[];

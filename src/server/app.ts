@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { Context as HonoContext } from 'hono';
 import type { z } from 'zod';
 import { endpointList, endpoints } from '../api/endpoints.js';
-import type { Endpoint, OperationId } from '../api/endpoints.js';
+import type { Endpoint, OperationId, TableEndpoint } from '../api/endpoints.js';
 import { systemClock } from './clock.js';
 import type { Clock } from './clock.js';
 import { StoreUnavailableError } from './store.js';
@@ -343,7 +343,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
 
   opts.extend?.(app, core);
 
-  const byPath = new Map<string, Endpoint[]>();
+  const byPath = new Map<string, TableEndpoint[]>();
   for (const ep of endpointList) {
     const p = honoPath(ep.path);
     byPath.set(p, [...(byPath.get(p) ?? []), ep]);
@@ -362,7 +362,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
           throw err;
         }
       }
-      const res = await core.invoke(ep.operationId as OperationId, {
+      const res = await core.invoke(ep.operationId, {
         headers: incoming ? (incoming.headers as Record<string, string | undefined>) : c.req.raw.headers,
         // Hono builds these objects on every call; most requests have neither.
         params: ep.params ? (c.req.param() as Record<string, string>) : {},

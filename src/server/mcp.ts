@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { endpointList, type Endpoint, type OperationId } from '../api/endpoints.js';
+import { endpointList, type Endpoint, type OperationId, type TableEndpoint } from '../api/endpoints.js';
 import { roleSentence } from '../api/routes.js';
 import { jsonSchemaOf, type JsonSchema } from '../api/json-schema.js';
 import type { ApiRequest, ApiResponse } from './app.js';
@@ -68,7 +68,7 @@ export function splitArguments(ep: Endpoint, args: Record<string, unknown>): Pic
 
 function buildServer(invoke: InvokeOperation, authorization: string | undefined): Server {
   const server = new Server({ name: 'cr-local', version: version() }, { capabilities: { tools: {} } });
-  const byName = new Map<string, (typeof endpointList)[number]>(endpointList.map((ep) => [ep.operationId, ep]));
+  const byName = new Map<string, TableEndpoint>(endpointList.map((ep) => [ep.operationId, ep]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolDescriptors() }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const ep = byName.get(request.params.name);
