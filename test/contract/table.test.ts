@@ -1,16 +1,15 @@
-import { describe, expect, it } from 'vitest';
-import { readFile } from 'node:fs/promises';
-import { createApp } from '../../src/server/app.js';
-import { Store } from '../../src/server/store.js';
-import { fixedClock } from '../../src/server/clock.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient, type CallInput } from '../../src/http/client.js';
+import { ApiError } from '../../src/errors.js';
 import { endpointList, routes, type OperationId, type RequestInput } from '../../src/api/endpoints.js';
 import { endpointUrl } from '../../src/http/url.js';
-import { FIXTURE, IDS, KEYS, NOW } from '../server/helpers.js';
+import { IDS, KEYS, startFixtureServer, type TestServer } from '../server/helpers.js';
 
 /**
- * The endpoint table's per-operation facts hold on the real local server (in-process): where
- * website_id goes (`websiteParam`), what `idempotent` promises, and the CRM path segment.
- * The error statuses are checked against live answers by contract.test.ts.
+ * The endpoint table's per-operation facts hold on the real local server (`127.0.0.1:0`,
+ * fixture store, fixed clock), called through the typed client: where website_id goes
+ * (`websiteParam`), what `idempotent` promises, and the CRM path segment. The error statuses
+ * are checked against live answers by contract.test.ts.
  */
 
 const BASE = 'http://127.0.0.1/api/v1';
@@ -29,52 +28,59 @@ const VALID: { [Op in OperationId]: RequestInput<Op> } = {
   listCrmAgents: {},
 };
 
-const load = async () => Store.memory(JSON.parse(await readFile(FIXTURE, 'utf8')));
+let server: TestServer;
+let client: ApiClient;
+beforeAll(async () => {
+  server = await startFixtureServer();
+  client = new ApiClient({ baseUrl: `${server.url}/api/v1`, key: KEYS.editorW1, userAgent: 'cr-test', timeoutMs: 5000 });
+});
+afterAll(async () => {
+  await client?.close();
+  await server?.stop();
+});
 
-/** Sends an operation's valid request with website_id where the table's websiteParam puts it. */
-async function send(app: ReturnType<typeof createApp>, op: OperationId, websiteId?: string) {
+/** Calls an operation with its valid request, website_id where the table's websiteParam puts it. */
+async function send(op: OperationId, websiteId?: string): Promise<{ status: number; data?: unknown; error?: string }> {
   const ep = routes[op];
-  const input = VALID[op] as { params?: Record<string, string>; query?: Record<string, unknown>; body?: Record<string, unknown> };
-  const query = { ...input.query, ...(websiteId && ep.websiteParam === 'query' ? { website_id: websiteId } : {}) };
-  const body = ep.method === 'GET' ? undefined : { ...input.body, ...(websiteId && ep.websiteParam === 'body' ? { website_id: websiteId } : {}) };
-  const res = await app.request(endpointUrl(BASE, ep, { params: input.params, query }), {
-    method: ep.method,
-    headers: { authorization: `Bearer ${KEYS.editorW1}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body && JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  const input = VALID[op] as CallInput & { body?: Record<string, unknown> };
+  const site = (where: string) => (websiteId && ep.websiteParam === where ? { website_id: websiteId } : {});
+  const request = { ...input, query: { ...input.query, ...site('query') }, ...(ep.method === 'GET' ? {} : { body: { ...input.body, ...site('body') } }) };
+  // The loose CallInput on purpose: the request is assembled per the table's data.
+  const call = client.call.bind(client) as (route: typeof ep, input: CallInput) => ReturnType<ApiClient['call']>;
+  try {
+    return { status: 200, data: (await call(ep, request)).raw };
+  } catch (e) {
+    if (e instanceof ApiError) return { status: e.status, error: (e.body as { error?: string } | undefined)?.error };
+    throw e;
+  }
 }
 
 describe('the endpoint table matches the server', () => {
   it('every website-scoped operation reads website_id where websiteParam puts it (W3 is outside the key → 403)', async () => {
-    const app = createApp({ store: await load(), clock: fixedClock(NOW) });
     const scoped = endpointList.filter((ep) => ep.websiteScope !== 'owner');
     expect(scoped.length).toBe(8);
     for (const ep of scoped) {
       expect(ep.websiteParam, ep.operationId).not.toBe('none');
-      expect((await send(app, ep.operationId)).status, `${ep.operationId} without website_id`).toBe(200);
-      const res = await send(app, ep.operationId, IDS.W3);
-      expect({ op: ep.operationId, status: res.status, error: res.body.error }).toEqual({ op: ep.operationId, status: 403, error: 'Website not in key scope' });
+      expect((await send(ep.operationId)).status, `${ep.operationId} without website_id`).toBe(200);
+      const res = await send(ep.operationId, IDS.W3);
+      expect({ op: ep.operationId, ...res }).toEqual({ op: ep.operationId, status: 403, error: 'Website not in key scope' });
     }
   });
 
   it('finance belongs to the user: website_id in the query (cli.md sends it everywhere) is accepted and ignored', async () => {
-    const app = createApp({ store: await load(), clock: fixedClock(NOW) });
     expect(routes.getFinanceSummary.websiteParam).toBe('query');
-    const plain = await send(app, 'getFinanceSummary');
-    const withSite = await send(app, 'getFinanceSummary', IDS.W3);
-    expect(withSite).toEqual(plain);
+    const plain = await send('getFinanceSummary');
     expect(plain.status).toBe(200);
+    expect(await send('getFinanceSummary', IDS.W3)).toEqual(plain);
   });
 
   it('an operation marked idempotent answers a repeat the same; the creations are not idempotent', async () => {
-    const app = createApp({ store: await load(), clock: fixedClock(NOW) });
     for (const ep of endpointList) {
-      const first = await send(app, ep.operationId);
-      const second = await send(app, ep.operationId);
+      const first = await send(ep.operationId);
+      const second = await send(ep.operationId);
       expect(first.status, ep.operationId).toBe(200);
       if (ep.idempotent) expect(second, ep.operationId).toEqual(first);
-      else expect((second.body.data as { id: string }).id, ep.operationId).not.toBe((first.body.data as { id: string }).id);
+      else expect((second.data as { id: string }).id, ep.operationId).not.toBe((first.data as { id: string }).id);
     }
     expect(endpointList.filter((ep) => !ep.idempotent).map((ep) => ep.operationId)).toEqual(['createAdCreative', 'createContentListener']);
   });
