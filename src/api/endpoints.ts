@@ -13,7 +13,6 @@ import { CrmAgentList } from './schemas/crm.js';
 
 export { CRM_PATH_SEGMENT, routes } from './routes.js';
 export type { OperationId, Route, WebsiteParam, WebsiteScope } from './routes.js';
-export type { RequestInput, ResponseData, ValidInputOf } from './io-types.js';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { OperationId, ValidInputOf } from '../api/endpoints.js';
+import type { OperationId } from '../api/routes.js';
+import type { ValidInputOf } from '../api/io-types.js';
 import type { Clock } from './clock.js';
 import { utcDate } from './clock.js';
 import type { Store } from './store.js';

@@ -6,7 +6,7 @@
  */
 import type { ApiClient } from '../../src/http/client.js';
 import type { Handler } from '../../src/server/handlers.js';
-import type { ValidInputOf } from '../../src/api/endpoints.js';
+import type { ValidInputOf } from '../../src/api/io-types.js';
 import type { routes as Routes } from '../../src/api/routes.js';
 
 declare const client: ApiClient;
