@@ -4,6 +4,7 @@ import type { Context } from '../../src/context.js';
 import { collect, withExamples } from '../../src/cli-kit.js';
 import { UsageError } from '../../src/errors.js';
 import { routes } from '../../src/api/routes.js';
+import type { BodyOf } from '../../src/api/io-types.js';
 import type { AdCreative } from '../../src/api/schemas/ads.js';
 import { printDryRun } from '../../src/dry-run.js';
 import { readAll } from '../../src/io/streams.js';
@@ -102,7 +103,8 @@ export async function create(ctx: Context, f: Flags): Promise<void> {
   const body = await buildAdBody(ctx, f);
   const ep = routes.createAdCreative;
   if (f.dryRun) return printDryRun(ctx, ep, { body });
-  const res = await (await ctx.api()).call(ep, { body });
+  // The body mixes a user's --body file with flags; the server judges it (required fields: service-api.md "not shown").
+  const res = await (await ctx.api()).call(ep, { body: body as BodyOf<'createAdCreative'> });
   const now = ctx.now();
   await render(ctx.io, { json: ctx.globals.json, data: res.raw }, {
     rows: [res.data],

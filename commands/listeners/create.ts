@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import type { Context } from '../../src/context.js';
 import { collect, withExamples } from '../../src/cli-kit.js';
 import { routes } from '../../src/api/routes.js';
+import type { BodyOf } from '../../src/api/io-types.js';
 import { POLL_INTERVALS, SOURCE_TYPES, type SourceType } from '../../src/api/listener-rules.js';
 import type { ContentListener } from '../../src/api/schemas/listeners.js';
 import { printDryRun } from '../../src/dry-run.js';
@@ -39,7 +40,7 @@ export const createCommand = (ctx: Context) =>
 export async function create(ctx: Context, f: Flags): Promise<void> {
   const queryConfig = buildQueryConfig(f.query, f.queryJson);
   checkQueryConfig(f.source, queryConfig);
-  const body: Record<string, unknown> = { name: f.name, source_type: f.source, query_config: queryConfig };
+  const body: BodyOf<'createContentListener'> = { name: f.name, source_type: f.source, query_config: queryConfig };
   if (f.interval) body.poll_interval = f.interval;
   const ep = routes.createContentListener;
   // website_id travels in the query string, as service-api.md declares for this endpoint.

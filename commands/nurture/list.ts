@@ -3,6 +3,7 @@ import type { Context } from '../../src/context.js';
 import { intArg, withExamples } from '../../src/cli-kit.js';
 import { UsageError } from '../../src/errors.js';
 import { routes } from '../../src/api/routes.js';
+import type { QueryOf } from '../../src/api/io-types.js';
 import { NURTURE_MAX_LIMIT } from '../../src/api/vocabulary.js';
 import type { NurtureSequence } from '../../src/api/schemas/nurture.js';
 import type { ApiClient } from '../../src/http/client.js';
@@ -67,7 +68,7 @@ export async function list(ctx: Context, f: Flags): Promise<void> {
  * ends the walk too, so a shrinking list cannot loop forever. The raw items are kept so
  * that --json carries every field the server sent.
  */
-async function fetchAll(client: ApiClient, base: Record<string, unknown>, pageSize: number, start: number): Promise<{ sequences: NurtureSequence[]; total: number }> {
+async function fetchAll(client: ApiClient, base: QueryOf<'listNurtureSequences'>, pageSize: number, start: number): Promise<{ sequences: NurtureSequence[]; total: number }> {
   const sequences: NurtureSequence[] = [];
   let total = 0;
   for (let offset = start; ; ) {

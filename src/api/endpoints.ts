@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { routes } from './routes.js';
 import type { OperationId, Route } from './routes.js';
 import { FinanceSummary } from './schemas/finance.js';
@@ -12,7 +12,7 @@ import { BrandSubjectList, ScopeFilterQuery } from './schemas/brand.js';
 import { CrmAgentList } from './schemas/crm.js';
 
 export { CRM_PATH_SEGMENT, routes } from './routes.js';
-export type { OperationId, Route, WebsiteScope } from './routes.js';
+export type { OperationId, Route, WebsiteParam, WebsiteScope } from './routes.js';
 
 type AnyObject = z.ZodType<Record<string, unknown>>;
 
@@ -33,10 +33,10 @@ export interface Endpoint<
   data: D;
 }
 
-const define = <Op extends string, P extends AnyObject | undefined, Q extends AnyObject | undefined, B extends AnyObject | undefined, D extends z.ZodType>(
-  route: Route<Op>,
+const define = <R extends Route, P extends AnyObject | undefined, Q extends AnyObject | undefined, B extends AnyObject | undefined, D extends z.ZodType>(
+  route: R,
   schemas: { params: P; query: Q; body: B; data: D },
-) => ({ ...route, ...schemas }) as Endpoint<P, Q, B, D> & Route<Op>;
+) => ({ ...route, ...schemas }) as Endpoint<P, Q, B, D> & R;
 
 export const endpoints = {
   getFinanceSummary: define(routes.getFinanceSummary, { params: undefined, query: undefined, body: undefined, data: FinanceSummary }),
@@ -48,15 +48,9 @@ export const endpoints = {
   getGbpVisibility: define(routes.getGbpVisibility, { params: undefined, query: VisibilityQuery, body: undefined, data: Visibility }),
   listBrandSubjects: define(routes.listBrandSubjects, { params: undefined, query: ScopeFilterQuery, body: undefined, data: BrandSubjectList }),
   listCrmAgents: define(routes.listCrmAgents, { params: undefined, query: ScopeFilterQuery, body: undefined, data: CrmAgentList }),
-} as const satisfies Record<OperationId, Endpoint>;
+} as const satisfies { [Op in OperationId]: Endpoint & Route<Op> };
 
 export type Endpoints = typeof endpoints;
-export const endpointList: readonly Endpoint[] = Object.values(endpoints) as unknown as Endpoint[];
-
-/** The response data type of an operation. */
-export type ResponseData<Op extends OperationId> = z.infer<Endpoints[Op]['data']>;
-
-export type DataOf<E> = E extends Endpoint<any, any, any, infer D> ? z.infer<D> : never;
-export type BodyInput<E> = E extends Endpoint<any, any, infer B, any> ? (B extends z.ZodType ? z.input<B> : undefined) : never;
-export type QueryInput<E> = E extends Endpoint<any, infer Q, any, any> ? (Q extends z.ZodType ? z.input<Q> : undefined) : never;
-export type ParamsInput<E> = E extends Endpoint<infer P, any, any, any> ? (P extends z.ZodType ? z.input<P> : undefined) : never;
+/** Any entry of the table, its operation name typed. */
+export type TableEndpoint = Endpoint & Route<OperationId>;
+export const endpointList: readonly TableEndpoint[] = Object.values(endpoints) as readonly TableEndpoint[];

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import { Agent } from './undici-core.js';
 import { ApiError, NetworkError, ResponseError } from '../errors.js';
 import { maskKey, redactKeys } from '../redact.js';
-import type { ResponseData } from '../api/endpoints.js';
+import type { RequestInput, ResponseData } from '../api/io-types.js';
 import type { OperationId, Route } from '../api/routes.js';
 import { checkJson } from '../api/check-json.js';
 import { endpointUrl, joinUrl } from './url.js';
@@ -34,11 +34,15 @@ export interface RawResponse {
   text: string;
 }
 
+/** A request's parts as they go on the wire (any operation); calls are typed by `CallArgs`. */
 export interface CallInput {
   params?: Record<string, string>;
   query?: Record<string, unknown>;
   body?: unknown;
 }
+
+/** The input of `call`: the operation's typed request, optional when every part of it is. */
+export type CallArgs<Op extends OperationId> = {} extends RequestInput<Op> ? [input?: RequestInput<Op>] : [input: RequestInput<Op>];
 
 export interface CallResult<T> {
   /** Schema-checked data (unknown fields kept). */
@@ -66,8 +70,12 @@ export class ApiClient {
   /**
    * Calls one endpoint of the table and returns its data, checked against the endpoint's
    * response schema (as JSON Schema, generated from the zod table: no zod at start-up).
+   * The input is typed per operation from the table, so a wrong query key, body field type
+   * or missing path parameter fails to compile.
    */
-  async call<Op extends OperationId>(ep: Route<Op>, input: CallInput = {}): Promise<CallResult<ResponseData<Op>>> {
+  async call<Op extends OperationId>(ep: Route<Op>, ...[typed]: CallArgs<Op>): Promise<CallResult<ResponseData<Op>>> {
+    // Every RequestInput is a CallInput; TypeScript cannot see it through the generic.
+    const input = (typed ?? {}) as CallInput;
     const url = this.urlFor(ep, input);
     const res = await this.send(ep.method, url, ep.method === 'GET' ? undefined : input.body ?? {});
     const envelope = this.unwrap(ep.method, url, res);

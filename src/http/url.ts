@@ -1,5 +1,4 @@
-import { CRM_PATH_SEGMENT } from '../api/vocabulary.js';
-import type { Route } from '../api/routes.js';
+import type { PathSegments, Route } from '../api/routes.js';
 
 export interface UrlInput {
   params?: Record<string, string>;
@@ -17,13 +16,26 @@ export function joinUrl(baseUrl: string, path: string, query?: Record<string, un
 }
 
 /**
+ * The path with the table's renamable segments (`pathSegments`) replaced by the profile's
+ * names; whole segments only, so a word elsewhere in the path is never touched.
+ */
+function renameSegments(path: string, segments: PathSegments | undefined, names: PathSegments): string {
+  const renames = new Map<string, string>();
+  for (const [setting, segment] of Object.entries(segments ?? {}) as [keyof PathSegments, string][]) {
+    const name = names[setting];
+    if (name && name !== segment) renames.set(segment, encodeURIComponent(name));
+  }
+  if (renames.size === 0) return path;
+  return path.split('/').map((part) => renames.get(part) ?? part).join('/');
+}
+
+/**
  * The URL of one endpoint: path parameters filled in (encoded), the CRM segment renamed when
  * a profile says so, the query appended. The client and --dry-run both use it.
  */
 export function endpointUrl(baseUrl: string, ep: Route, input: UrlInput = {}, crmSegment?: string): string {
-  let path = ep.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(input.params?.[name] ?? ''));
-  if (ep.operationId === 'listCrmAgents' && crmSegment && crmSegment !== CRM_PATH_SEGMENT) {
-    path = path.replace(`/${CRM_PATH_SEGMENT}/`, `/${encodeURIComponent(crmSegment)}/`);
-  }
+  const path = renameSegments(ep.path, ep.pathSegments, { crm: crmSegment }).replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(input.params?.[name] ?? ''),
+  );
   return joinUrl(baseUrl, path, input.query);
 }

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { Context as HonoContext } from 'hono';
 import type { z } from 'zod';
 import { endpointList, endpoints } from '../api/endpoints.js';
-import type { Endpoint, OperationId } from '../api/endpoints.js';
+import type { Endpoint, OperationId, TableEndpoint } from '../api/endpoints.js';
 import { systemClock } from './clock.js';
 import type { Clock } from './clock.js';
 import { StoreUnavailableError } from './store/store.js';
@@ -12,7 +12,7 @@ import { authenticate, requireRole, resolveScope } from './auth.js';
 import type { AuthContext } from './auth.js';
 import { HttpError, validationError } from './errors.js';
 import { RETRY_AFTER_SECONDS, RateLimiter } from './rate-limit.js';
-import { defaultNewId, handlers } from './handlers.js';
+import { defaultNewId, handlerOf } from './handlers.js';
 import { Serialized } from './compute/serialized.js';
 import type { ValidInput } from './handlers.js';
 import { joinPath, safeJsonParse, shapeViolation } from './json.js';
@@ -77,10 +77,15 @@ const headerOf = (h: ApiRequest['headers'], name: string): string | undefined =>
   return hit === undefined ? undefined : rec[hit];
 };
 
+/** The part of a zod schema's definition read here: its kind, and the wrapped schema of a wrapper. */
+interface SchemaDef {
+  def?: { type?: string; innerType?: SchemaDef };
+}
+
 /** Unwraps optional/default/nullable wrappers to the core zod type name. */
 function coreType(schema: z.ZodType): string {
-  let s: any = schema;
-  while (s?.def && ['optional', 'default', 'nullable', 'prefault', 'readonly'].includes(s.def.type)) s = s.def.innerType;
+  let s: SchemaDef | undefined = schema as SchemaDef;
+  while (s?.def?.type && ['optional', 'default', 'nullable', 'prefault', 'readonly'].includes(s.def.type)) s = s.def.innerType;
   return s?.def?.type ?? 'unknown';
 }
 
@@ -162,7 +167,7 @@ export function createCore(opts: CoreOptions): ServerCore {
 
   async function invoke(operationId: OperationId, req: ApiRequest): Promise<ApiResponse> {
     const ep = endpoints[operationId] as Endpoint | undefined;
-    const handler = handlers[operationId];
+    const handler = handlerOf(operationId);
     const headers: Record<string, string> = {};
     let auth: AuthContext | undefined;
     try {
@@ -338,7 +343,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
 
   opts.extend?.(app, core);
 
-  const byPath = new Map<string, Endpoint[]>();
+  const byPath = new Map<string, TableEndpoint[]>();
   for (const ep of endpointList) {
     const p = honoPath(ep.path);
     byPath.set(p, [...(byPath.get(p) ?? []), ep]);
@@ -357,7 +362,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
           throw err;
         }
       }
-      const res = await core.invoke(ep.operationId as OperationId, {
+      const res = await core.invoke(ep.operationId, {
         headers: incoming ? (incoming.headers as Record<string, string | undefined>) : c.req.raw.headers,
         // Hono builds these objects on every call; most requests have neither.
         params: ep.params ? (c.req.param() as Record<string, string>) : {},

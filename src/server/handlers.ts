@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { OperationId } from '../api/endpoints.js';
-import type { CreateAdCreativeBody } from '../api/schemas/ads.js';
-import type { CreateListenerBody } from '../api/schemas/listeners.js';
-import type { ListLearningsQuery } from '../api/schemas/intelligence.js';
-import type { ListNurtureQuery } from '../api/schemas/nurture.js';
-import type { VisibilityQuery } from '../api/schemas/visibility.js';
-import type { SchedulePostBody } from '../api/schemas/social.js';
+import type { OperationId } from '../api/routes.js';
+import type { ValidInputOf } from '../api/io-types.js';
 import type { Clock } from './clock.js';
 import { utcDate } from './clock.js';
 import type { Store } from './store/store.js';
@@ -40,23 +35,27 @@ export interface HandlerContext {
   newId: () => string;
 }
 
+/** Validated input of some operation, as the pipeline in app.ts holds it before dispatch. */
 export interface ValidInput {
-  params: any;
-  query: any;
-  body: any;
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: Record<string, unknown> | undefined;
 }
 
-export interface Handler {
+export type Issue = { path: string; message: string };
+
+/** The handler of one operation, typed by that operation's validated input (the table's schemas). */
+export interface Handler<I = ValidInput> {
   /** Checks that need the clock or cross-field rules, run in the validation step. */
-  check?: (input: ValidInput, clock: Clock) => { path: string; message: string }[];
-  run: (ctx: HandlerContext, input: ValidInput) => Promise<unknown> | unknown;
+  check?: (input: I, clock: Clock) => Issue[];
+  run: (ctx: HandlerContext, input: I) => Promise<unknown> | unknown;
 }
 
 /**
  * One handler per operation: a plain function of (context, validated input) so that REST
- * routes and a future MCP layer run the same code after the same checks.
+ * routes and MCP tools run the same code after the same checks.
  */
-export const handlers: Record<OperationId, Handler> = {
+export const handlers: { [Op in OperationId]: Handler<ValidInputOf<Op>> } = {
   getFinanceSummary: {
     run: ({ store, clock, auth }) => {
       const today = utcDate(clock.now());
@@ -73,7 +72,7 @@ export const handlers: Record<OperationId, Handler> = {
   },
 
   createAdCreative: {
-    run: async ({ store, clock, scope, newId }, { body }: { body: CreateAdCreativeBody } & ValidInput) => {
+    run: async ({ store, clock, scope, newId }, { body }) => {
       const websiteId = scope.websiteId!;
       const found = body.campaign_id ? store.get('ad_campaigns', body.campaign_id) : undefined;
       const campaign = found && found.websiteId === websiteId ? found : undefined;
@@ -84,7 +83,7 @@ export const handlers: Record<OperationId, Handler> = {
   },
 
   createContentListener: {
-    run: async ({ store, clock, scope, newId }, { body }: { body: CreateListenerBody } & ValidInput) => {
+    run: async ({ store, clock, scope, newId }, { body }) => {
       const record = newContentListener(body, { id: newId(), now: clock.now(), websiteId: scope.websiteId! });
       await store.commit([{ op: 'insert', collection: 'content_listeners', record }]);
       return contentListenerView(record);
@@ -92,17 +91,17 @@ export const handlers: Record<OperationId, Handler> = {
   },
 
   scheduleSocialPost: {
-    check: ({ body }: { body: SchedulePostBody } & ValidInput, clock) =>
+    check: ({ body }, clock) =>
       Date.parse(body.scheduled_at) > clock.now().getTime()
         ? []
         : [{ path: 'scheduled_at', message: `scheduled_at must be in the future (now is ${clock.now().toISOString()})` }],
     run: async ({ store, clock, scope }, { params, body }) => {
-      const post = store.get('social_posts', params.id as string);
+      const post = store.get('social_posts', params.id);
       if (!post || !scope.websiteIds.has(post.websiteId)) throw postNotFound();
       if (!SCHEDULABLE.has(post.status)) {
         throw new HttpError(409, `Post is ${post.status}; only draft or scheduled posts can be scheduled`, 'INVALID_STATE');
       }
-      const scheduledAt = (body as SchedulePostBody).scheduled_at;
+      const scheduledAt = body.scheduled_at;
       await store.commit([
         { op: 'patch', collection: 'social_posts', id: post.id, patch: { status: 'scheduled', scheduledAt, updatedAt: clock.now().toISOString() } },
       ]);
@@ -111,14 +110,14 @@ export const handlers: Record<OperationId, Handler> = {
   },
 
   listLearnings: {
-    run: ({ store, scope }, { query }: { query: ListLearningsQuery } & ValidInput) =>
+    run: ({ store, scope }, { query }) =>
       cachedRead(store, ['learnings', scopeKey(scope.websiteIds), query.dimension_type, query.limit], () =>
         listLearnings(store.list('learnings'), { websiteIds: scope.websiteIds, dimensionType: query.dimension_type, limit: query.limit }),
       ),
   },
 
   listNurtureSequences: {
-    run: ({ store, scope }, { query }: { query: ListNurtureQuery } & ValidInput) =>
+    run: ({ store, scope }, { query }) =>
       cachedRead(store, ['nurture', scopeKey(scope.websiteIds), query.status, query.limit, query.offset], () =>
         listNurture(store.list('nurture_sequences'), {
           websiteIds: scope.websiteIds,
@@ -130,7 +129,7 @@ export const handlers: Record<OperationId, Handler> = {
   },
 
   getGbpVisibility: {
-    run: ({ store, scope }, { query }: { query: VisibilityQuery } & ValidInput) =>
+    run: ({ store, scope }, { query }) =>
       cachedRead(store, ['visibility', scope.websiteId, query.keyword], () =>
         visibility(store.list('visibility_scans'), { websiteId: scope.websiteId!, keyword: query.keyword }),
       ),
@@ -146,5 +145,11 @@ export const handlers: Record<OperationId, Handler> = {
       cachedRead(store, ['crm', scopeKey(scope.websiteIds)], () => listCrmAgents(store.list('crm_agents'), scope.websiteIds)),
   },
 };
+
+/**
+ * The handler of an operation for the pipeline, which holds the input loosely: validate()
+ * in app.ts parsed it with that same operation's schemas, so it has the handler's type.
+ */
+export const handlerOf = (op: OperationId): Handler | undefined => handlers[op] as Handler<never> as Handler | undefined;
 
 export const defaultNewId = () => randomUUID();

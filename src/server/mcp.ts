@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { endpointList, type Endpoint, type OperationId } from '../api/endpoints.js';
+import { endpointList, type Endpoint, type OperationId, type TableEndpoint } from '../api/endpoints.js';
+import { roleSentence } from '../api/routes.js';
 import { jsonSchemaOf, type JsonSchema } from '../api/json-schema.js';
 import type { ApiRequest, ApiResponse } from './app.js';
 import { version } from '../version.js';
@@ -31,15 +32,19 @@ interface ToolDescriptor {
 
 let toolCache: ToolDescriptor[] | undefined;
 
-/** One tool per operation of the endpoint table, named by operation name. */
+/**
+ * One tool per operation of the endpoint table, named by operation name. The description
+ * states the minimum role where it is above the `viewer` every read needs (decisions.md §2);
+ * the hints come from the table's method and `idempotent`.
+ */
 export function toolDescriptors(): ToolDescriptor[] {
   toolCache ??= endpointList.map((ep) => ({
     name: ep.operationId,
     title: ep.title,
-    description: `${ep.description} (${ep.method} /api/v1${ep.path})`,
+    description: `${ep.description}${ep.minRole === 'viewer' ? '' : ` ${roleSentence(ep)}`} (${ep.method} /api/v1${ep.path})`,
     inputSchema: { type: 'object', ...jsonSchemaOf(toolInputSchema(ep), 'input') },
     outputSchema: { type: 'object', properties: { data: jsonSchemaOf(ep.data, 'output') }, required: ['data'] },
-    annotations: { readOnlyHint: ep.method === 'GET', idempotentHint: ep.method === 'GET' || ep.operationId === 'scheduleSocialPost', openWorldHint: false },
+    annotations: { readOnlyHint: ep.method === 'GET', idempotentHint: ep.idempotent, openWorldHint: false },
   }));
   return toolCache;
 }
@@ -63,7 +68,7 @@ export function splitArguments(ep: Endpoint, args: Record<string, unknown>): Pic
 
 function buildServer(invoke: InvokeOperation, authorization: string | undefined): Server {
   const server = new Server({ name: 'cr-local', version: version() }, { capabilities: { tools: {} } });
-  const byName = new Map(endpointList.map((ep) => [ep.operationId, ep]));
+  const byName = new Map<string, TableEndpoint>(endpointList.map((ep) => [ep.operationId, ep]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolDescriptors() }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const ep = byName.get(request.params.name);
@@ -72,7 +77,7 @@ function buildServer(invoke: InvokeOperation, authorization: string | undefined)
       return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }] };
     }
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    const { status, body } = await invoke(ep.operationId as OperationId, {
+    const { status, body } = await invoke(ep.operationId, {
       headers: authorization === undefined ? {} : { authorization },
       ...splitArguments(ep, args),
     });

@@ -1,24 +1,13 @@
 import { endpointList, type Endpoint } from '../api/endpoints.js';
+import { roleSentence } from '../api/routes.js';
+import { ERROR_MEANINGS } from '../api/error-statuses.js';
 import { ErrorBody } from '../api/schemas/common.js';
 import { jsonSchemaOf, type JsonSchema } from '../api/json-schema.js';
 
 
-/** The error statuses an operation can answer with (decisions.md §1), each with its meaning. */
+/** The error statuses an operation can answer with (the table's `errorStatuses`), each with its meaning. */
 export function errorStatuses(ep: Endpoint): Record<string, string> {
-  const out: Record<string, string> = {};
-  const hasInput = Boolean(ep.params || ep.query || ep.body);
-  if (hasInput) out['400'] = 'Validation error or invalid JSON body (BAD_REQUEST)';
-  out['401'] = 'Missing or invalid API key (INVALID_API_KEY)';
-  out['403'] = 'Insufficient role, website outside the key scope, or foreign Host/Origin (FORBIDDEN)';
-  if (ep.operationId === 'scheduleSocialPost') {
-    out['404'] = 'Unknown social post, or post outside the key scope (no code)';
-    out['409'] = 'Post is neither draft nor scheduled (INVALID_STATE)';
-  }
-  if (ep.method === 'POST') out['413'] = 'Body larger than 1 MiB (PAYLOAD_TOO_LARGE)';
-  out['429'] = 'Rate limit exceeded (RATE_LIMITED); retry after the Retry-After seconds';
-  out['500'] = 'Internal error (INTERNAL_ERROR)';
-  if (ep.method === 'POST') out['503'] = 'The store could not commit the write (STORE_UNAVAILABLE)';
-  return out;
+  return Object.fromEntries(ep.errorStatuses.map((status) => [String(status), ERROR_MEANINGS[status]]));
 }
 
 const rateLimitHeaders = {
@@ -72,7 +61,7 @@ function operation(ep: Endpoint): JsonSchema {
   const op: JsonSchema = {
     operationId: ep.operationId,
     summary: ep.title,
-    description: /Minimum role:/.test(ep.description) ? ep.description : `${ep.description} Minimum role: ${ep.minRole}.`,
+    description: `${ep.description} ${roleSentence(ep)}`,
     tags: [ep.tag],
     security: [{ bearerAuth: [] }],
     parameters: parameters(ep),
