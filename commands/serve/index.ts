@@ -10,6 +10,8 @@ interface ServeOptions {
   port: number;
   rateLimit?: number;
   allowedHost: string[];
+  faults?: string;
+  seed?: number;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
@@ -24,6 +26,8 @@ export function register(program: Command, ctx: Context): void {
         .option('--port <port>', 'port (0 picks a free one)', intArg('--port', 0), 4010)
         .option('--rate-limit <n>', 'requests per key per hour (default 1000)', intArg('--rate-limit', 1))
         .option('--allowed-host <name>', 'accept this Host/Origin name too (repeatable; required off loopback)', collect, [])
+        .option('--faults <spec>', 'inject faults for testing scripts, e.g. "scheduleSocialPost:status=503,rate=0.2;*:latency=50ms" (README: Fault injection)')
+        .option('--seed <n>', 'seed of the --faults draws (default: random, printed)', intArg('--seed', 0))
         .action((f: ServeOptions) => serve(ctx, f)),
       ['cr serve', 'cr serve --store ./fixtures/store.json --port 0 --rate-limit 5'],
     ),
@@ -36,6 +40,7 @@ async function serve(ctx: Context, o: ServeOptions): Promise<void> {
     throw new UsageError(`Listening on ${o.host} exposes the server beyond this machine`, 'pass --allowed-host NAME for each host name clients will use');
   }
   const { startServer, defaultStorePath, handleShutdownSignals } = await import('../../src/server/serve.js');
+  const faults = o.faults === undefined ? undefined : await faultPlan(ctx, o.faults, o.seed);
   let server;
   try {
     server = await startServer({
@@ -44,6 +49,7 @@ async function serve(ctx: Context, o: ServeOptions): Promise<void> {
       port: o.port,
       rateLimit: o.rateLimit,
       allowedHosts: o.allowedHost,
+      faults,
       log: (line) => ctx.io.err.write(line + '\n'),
     });
   } catch (err) {
@@ -56,4 +62,18 @@ async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   ctx.notice(`cr serve: listening on ${server.url}/api/v1 over ${server.storePath} (Ctrl-C to stop)`);
   // Stay in this action until a signal has drained the server; the handler exits 0.
   await new Promise<never>(() => {});
+}
+
+/** Parses --faults (src/server/faults.ts); the seed is printed so a run can be repeated. */
+async function faultPlan(ctx: Context, spec: string, seed?: number) {
+  const { parseFaults, FaultSpecError } = await import('../../src/server/faults.js');
+  const chosen = seed ?? Math.floor(Math.random() * 2 ** 31);
+  try {
+    const plan = parseFaults(spec, chosen);
+    ctx.notice(`cr serve: injecting faults (${plan.rules.length} rule${plan.rules.length === 1 ? '' : 's'}, --seed ${chosen})`);
+    return plan;
+  } catch (err) {
+    if (err instanceof FaultSpecError) throw new UsageError(`--faults: ${err.message}`, 'see README.md, "Fault injection"');
+    throw err;
+  }
 }
