@@ -10,6 +10,7 @@ import { jsonLine, writeRows } from './report-rows.js';
 import { startProgress } from './progress.js';
 import { printPlan } from './dry-run.js';
 import { reportCi } from './report-ci.js';
+import { escapeControls } from './escape.js';
 import type { PlanFormat, RowResult } from './types.js';
 
 export interface BulkOptions {
@@ -100,5 +101,5 @@ function failureMessage(file: string, results: RowResult[], stop?: string): stri
   if (unsent && results.some((r) => r.code === 'RATE_LIMITED')) return `${unsent} row(s) not sent: the rate limit budget ran out (rerun with --state, or pass --wait)`;
   const first = [...results].sort((a, b) => a.row.line - b.row.line).find((r) => r.status === 'failed');
   const failed = results.filter((r) => r.status === 'failed').length;
-  return `${failed} row(s) failed; the first at ${file}:${first?.row.line ?? '?'}`;
+  return `${failed} row(s) failed; the first at ${escapeControls(file)}:${first?.row.line ?? '?'}`;
 }
