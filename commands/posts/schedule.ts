@@ -8,16 +8,17 @@ import { websiteParam } from '../../src/http/request-params.js';
 import { parseWhen, requireFuture, wireTime } from '../../src/when.js';
 import { render } from '../../src/render/output.js';
 import { formatDateTimeHint } from '../../src/render/format.js';
+import { addScheduleFromOptions, scheduleFrom, singleForm, type ScheduleFromFlags } from './schedule-from.js';
 
 export const scheduleCommand = (ctx: Context) =>
   withExamples(
-    new Command('schedule')
-      .description('schedule a draft post (or reschedule a scheduled one)')
-      .argument('<id>', 'social post id (uuid)')
-      .requiredOption('--at <when>', 'ISO 8601 date-time with Z or an offset, or +30m, +2h, +1d from now')
-      .option('--dry-run', 'print the request and send nothing')
-      .action((id: string, f: { at: string; dryRun?: boolean }) => schedule(ctx, { id, at: f.at, dryRun: Boolean(f.dryRun) })),
-    ['cr posts schedule 3b2f…e91 --at +2h', 'cr posts schedule 3b2f…e91 --at 2026-12-01T09:00:00Z --json'],
+    addScheduleFromOptions(new Command('schedule')
+      .description('schedule a draft post (or reschedule a scheduled one); --from FILE schedules many')
+      .argument('[id]', 'social post id (uuid)')
+      .option('--at <when>', 'ISO 8601 date-time with Z or an offset, or +30m, +2h, +1d from now')
+      .option('--dry-run', 'print the request and send nothing'))
+      .action((id: string | undefined, f: ScheduleFromFlags) => (f.from !== undefined ? scheduleFrom(ctx, id, f) : schedule(ctx, singleForm(id, f)))),
+    ['cr posts schedule 3b2f…e91 --at +2h', 'cr posts schedule 3b2f…e91 --at 2026-12-01T09:00:00Z --json', 'cr posts schedule --from posts.csv --state .cr-state.jsonl --junit report.xml'],
   );
 
 export async function schedule(ctx: Context, o: { id: string; at: string; dryRun: boolean }): Promise<void> {

@@ -11,6 +11,8 @@ interface ServeOptions {
   port: number;
   rateLimit?: number;
   allowedHost: string[];
+  faults?: string;
+  seed?: number;
 }
 
 export const serveCommand = (ctx: Context) =>
@@ -22,6 +24,8 @@ export const serveCommand = (ctx: Context) =>
       .option('--port <port>', 'port (0 picks a free one)', intArg('--port', 0), 4010)
       .option('--rate-limit <n>', 'requests per key per hour (default 1000)', intArg('--rate-limit', 1))
       .option('--allowed-host <name>', 'accept this Host/Origin name too (repeatable; required off loopback)', collect, [])
+      .option('--faults <spec>', 'inject faults for testing scripts, e.g. "scheduleSocialPost:status=503,rate=0.2;*:latency=50ms" (README: Fault injection)')
+      .option('--seed <n>', 'seed of the --faults draws (default: random, printed)', intArg('--seed', 0))
       .action((f: ServeOptions) => serve(ctx, f)),
     ['cr serve', 'cr serve --store ./fixtures/store.json --port 0 --rate-limit 5'],
   );
@@ -33,6 +37,7 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   }
   ctx.now(); // CR_NOW is read by the context (src/now.ts): a bad one stops here, exit 2
   const { startServer, defaultStorePath, handleShutdownSignals } = await import('../../src/server/serve.js');
+  const faults = o.faults === undefined ? undefined : await faultPlan(ctx, o.faults, o.seed);
   let server;
   try {
     server = await startServer({
@@ -41,6 +46,7 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
       port: o.port,
       rateLimit: o.rateLimit,
       allowedHosts: o.allowedHost,
+      faults,
       clock: { now: () => ctx.now() },
       log: (line) => ctx.io.err.write(line + '\n'),
     });
@@ -54,4 +60,18 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   ctx.notice(`cr serve: listening on ${server.url}/api/v1 over ${server.storePath} (Ctrl-C to stop)`);
   // Stay in this action until a signal has drained the server; the handler exits 0.
   await new Promise<never>(() => {});
+}
+
+/** Parses --faults (src/server/faults.ts); the seed is printed so a run can be repeated. */
+async function faultPlan(ctx: Context, spec: string, seed?: number) {
+  const { parseFaults, FaultSpecError } = await import('../../src/server/faults.js');
+  const chosen = seed ?? Math.floor(Math.random() * 2 ** 31);
+  try {
+    const plan = parseFaults(spec, chosen);
+    ctx.notice(`cr serve: injecting faults (${plan.rules.length} rule${plan.rules.length === 1 ? '' : 's'}, --seed ${chosen})`);
+    return plan;
+  } catch (err) {
+    if (err instanceof FaultSpecError) throw new UsageError(`--faults: ${err.message}`, 'see README.md, "Fault injection"');
+    throw err;
+  }
 }

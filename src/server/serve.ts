@@ -14,6 +14,8 @@ import type { OpenStoreOptions } from './store/store.js';
 import type { StoreFs } from './store/fs-layer.js';
 import { RateLimiter, rateLimitFileOf } from './rate-limit.js';
 import { mountExtraRoutes } from './extra-routes.js';
+import { createFaultInjector } from './faults.js';
+import type { FaultPlan } from './faults.js';
 
 /** `$CR_STORE`, else `$XDG_DATA_HOME/cr/store.json`, else `~/.local/share/cr/store.json`. */
 export function defaultStorePath(env: NodeJS.ProcessEnv = process.env): string {
@@ -41,6 +43,8 @@ export interface StartServerOptions {
   /** Extra routes; default: MCP at /api/v1/mcp and OpenAPI at /api/v1/openapi.json. */
   extend?: AppOptions['extend'];
   onInternalError?: (err: unknown) => void;
+  /** Injected faults (`cr serve --faults`, src/server/faults.ts), applied before the app. */
+  faults?: FaultPlan;
 }
 
 export interface RunningServer {
@@ -115,6 +119,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const allowedHosts = [...(opts.allowedHosts ?? [])];
   if (!LOOPBACK.has(host) && host !== '0.0.0.0' && host !== '::') allowedHosts.push(host);
   const app = createApp({ store, core, allowedHosts, extend: opts.extend ?? mountExtraRoutes, onInternalError: opts.onInternalError, log: write ? (e) => write(formatLogLine(e)) : undefined });
+  const faults = opts.faults && createFaultInjector(opts.faults, { limit: rateLimiter.limit, log: write });
 
   let server: Server;
   let actualPort: number;
@@ -124,6 +129,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       // Host names are case-insensitive; the Fetch adapter refuses `LOCALHOST:4010` otherwise.
       const s = createServer((req, res) => {
         if (req.headers.host) req.headers.host = req.headers.host.toLowerCase();
+        if (faults) return faults.handle(req, res, () => void listener(req, res));
         return listener(req, res);
       });
       s.on('clientError', answerClientError);

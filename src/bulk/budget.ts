@@ -1,0 +1,80 @@
+/**
+ * The key's rate budget as the server reports it (decisions.md §2-3: every response has
+ * X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset in epoch seconds; a 429
+ * has Retry-After). The run never starts a send the budget cannot pay for:
+ *
+ * - before any answer the budget is unknown, so one request goes alone and reads it;
+ * - then a send starts only while `remaining - inFlight > 0`. `remaining` is the lowest
+ *   value seen in the current window (answers can arrive out of order; within a window
+ *   the count only goes down), and every request in flight may already be counted in it
+ *   or not, so subtracting them all never overspends;
+ * - a later Reset means a new window: its Remaining is taken as it is;
+ * - a 429 empties the budget until the reset (or Retry-After).
+ *
+ * A server that sends no X-RateLimit headers leaves the budget unlimited.
+ */
+export class RateBudget {
+  private remaining: number | undefined;
+  private resetMs: number | undefined;
+  private known = false;
+  private unlimited = false;
+
+  /** Whether one more send may start with `inFlight` sends under way. */
+  canStart(inFlight: number): boolean {
+    if (this.unlimited) return true;
+    if (!this.known) return inFlight === 0;
+    return (this.remaining ?? 0) - inFlight > 0;
+  }
+
+  /** True when nothing may start until the window resets (and nothing is in flight to tell otherwise). */
+  exhausted(): boolean {
+    return this.known && !this.unlimited && (this.remaining ?? 0) <= 0;
+  }
+
+  /** Epoch ms when the current window ends, when known. */
+  resetAt(): number | undefined {
+    return this.resetMs;
+  }
+
+  /** Reads the headers of any answer (success or error). Header names are lower case. */
+  observe(headers: Record<string, string>, status: number, nowMs: number): void {
+    const remaining = intHeader(headers['x-ratelimit-remaining']);
+    const reset = intHeader(headers['x-ratelimit-reset']);
+    const retryAfter = intHeader(headers['retry-after']);
+    if (status === 429) {
+      this.known = true;
+      this.unlimited = false;
+      this.remaining = 0;
+      const byRetry = retryAfter === undefined ? undefined : nowMs + retryAfter * 1000;
+      const byReset = reset === undefined ? undefined : reset * 1000;
+      // The nearer of the two: the window's end is exact, Retry-After is the published upper bound.
+      this.resetMs = byReset !== undefined && byReset > nowMs ? byReset : (byRetry ?? byReset ?? nowMs + 60_000);
+      return;
+    }
+    if (remaining === undefined) {
+      if (!this.known) this.unlimited = true;
+      return;
+    }
+    const resetMs = reset === undefined ? undefined : reset * 1000;
+    if (!this.known || this.unlimited || (resetMs !== undefined && this.resetMs !== undefined && resetMs > this.resetMs)) {
+      this.remaining = remaining;
+      this.resetMs = resetMs;
+    } else {
+      this.remaining = Math.min(this.remaining ?? remaining, remaining);
+      this.resetMs ??= resetMs;
+    }
+    this.known = true;
+    this.unlimited = false;
+  }
+
+  /** After waiting for the reset: the new window is unknown until the next answer. */
+  windowReset(): void {
+    this.known = false;
+    this.remaining = undefined;
+  }
+}
+
+function intHeader(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined;
+  return Number(value);
+}

@@ -1,0 +1,116 @@
+import type { PlanFormat, PlanProblem } from './types.js';
+
+/** A record as read from the file, before its values are checked. */
+export interface RawRow {
+  line: number;
+  fields: Record<string, string>;
+}
+
+export interface ReadResult {
+  rows: RawRow[];
+  problems: PlanProblem[];
+}
+
+export const COLUMNS = ['id', 'at', 'website_id'] as const;
+const REQUIRED = ['id', 'at'];
+
+/**
+ * The plan's format: `--format` when given, else the extension (.csv, .jsonl, .ndjson),
+ * else sniffed from the first non-blank character (`{` is JSON Lines; a CSV header cannot
+ * start with one). Stdin has no extension, so it is sniffed the same way.
+ */
+export function detectFormat(file: string, text: string, given?: PlanFormat): PlanFormat {
+  if (given) return given;
+  const ext = /\.([a-z]+)$/i.exec(file)?.[1]?.toLowerCase();
+  if (ext === 'csv') return 'csv';
+  if (ext === 'jsonl' || ext === 'ndjson') return 'jsonl';
+  return text.trimStart().startsWith('{') ? 'jsonl' : 'csv';
+}
+
+/**
+ * CSV with a header row (RFC 4180 via csv-parse, loaded only here). Line numbers are
+ * physical: csv-parse reports where a record ends, so a record whose quoted field spans
+ * lines starts that many lines earlier. A structural error (an unclosed quote) stops the
+ * reading: what follows it cannot be trusted to be split into the same records.
+ */
+export async function readCsv(text: string): Promise<ReadResult> {
+  const { parse } = await import('csv-parse');
+  const problems: PlanProblem[] = [];
+  const records: { record: string[]; line: number }[] = [];
+  await new Promise<void>((resolve) => {
+    const parser = parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true, trim: true });
+    parser.on('data', (r: { record: string[]; info: { lines: number } }) => {
+      const inner = r.record.reduce((n, f) => n + (f.match(/\n/g)?.length ?? 0), 0);
+      records.push({ record: r.record, line: r.info.lines - inner });
+    });
+    parser.on('error', (err: Error & { lines?: number }) => {
+      problems.push({ line: err.lines ?? parser.info.lines, message: `${err.message}; the rest of the file was not checked` });
+      resolve();
+    });
+    parser.on('end', () => resolve());
+    parser.end(text);
+  });
+  const [header, ...body] = records;
+  if (!header) {
+    if (problems.length === 0) problems.push({ line: 1, message: 'empty file: expected a header row id,at[,website_id]' });
+    return { rows: [], problems };
+  }
+  const names = header.record.map((h) => h.toLowerCase());
+  const unknown = names.filter((n) => !(COLUMNS as readonly string[]).includes(n));
+  const missing = REQUIRED.filter((r) => !names.includes(r));
+  const repeated = names.filter((n, i) => names.indexOf(n) !== i);
+  if (unknown.length || missing.length || repeated.length) {
+    const parts = [
+      missing.length ? `missing ${missing.join(', ')}` : '',
+      unknown.length ? `unknown ${unknown.map((u) => `"${u}"`).join(', ')}` : '',
+      repeated.length ? `repeated ${repeated.join(', ')}` : '',
+    ].filter(Boolean);
+    problems.unshift({ line: header.line, message: `the header must be id,at[,website_id] (${parts.join('; ')})` });
+    return { rows: [], problems };
+  }
+  const rows: RawRow[] = [];
+  for (const r of body) {
+    if (r.record.length !== names.length) {
+      problems.push({ line: r.line, message: `expected ${names.length} fields (${names.join(',')}), got ${r.record.length}` });
+      continue;
+    }
+    const fields: Record<string, string> = {};
+    names.forEach((n, i) => (fields[n] = r.record[i]!));
+    rows.push({ line: r.line, fields });
+  }
+  return { rows, problems };
+}
+
+/** JSON Lines: one object a line (`{"id","at","website_id"?}`); blank lines are skipped. */
+export function readJsonl(text: string): ReadResult {
+  const rows: RawRow[] = [];
+  const problems: PlanProblem[] = [];
+  const lines = text.replace(/^\uFEFF/, '').split('\n');
+  lines.forEach((raw, i) => {
+    const line = i + 1;
+    const source = raw.replace(/\r$/, '');
+    if (source.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(source);
+    } catch (err) {
+      problems.push({ line, message: `not JSON: ${(err as Error).message}` });
+      return;
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) {
+      problems.push({ line, message: 'expected a JSON object {"id","at","website_id"?}' });
+      return;
+    }
+    const fields: Record<string, string> = {};
+    const bad: string[] = [];
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      if (!(COLUMNS as readonly string[]).includes(k)) bad.push(`unknown field "${k}"`);
+      else if (typeof v === 'string') fields[k] = v;
+      else if (!(k === 'website_id' && v === null)) bad.push(`${k} must be a string`);
+    }
+    if (bad.length) problems.push({ line, message: bad.join('; ') });
+    else rows.push({ line, fields });
+  });
+  if (rows.length === 0 && problems.length === 0) problems.push({ line: 1, message: 'empty file: expected one JSON object a line' });
+  return { rows, problems };
+}

@@ -1,0 +1,42 @@
+import type { Context } from '../context.js';
+import type { LoadedPlan } from './load-plan.js';
+import type { Counts } from './outcome.js';
+import type { RowResult } from './types.js';
+import { annotation, appendStepSummary, stepSummary } from './report-github.js';
+import { junitXml, writeJunit } from './report-junit.js';
+import { LocalError } from '../errors.js';
+
+export interface CiReport {
+  plan: LoadedPlan;
+  results: RowResult[];
+  counts: Counts;
+  json: boolean;
+  junit?: string;
+  seconds: number;
+}
+
+/**
+ * The CI outputs of a finished run. GitHub Actions (`GITHUB_ACTIONS=true`): one `::error`
+ * annotation per failed row. GitHub documents workflow commands on stdout, so they go
+ * there; with --json stdout holds only the JSON lines, and the commands go to stderr,
+ * which the runner also scans for commands in a `run` step. Then the markdown table in
+ * $GITHUB_STEP_SUMMARY, and `--junit FILE` for other CIs.
+ */
+export async function reportCi(ctx: Context, r: CiReport): Promise<void> {
+  const env = ctx.env;
+  if (env.GITHUB_ACTIONS === 'true') {
+    const failed = r.results.filter((x) => x.status === 'failed').sort((a, b) => a.row.line - b.row.line);
+    const sink = r.json ? ctx.io.err : ctx.io.out;
+    for (const row of failed) sink.write(annotation(r.plan.annotationFile, row) + '\n');
+    if (env.GITHUB_STEP_SUMMARY) {
+      await appendStepSummary(env.GITHUB_STEP_SUMMARY, stepSummary(r.plan.file, r.results, r.counts)).catch((err: unknown) => {
+        ctx.notice(`cr: could not append to $GITHUB_STEP_SUMMARY: ${(err as Error).message}`);
+      });
+    }
+  }
+  if (r.junit) {
+    await writeJunit(r.junit, junitXml(r.plan.file, r.results, r.counts, r.seconds)).catch((err: unknown) => {
+      throw new LocalError(`Cannot write the JUnit report ${r.junit}: ${(err as Error).message}`, 1, { cause: err, code: 'JUNIT_UNWRITABLE' });
+    });
+  }
+}

@@ -1,0 +1,44 @@
+import type { IO } from '../io/streams.js';
+import type { Column } from '../render/view.js';
+import { styles } from '../render/styles.js';
+import { escapeControls } from './escape.js';
+import type { RowResult } from './types.js';
+
+/** The row as one JSON object (cli.md: line, id, at, status, scheduledAt or error/code/exit). */
+export function jsonOf(r: RowResult): Record<string, unknown> {
+  const base = { line: r.row.line, id: r.row.id, at: r.row.wire, status: r.status };
+  if (r.status === 'scheduled' || r.status === 'skipped') return { ...base, scheduledAt: r.scheduledAt ?? r.row.wire };
+  return { ...base, error: r.error ?? '', code: r.code ?? null, exit: r.exit ?? null };
+}
+
+/**
+ * One JSON line. JSON.stringify leaves DEL and C1 controls raw; they are escaped too, so
+ * the line is safe on a terminal and still the same JSON.
+ */
+export const jsonLine = (r: RowResult) => JSON.stringify(jsonOf(r)).replace(/[\u007f-\u009f]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+
+const detail = (r: RowResult) => (r.status === 'scheduled' || r.status === 'skipped' ? (r.scheduledAt ?? r.row.wire) : `${r.error ?? ''}${r.code ? ` (${r.code})` : ''}`);
+
+const COLUMNS: Column<RowResult>[] = [
+  { header: 'LINE', value: (r) => r.row.line, align: 'right' },
+  { header: 'ID', value: (r) => r.row.id },
+  { header: 'AT', value: (r) => escapeControls(r.row.wire) },
+  {
+    header: 'STATUS',
+    value: (r) => r.status,
+    style: (t, r, s) => (r.status === 'scheduled' ? s.green(t) : r.status === 'skipped' ? s.dim(t) : r.status === 'failed' ? s.red(t) : s.yellow(t)),
+  },
+  { header: 'DETAIL', value: (r) => escapeControls(detail(r)), wrap: 60 },
+];
+
+/** TSV rows (off a terminal) or a table (on one), in file order, text escaped. */
+export async function writeRows(io: IO, results: readonly RowResult[]): Promise<void> {
+  const rows = [...results].sort((a, b) => a.row.line - b.row.line);
+  if (!io.tty.out) {
+    if (rows.length) io.out.write(rows.map((r) => COLUMNS.map((c) => String(c.value(r) ?? '').replace(/\t/g, ' ')).join('\t')).join('\n') + '\n');
+    return;
+  }
+  if (rows.length === 0) return;
+  const { drawTable } = await import('../render/table.js');
+  io.out.write(drawTable({ rows, columns: COLUMNS }, styles(io.color), io.columns) + '\n');
+}

@@ -1,0 +1,46 @@
+import type { ApiClient } from '../http/client.js';
+import { routes } from '../api/routes.js';
+import { checkJson } from '../api/check-json.js';
+import { responseSchemas } from '../api/response-schemas.js';
+import { ApiError, CrError, ResponseError, exitCodeOf } from '../errors.js';
+import { redactKeys } from '../redact.js';
+import type { PlanRow } from './types.js';
+
+/** What one send came back with: the data, or a typed failure with its exit code. */
+export type SendOutcome =
+  | { ok: true; scheduledAt: string; status: number; headers: Record<string, string> }
+  | { ok: false; status?: number; headers: Record<string, string>; error: string; code: string; exit: number };
+
+export type Sender = (row: PlanRow) => Promise<SendOutcome>;
+
+/**
+ * POST /social/posts/{id}/schedule for one row, through the HTTP core. Its send/unwrap
+ * steps are used rather than call(): the run needs the X-RateLimit headers of error
+ * answers too (a 429's Reset), which a thrown ApiError does not carry. The row's
+ * website_id goes in the query, as the single-post form sends --website: the body
+ * schema has scheduled_at only (service-api.md), and the server reads website_id from
+ * either place.
+ */
+export function restSender(client: ApiClient, globalWebsite?: string): Sender {
+  const ep = routes.scheduleSocialPost;
+  return async (row) => {
+    const website = row.websiteId ?? globalWebsite;
+    const url = client.urlFor(ep, { params: { id: row.id }, query: website ? { website_id: website } : {} });
+    let headers: Record<string, string> = {};
+    let status: number | undefined;
+    try {
+      const res = await client.send(ep.method, url, { scheduled_at: row.wire });
+      headers = res.headers;
+      status = res.status;
+      const { data } = client.unwrap(ep.method, url, res);
+      const problem = checkJson(responseSchemas[ep.operationId], data);
+      if (problem) throw new ResponseError(`Unexpected response from ${ep.method} ${url}: data.${problem.path.join('.')}: ${problem.message}`);
+      return { ok: true, scheduledAt: String((data as { scheduledAt: unknown }).scheduledAt), status, headers };
+    } catch (err) {
+      // The API's own words for an error answer (the URL is the same on every row).
+      const message = err instanceof ApiError ? err.apiMessage : err instanceof Error ? err.message : String(err);
+      const code = err instanceof CrError && err.code ? err.code : err instanceof ApiError ? `HTTP_${err.status}` : 'INTERNAL';
+      return { ok: false, status, headers, error: redactKeys(message), code, exit: exitCodeOf(err) };
+    }
+  };
+}

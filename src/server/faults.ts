@@ -1,0 +1,183 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { routes } from '../api/routes.js';
+
+/**
+ * Injected faults for testing scripts against `cr serve` (cli.md "Local mode in CI"),
+ * shaped after Toxiproxy (a toxic = a type with attributes, applied with a probability,
+ * its "toxicity") and WireMock (fault responses, fixed and random delays):
+ *
+ *   --faults 'RULE;RULE;…'      RULE = ROUTE:FAULT[,ATTR…]
+ *   ROUTE   `*` (every request), an operationId (`scheduleSocialPost`), or a path glob
+ *           under /api/v1, where `*` is one path segment and `**` any number (README.md)
+ *   FAULT   status=429|500|503   answer with that error envelope (429 with Retry-After
+ *                                and X-RateLimit-* headers, like the real limiter)
+ *           latency=DURATION     wait before handling (Toxiproxy latency); jitter=DURATION
+ *                                adds a random 0..jitter on top
+ *           drop                 destroy the socket without an answer (Toxiproxy
+ *                                reset_peer, WireMock CONNECTION_RESET_BY_PEER)
+ *   ATTR    rate=P               probability 0..1 that the rule fires (default 1)
+ *           retry_after=SECONDS  with status=429 (default 3600, the published value)
+ *   DURATION 250ms | 2s | 250 (ms)
+ *
+ * Rules are tried in order: every firing latency rule adds its delay; the first firing
+ * status or drop rule decides the answer. Draws come from a seeded PRNG (`--seed`), so
+ * the same requests in the same order meet the same faults.
+ */
+export type Fault =
+  | { kind: 'status'; status: 429 | 500 | 503; retryAfter: number }
+  | { kind: 'latency'; ms: number; jitter: number }
+  | { kind: 'drop' };
+
+export interface FaultRule {
+  /** The ROUTE as written (for the log). */
+  route: string;
+  matches(method: string, path: string): boolean;
+  fault: Fault;
+  rate: number;
+}
+
+export interface FaultPlan {
+  rules: FaultRule[];
+  seed: number;
+}
+
+export class FaultSpecError extends Error {}
+
+const STATUSES = new Set([429, 500, 503]);
+const API_PREFIX = '/api/v1';
+
+function duration(value: string, what: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(value.trim());
+  if (!m) throw new FaultSpecError(`${what} must be a duration like 250ms or 2s, got "${value}"`);
+  return Math.round(Number(m[1]) * (m[2] === 's' ? 1000 : 1));
+}
+
+const escapeRe = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+
+/** A path glob or an operationId → a predicate on (method, path under /api/v1). */
+function routeMatcher(route: string): FaultRule['matches'] {
+  if (route === '*') return () => true;
+  if (route.startsWith('/')) {
+    const re = new RegExp('^' + route.split('/').map((seg) => (seg === '**' ? '.*' : seg.split('*').map(escapeRe).join('[^/]*'))).join('/') + '/?$');
+    return (_m, path) => re.test(path);
+  }
+  const r = (routes as Record<string, { method: string; path: string }>)[route];
+  if (!r) throw new FaultSpecError(`unknown route "${route}": use *, an operationId (e.g. scheduleSocialPost) or a path glob starting with /`);
+  const re = new RegExp('^' + r.path.split(/\{\w+\}/).map(escapeRe).join('[^/]+') + '/?$');
+  return (method, path) => method === r.method && re.test(path);
+}
+
+/** Parses `--faults SPEC` (syntax above); throws FaultSpecError naming the bad part. */
+export function parseFaults(spec: string, seed: number): FaultPlan {
+  const rules: FaultRule[] = [];
+  for (const text of spec.split(';').map((s) => s.trim()).filter(Boolean)) {
+    const colon = text.lastIndexOf(':');
+    if (colon <= 0) throw new FaultSpecError(`"${text}": expected ROUTE:FAULT[,ATTR…], e.g. scheduleSocialPost:status=503,rate=0.2`);
+    const route = text.slice(0, colon).trim();
+    const [head = '', ...attrs] = text.slice(colon + 1).split(',').map((s) => s.trim());
+    const [name, value = ''] = head.split('=').map((s) => s.trim()) as [string, string?];
+    let fault: Fault;
+    if (name === 'status') {
+      const status = Number(value);
+      if (!STATUSES.has(status)) throw new FaultSpecError(`"${text}": status must be 429, 500 or 503, got "${value}"`);
+      fault = { kind: 'status', status: status as 429 | 500 | 503, retryAfter: 3600 };
+    } else if (name === 'latency') fault = { kind: 'latency', ms: duration(value, 'latency'), jitter: 0 };
+    else if (name === 'drop' && value === '') fault = { kind: 'drop' };
+    else throw new FaultSpecError(`"${text}": the fault must be status=429|500|503, latency=DURATION or drop`);
+    let rate = 1;
+    for (const attr of attrs) {
+      const [k, v = ''] = attr.split('=').map((s) => s.trim()) as [string, string?];
+      if (k === 'rate') {
+        rate = Number(v);
+        if (v === '' || !Number.isFinite(rate) || rate < 0 || rate > 1) throw new FaultSpecError(`"${text}": rate must be a probability from 0 to 1, got "${v}"`);
+      } else if (k === 'jitter' && fault.kind === 'latency') fault.jitter = duration(v, 'jitter');
+      else if (k === 'retry_after' && fault.kind === 'status' && fault.status === 429 && /^\d+$/.test(v)) fault.retryAfter = Number(v);
+      else throw new FaultSpecError(`"${text}": unknown or misplaced attribute "${attr}" (rate=P; jitter= with latency; retry_after=SECONDS with status=429)`);
+    }
+    rules.push({ route, matches: routeMatcher(route), fault, rate });
+  }
+  if (rules.length === 0) throw new FaultSpecError('empty fault spec');
+  return { rules, seed };
+}
+
+/** mulberry32: small, fast and good enough to decide faults; the same seed, the same draws. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// The request path goes into the log: shown with control characters escaped.
+// eslint-disable-next-line no-control-regex
+const escapeLog = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => '\\x' + c.charCodeAt(0).toString(16).padStart(2, '0'));
+
+const ANSWERS: Record<429 | 500 | 503, [string, string]> = {
+  429: ['Rate limit exceeded', 'RATE_LIMITED'],
+  500: ['Internal error', 'INTERNAL_ERROR'],
+  503: ['Service unavailable', 'SERVICE_UNAVAILABLE'],
+};
+
+export interface FaultInjector {
+  /** Handles the request: injects what the rules draw, then calls `next` unless answered. */
+  handle(req: IncomingMessage, res: ServerResponse, next: () => void): void;
+}
+
+/**
+ * The Node-level layer `cr serve --faults` puts in front of the app (src/server/serve.ts):
+ * a faulted request never reaches the app, so it costs no rate budget and changes nothing.
+ */
+export function createFaultInjector(plan: FaultPlan, opts: { limit: number; log?: (line: string) => void; now?: () => number }): FaultInjector {
+  const random = seededRandom(plan.seed);
+  const now = opts.now ?? Date.now;
+  return {
+    handle(req, res, next) {
+      const method = req.method ?? 'GET';
+      const full = (req.url ?? '/').split('?')[0]!;
+      const path = full.startsWith(API_PREFIX) ? full.slice(API_PREFIX.length) || '/' : full;
+      let delay = 0;
+      let decided: { fault: Exclude<Fault, { kind: 'latency' }>; index: number } | undefined;
+      const applied: string[] = [];
+      plan.rules.forEach((rule, index) => {
+        if (decided || !rule.matches(method, path)) return;
+        if (rule.rate < 1 && random() >= rule.rate) return;
+        if (rule.fault.kind === 'latency') {
+          const ms = rule.fault.ms + (rule.fault.jitter ? Math.floor(random() * (rule.fault.jitter + 1)) : 0);
+          delay += ms;
+          applied.push(`latency ${ms}ms (rule ${index + 1})`);
+        } else {
+          decided = { fault: rule.fault, index };
+          applied.push(`${rule.fault.kind === 'drop' ? 'drop' : `status ${rule.fault.status}`} (rule ${index + 1})`);
+        }
+      });
+      if (applied.length) opts.log?.(`${new Date(now()).toISOString()} fault ${escapeLog(method)} ${escapeLog(full)}: ${applied.join(', ')}`);
+      const act = () => {
+        if (!decided) return next();
+        if (decided.fault.kind === 'drop') {
+          req.socket.destroy();
+          return;
+        }
+        const { status, retryAfter } = decided.fault;
+        const [error, code] = ANSWERS[status];
+        const body = JSON.stringify({ success: false, error, code });
+        const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'x-cr-fault': String(decided.index + 1) };
+        if (status === 429) {
+          Object.assign(headers, {
+            'retry-after': String(retryAfter),
+            'x-ratelimit-limit': String(opts.limit),
+            'x-ratelimit-remaining': '0',
+            'x-ratelimit-reset': String(Math.ceil((now() + retryAfter * 1000) / 1000)),
+          });
+        }
+        res.writeHead(status, headers);
+        res.end(body);
+      };
+      if (delay > 0) setTimeout(act, delay);
+      else act();
+    },
+  };
+}

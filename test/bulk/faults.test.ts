@@ -1,0 +1,91 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { cleanupTempDirs } from '../helpers/tmp.js';
+import { runCli } from '../helpers/cli.js';
+import { spawnCrServe, KEYS, IDS } from '../mcp/cr-serve.js';
+import { createFaultInjector, parseFaults, seededRandom } from '../../src/server/faults.js';
+
+afterAll(() => cleanupTempDirs());
+
+const schedule = (baseUrl: string, key: string = KEYS.editorW1) =>
+  fetch(`${baseUrl}/social/posts/${IDS.postDraft}/schedule`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ scheduled_at: '2030-01-01T00:00:00Z' }),
+  }).then(
+    (r) => ({ status: r.status, fault: r.headers.get('x-cr-fault'), retryAfter: r.headers.get('retry-after'), remaining: r.headers.get('x-ratelimit-remaining') }),
+    () => ({ status: 0, fault: null, retryAfter: null, remaining: null }),
+  );
+
+describe('cr serve --faults (the built binary)', () => {
+  it('injects statuses and dropped connections per route, logs each on stderr, and --seed repeats them', async () => {
+    const spec = 'scheduleSocialPost:status=503,rate=0.3;/social/posts/*/schedule:drop,rate=0.2;/social/**:status=429,rate=0.2,retry_after=7';
+    const runs: number[][] = [];
+    for (let i = 0; i < 2; i++) {
+      const srv = await spawnCrServe(['--faults', spec, '--seed', '42']);
+      try {
+        const statuses: number[] = [];
+        for (let n = 0; n < 30; n++) {
+          const r = await schedule(srv.baseUrl);
+          statuses.push(r.status);
+          if (r.status === 429) expect([r.fault, r.retryAfter, r.remaining]).toEqual(['3', '7', '0']);
+          if (r.status === 503) expect(r.fault).toBe('1');
+        }
+        // Other routes are untouched by these rules.
+        const other = await fetch(`${srv.baseUrl}/intelligence/learnings`, { headers: { authorization: `Bearer ${KEYS.editorW1}` } });
+        expect(other.status).toBe(200);
+        runs.push(statuses);
+        const faultLines = srv.stderr().split('\n').filter((l) => / fault POST \/api\/v1\/social\/posts\/[^/]+\/schedule: /.test(l));
+        expect(faultLines).toHaveLength(statuses.filter((s) => s !== 200).length);
+        expect(srv.stderr()).toContain('injecting faults (3 rules, --seed 42)');
+      } finally {
+        await srv.stop();
+      }
+    }
+    expect(runs[0]).toEqual(runs[1]);
+    for (const s of [503, 0, 429, 200]) expect(runs[0]).toContain(s);
+  });
+
+  it('a bad spec is a usage error (exit 2) naming the problem', async () => {
+    for (const [spec, words] of [
+      ['nope:status=503', 'unknown route "nope"'],
+      ['*:status=404', 'status must be 429, 500 or 503'],
+      ['*:status=503,rate=2', 'rate must be a probability'],
+      ['*:latency=fast', 'latency must be a duration'],
+      ['*:drop,retry_after=1', 'unknown or misplaced attribute'],
+    ]) {
+      const r = await runCli(['serve', '--port', '0', '--faults', spec!]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(words);
+    }
+  });
+});
+
+describe('the fault layer', () => {
+  it('seededRandom: the same seed gives the same draws, another seed others', () => {
+    const a = seededRandom(7);
+    const b = seededRandom(7);
+    const c = seededRandom(8);
+    const xs = Array.from({ length: 5 }, () => a());
+    expect(Array.from({ length: 5 }, () => b())).toEqual(xs);
+    expect(Array.from({ length: 5 }, () => c())).not.toEqual(xs);
+    expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);
+  });
+
+  it('latency rules add up before the answer; the log escapes control characters of the path', async () => {
+    const log: string[] = [];
+    const inj = createFaultInjector(parseFaults('*:latency=5ms,jitter=3ms;/a*:latency=1ms;*:status=500', 1), { limit: 10, log: (l) => log.push(l) });
+    // Node's parser refuses control bytes in a request line; a future parser or another
+    // front might not, so the request is handed over directly here.
+    const answered = await new Promise<{ status: number; body: string; passed: boolean }>((resolve) => {
+      const req = { method: 'GET', url: '/api/v1/ab\u009bc\u001b[2J', socket: { destroy() {} } } as unknown as IncomingMessage;
+      let status = 0;
+      const res = { writeHead: (s: number) => (status = s), end: (body: string) => resolve({ status, body, passed: false }) } as unknown as ServerResponse;
+      inj.handle(req, res, () => resolve({ status: 0, body: '', passed: true }));
+    });
+    expect(answered.status).toBe(500);
+    expect(JSON.parse(answered.body)).toEqual({ success: false, error: 'Internal error', code: 'INTERNAL_ERROR' });
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatch(/ fault GET \/api\/v1\/ab\\x9bc\\x1b\[2J: latency [5-8]ms \(rule 1\), latency 1ms \(rule 2\), status 500 \(rule 3\)$/);
+  });
+});

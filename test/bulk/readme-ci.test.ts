@@ -1,0 +1,85 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { BIN, ROOT } from '../helpers/cli.js';
+import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
+import { AT, ids, KEYS, NOW, startBulkServer } from './support.js';
+
+afterAll(() => cleanupTempDirs());
+
+interface Step {
+  name?: string;
+  run: string;
+}
+
+/** The `run:` steps of the README's GitHub Actions example (a block scalar or one line). */
+function workflowSteps(readme: string): Step[] {
+  const start = readme.indexOf('## Bulk scheduling in CI');
+  const block = /```yaml\n([\s\S]*?)```/.exec(readme.slice(start))?.[1];
+  if (!block) throw new Error('no yaml block in the README section');
+  const lines = block.split('\n');
+  const steps: Step[] = [];
+  let name: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (/^\s*- /.test(line)) name = undefined;
+    const n = /^\s*(?:- )?name: (.*)$/.exec(line);
+    if (n && /^\s+- name|^\s{8}name/.test(line)) name = n[1];
+    const r = /^(\s*)(?:- )?run: (.*)$/.exec(line);
+    if (!r) continue;
+    if (r[2] !== '|') {
+      steps.push({ name, run: r[2]! });
+      continue;
+    }
+    const body: string[] = [];
+    const indent = r[1]!.length + 2;
+    while (i + 1 < lines.length && (lines[i + 1]!.trim() === '' || lines[i + 1]!.search(/\S/) >= indent)) body.push(lines[++i]!.slice(indent));
+    steps.push({ name, run: body.join('\n').trim() });
+  }
+  return steps;
+}
+
+describe('the README\'s GitHub Actions example', () => {
+  it('runs as written (minus the runner and the install step) and a rerun skips what is done', async () => {
+    const steps = workflowSteps(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+    expect(steps.map((s) => s.name)).toEqual(['Install cr', 'Check the plan', 'Schedule']);
+    const srv = await startBulkServer(5);
+    try {
+      const dir = tempDir('cr-gha-');
+      const bin = join(dir, 'bin');
+      mkdirSync(bin);
+      // What "Install cr" provides on a runner: a `cr` on PATH.
+      writeFileSync(join(bin, 'cr'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+      chmodSync(join(bin, 'cr'), 0o755);
+      mkdirSync(join(dir, 'posts'));
+      writeFileSync(join(dir, 'posts', 'schedule.csv'), ['id,at,website_id', ...ids(5).map((id) => `${id},${AT},`)].join('\n') + '\n');
+      const summary = join(dir, 'summary.md');
+      const env = {
+        PATH: `${bin}:${process.env.PATH}`, HOME: dir, CR_CONFIG_DIR: join(dir, 'cfg'), CR_BASE_URL: srv.baseUrl, CR_API_KEY: KEYS.editor,
+        CR_NOW: NOW, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary, CI: 'true',
+      };
+      const runJob = async () => {
+        const out: string[] = [];
+        for (const step of steps.filter((s) => s.name !== 'Install cr')) {
+          // GitHub's default shell for run steps: bash -e {0}.
+          const r = await execa('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], { cwd: dir, env, extendEnv: false, reject: false, timeout: 30_000 });
+          expect(r.exitCode, `${step.name}: ${r.stderr}`).toBe(0);
+          out.push(String(r.stderr));
+        }
+        return out;
+      };
+      const first = await runJob();
+      expect(first[0]).toContain('dry run: 5 to send, 0 skipped');
+      expect(first[1]).toContain('5 scheduled, 0 skipped, 0 failed, 0 not sent');
+      expect(srv.requests()).toHaveLength(5);
+      expect(existsSync(join(dir, 'cr-report.xml'))).toBe(true);
+      expect(readFileSync(summary, 'utf8')).toContain('| Line | ID | At | Status | Detail |');
+      const second = await runJob();
+      expect(second[1]).toContain('0 scheduled, 5 skipped');
+      expect(srv.requests()).toHaveLength(5);
+    } finally {
+      await srv.close();
+    }
+  });
+});

@@ -1,0 +1,92 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { fixtureStore, KEYS, NOW, SITE } from '../commands/fixture.js';
+import { BIN, ROOT, runCli, type CliResult } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import type { RealClock } from '../../src/server/clock.js';
+import type { FaultPlan } from '../../src/server/faults.js';
+
+export { KEYS, NOW, SITE };
+
+/** Post ids 1..n, valid uuids that sort in file order. */
+export const postId = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+/** A post that is published: scheduling it is a 409 (exit 6). */
+export const PUBLISHED = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+/** Within the fixture's future (the fixed clock is NOW). */
+export const AT = '2026-12-01T09:00:00Z';
+
+/** The command-test fixture store with `n` draft posts (and one published one). */
+export function writeBulkStore(dir: string, n: number): string {
+  const store: Omit<ReturnType<typeof fixtureStore>, 'social_posts'> & { social_posts: unknown[] } = fixtureStore();
+  const ts = '2026-01-01T00:00:00.000Z';
+  store.social_posts = [
+    ...Array.from({ length: n }, (_, i) => ({ id: postId(i + 1), websiteId: SITE, status: 'draft', content: `post ${i + 1}`, scheduledAt: null, createdAt: ts, updatedAt: ts })),
+    { id: PUBLISHED, websiteId: SITE, status: 'published', content: 'old', scheduledAt: ts, createdAt: ts, updatedAt: ts },
+  ];
+  const path = join(dir, 'store.json');
+  writeFileSync(path, JSON.stringify(store));
+  return path;
+}
+
+/** A CSV plan of posts 1..n (or the given ids), all at `at`. */
+export function csvPlan(dir: string, ids: string[], at = AT, name = 'plan.csv'): string {
+  const path = join(dir, name);
+  writeFileSync(path, ['id,at', ...ids.map((id) => `${id},${at}`)].join('\n') + '\n');
+  return path;
+}
+
+export const ids = (n: number, from = 1) => Array.from({ length: n }, (_, i) => postId(from + i));
+
+export interface BulkServer {
+  baseUrl: string;
+  /** Schedule requests that reached the app (faulted ones never do): post id and status. */
+  requests(): { id: string; status: number }[];
+  /** Every log line of the server (requests and applied faults). */
+  log: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * The real local server, in-process on 127.0.0.1:0 over a store of `n` drafts. The
+ * server's own request log counts what it saw; `realClock` moves its rate window.
+ */
+export async function startBulkServer(n: number, opts: { rateLimit?: number; realClock?: RealClock; faults?: FaultPlan } = {}): Promise<BulkServer> {
+  const dir = tempDir('cr-bulk-srv-');
+  const storePath = writeBulkStore(dir, n);
+  const { startServer } = await import('../../src/server/serve.js');
+  const { fixedClock } = await import('../../src/server/clock.js');
+  const log: string[] = [];
+  const server = await startServer({
+    storePath, host: '127.0.0.1', port: 0, rateLimit: opts.rateLimit ?? 100_000, clock: fixedClock(NOW),
+    realClock: opts.realClock, faults: opts.faults, log: (line) => log.push(line),
+  });
+  return {
+    baseUrl: `${server.url}/api/v1`,
+    log,
+    requests: () =>
+      log.flatMap((l) => {
+        const m = / POST \/api\/v1\/social\/posts\/([^/]+)\/schedule (\d{3}) /.exec(l);
+        return m ? [{ id: m[1]!, status: Number(m[2]) }] : [];
+      }),
+    close: () => server.close(),
+  };
+}
+
+export const cliEnv = (baseUrl: string, extra: Record<string, string | undefined> = {}) => ({ CR_BASE_URL: baseUrl, CR_API_KEY: KEYS.editor, CR_NOW: NOW, COLUMNS: '120', ...extra });
+
+/** bin/cr.js against the server (clean env, fixed business clock). */
+export const crAt = (baseUrl: string, args: string[], opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<CliResult> =>
+  runCli(args, { ...opts, env: cliEnv(baseUrl, opts.env) });
+
+/** bin/cr.js as a child process the test can signal. */
+export function spawnCr(baseUrl: string, args: string[], env: Record<string, string> = {}) {
+  const dir = tempDir('cr-cfg-');
+  return execa(process.execPath, [BIN, ...args], {
+    cwd: ROOT, reject: false, extendEnv: false, stdin: 'ignore', timeout: 30_000,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CR_CONFIG_DIR: dir, NO_COLOR: '1', LANG: 'C.UTF-8', ...cliEnv(baseUrl), ...env } as Record<string, string>,
+  });
+}
+
+/** The JSON lines of a --json run's stdout. */
+export const jsonLines = (stdout: string) => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);

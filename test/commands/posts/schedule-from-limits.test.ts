@@ -1,0 +1,140 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
+import { crAt, csvPlan, ids, jsonLines, spawnCr, startBulkServer } from '../../bulk/support.js';
+import { parseFaults } from '../../../src/server/faults.js';
+
+afterAll(() => cleanupTempDirs());
+
+const stateLines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; status: string }) : []);
+
+async function until(check: () => boolean, what: string) {
+  for (let i = 0; i < 400; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('cr posts schedule --from against a real server with a budget and faults', () => {
+  it('a plan larger than the budget (--rate-limit 50) sends exactly the budget, exit 7; after the reset a rerun with --state sends only the rest', async () => {
+    let t = Date.now();
+    const srv = await startBulkServer(60, { rateLimit: 50, realClock: () => t });
+    try {
+      const dir = tempDir('cr-bulk-');
+      const file = csvPlan(dir, ids(60));
+      const state = join(dir, 'state.jsonl');
+      const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--state', state, '--json', '--concurrency', '8']);
+      expect(r.exitCode).toBe(7);
+      expect(srv.requests()).toHaveLength(50);
+      expect(srv.requests().every((q) => q.status === 200)).toBe(true);
+      const rows = jsonLines(r.stdout);
+      expect(rows.filter((l) => l.status === 'not_sent')).toHaveLength(10);
+      expect(rows.filter((l) => l.status === 'not_sent').every((l) => l.code === 'RATE_LIMITED' && l.exit === 7)).toBe(true);
+      expect(r.stderr).toContain('50 scheduled, 0 skipped, 0 failed, 10 not sent');
+
+      t += 3_600_000; // the server's window resets
+      const again = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--state', state, '--json']);
+      expect(again.exitCode).toBe(0);
+      const second = srv.requests().slice(50).map((q) => q.id);
+      expect(second).toHaveLength(10);
+      const firstIds = new Set(srv.requests().slice(0, 50).map((q) => q.id));
+      expect(second.filter((id) => firstIds.has(id))).toEqual([]);
+      expect(again.stderr).toContain('10 scheduled, 50 skipped, 0 failed, 0 not sent');
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('503s and dropped connections mid-run: failed rows reported (exit 8), the rest done', async () => {
+    const srv = await startBulkServer(100, { faults: parseFaults('scheduleSocialPost:status=503,rate=0.1;/social/posts/*/schedule:drop,rate=0.05', 7) });
+    try {
+      const file = csvPlan(tempDir('cr-bulk-'), ids(100));
+      const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--json']);
+      const faults = srv.log.filter((l) => / fault POST /.test(l));
+      const drops = faults.filter((l) => l.includes('drop'));
+      expect(faults.length).toBeGreaterThan(0);
+      expect(drops.length).toBeGreaterThan(0);
+      const rows = jsonLines(r.stdout);
+      const failed = rows.filter((l) => l.status === 'failed');
+      expect(failed).toHaveLength(faults.length);
+      expect(failed.every((l) => l.exit === 8)).toBe(true);
+      expect(failed.filter((l) => l.code === 'SERVICE_UNAVAILABLE')).toHaveLength(faults.length - drops.length);
+      expect(rows.filter((l) => l.status === 'scheduled')).toHaveLength(100 - faults.length);
+      expect(srv.requests()).toHaveLength(100 - faults.length);
+      expect(r.exitCode).toBe(8);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('--wait: a 429 stops new sends, the countdown is on stderr, and the run goes on after the reset', async () => {
+    const srv = await startBulkServer(12, { faults: parseFaults('scheduleSocialPost:status=429,rate=0.15,retry_after=1', 3) });
+    try {
+      const file = csvPlan(tempDir('cr-bulk-'), ids(12));
+      const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--wait', '--concurrency', '1', '--json'], { timeoutMs: 30_000 });
+      const limited = srv.log.filter((l) => l.includes('status 429'));
+      expect(limited.length).toBeGreaterThan(0);
+      expect(r.exitCode).toBe(0);
+      expect(r.stderr).toMatch(/rate limit reached; waiting \d+ s for the window to reset/);
+      expect(jsonLines(r.stdout).every((l) => l.status === 'scheduled')).toBe(true);
+      expect(srv.requests()).toHaveLength(12);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('SIGKILL halfway: a rerun sends only the rows not recorded, none recorded is sent twice', async () => {
+    const srv = await startBulkServer(200, { faults: parseFaults('scheduleSocialPost:latency=15ms', 1) });
+    try {
+      const dir = tempDir('cr-bulk-');
+      const file = csvPlan(dir, ids(200));
+      const state = join(dir, 'state.jsonl');
+      const child = spawnCr(srv.baseUrl, ['posts', 'schedule', '--from', file, '--state', state, '--concurrency', '4']);
+      await until(() => stateLines(state).length >= 60, '60 recorded rows');
+      child.kill('SIGKILL');
+      await child;
+      const recorded = new Set(stateLines(state).map((s) => s.id));
+      const firstRun = srv.requests().length;
+      expect(recorded.size).toBeLessThan(200);
+      // At most the sends in flight at the kill reached the server without being recorded.
+      expect(firstRun - recorded.size).toBeGreaterThanOrEqual(0);
+      expect(firstRun - recorded.size).toBeLessThanOrEqual(4);
+
+      const again = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--state', state, '--concurrency', '8'], { timeoutMs: 30_000 });
+      expect(again.exitCode).toBe(0);
+      const resent = srv.requests().slice(firstRun).map((q) => q.id);
+      expect(resent).toHaveLength(200 - recorded.size);
+      expect(resent.filter((id) => recorded.has(id))).toEqual([]);
+      expect(new Set([...recorded, ...resent]).size).toBe(200);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('Ctrl-C (SIGINT to the process): exit 130, every row reported scheduled is in the state file, a rerun finishes', async () => {
+    const srv = await startBulkServer(200, { faults: parseFaults('scheduleSocialPost:latency=15ms', 1) });
+    try {
+      const dir = tempDir('cr-bulk-');
+      const file = csvPlan(dir, ids(200));
+      const state = join(dir, 'state.jsonl');
+      const child = spawnCr(srv.baseUrl, ['posts', 'schedule', '--from', file, '--state', state, '--json']);
+      await until(() => stateLines(state).length >= 40, '40 recorded rows');
+      child.kill('SIGINT');
+      const r = await child;
+      expect(r.exitCode).toBe(130);
+      const done = jsonLines(String(r.stdout)).filter((l) => l.status === 'scheduled').map((l) => l.id);
+      const recorded = stateLines(state).map((s) => s.id);
+      expect(new Set(recorded)).toEqual(new Set(done));
+      expect(String(r.stderr)).toMatch(/\d+ scheduled, 0 skipped, 0 failed, \d+ not sent/);
+      expect(String(r.stderr)).toContain('Interrupted');
+
+      const again = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--state', state], { timeoutMs: 30_000 });
+      expect(again.exitCode).toBe(0);
+      expect(again.stderr).toContain(`${200 - recorded.length} scheduled, ${recorded.length} skipped`);
+    } finally {
+      await srv.close();
+    }
+  });
+});
