@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import type { ApiClient } from './http/client.js';
 import type { ProfileStore } from './profiles.js';
 import type { Credentials } from './credentials.js';
@@ -35,6 +36,8 @@ export interface Context {
   notice(line: string): void;
   /** Runs cleanups registered by the context (closes connections, stops --local). */
   dispose(): Promise<void>;
+  /** Every HTTP client of this run sends through it when set (in-process tests: a MockAgent). */
+  dispatcher?: Dispatcher;
 }
 
 export function nowFrom(env: NodeJS.ProcessEnv): () => Date {

@@ -72,7 +72,7 @@ async function verify(ctx: Context, baseUrl: string, key: string, crmSegment?: s
     import('../../src/version.js'),
   ]);
   const log = ctx.globals.verbose ? (l: string) => ctx.io.err.write(l + '\n') : undefined;
-  const client = new ApiClient({ baseUrl, key, userAgent: userAgent(), log, crmSegment, timeoutMs: (ctx.globals.timeout ?? 30) * 1000 });
+  const client = new ApiClient({ baseUrl, key, userAgent: userAgent(), log, crmSegment, timeoutMs: (ctx.globals.timeout ?? 30) * 1000, dispatcher: ctx.dispatcher });
   try {
     await client.call(routes.getFinanceSummary);
   } catch (error) {

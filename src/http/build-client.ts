@@ -19,10 +19,10 @@ export async function buildClient(ctx: Context): Promise<{ client: ApiClient; cl
   if (g.local) {
     const { startEmbedded } = await import('../local/embedded.js');
     const local = await startEmbedded(ctx);
-    const client = new ApiClient({ baseUrl: local.baseUrl, key: local.key, timeoutMs, userAgent: userAgent(), log, retryBaseMs, activity });
+    const client = new ApiClient({ baseUrl: local.baseUrl, key: local.key, timeoutMs, userAgent: userAgent(), log, retryBaseMs, activity, dispatcher: ctx.dispatcher });
     return { client, close: async () => { await client.close(); await local.close(); } };
   }
   const creds = requireUsable(await ctx.credentials());
-  const client = new ApiClient({ baseUrl: creds.baseUrl, key: creds.key, timeoutMs, userAgent: userAgent(), log, crmSegment: creds.crmSegment, retryBaseMs, activity });
+  const client = new ApiClient({ baseUrl: creds.baseUrl, key: creds.key, timeoutMs, userAgent: userAgent(), log, crmSegment: creds.crmSegment, retryBaseMs, activity, dispatcher: ctx.dispatcher });
   return { client, close: () => client.close() };
 }
