@@ -16,6 +16,10 @@ export default defineConfig({
     // Runs once for the whole run (not per project): builds dist/ when it is stale.
     globalSetup: ['test/global-setup.ts'],
     ...timeouts,
+    // vitest's default is one worker less than the cores: one worker on a 2-core machine, so
+    // files ran one after another. Most of the suite waits (child processes, sockets,
+    // timers) rather than computes, so two workers overlap those waits.
+    maxWorkers: 2,
     projects: [
       { test: { ...timeouts, name: 'in-process', include: SHARED, isolate: false } },
       { test: { ...timeouts, name: 'isolated', include: ['test/**/*.test.ts'], exclude: SHARED } },
