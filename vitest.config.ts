@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const timeouts = { testTimeout: 20000, hookTimeout: 20000 };
@@ -17,9 +18,9 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     ...timeouts,
     // vitest's default is one worker less than the cores: one worker on a 2-core machine, so
-    // files ran one after another. Most of the suite waits (child processes, sockets,
-    // timers) rather than computes, so two workers overlap those waits.
-    maxWorkers: 2,
+    // files ran one after another. Much of the suite waits (child processes, sockets,
+    // timers) rather than computes, so at least two workers overlap those waits.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { test: { ...timeouts, name: 'in-process', include: SHARED, isolate: false } },
       { test: { ...timeouts, name: 'isolated', include: ['test/**/*.test.ts'], exclude: SHARED } },
