@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import type { ApiClient } from './http/client.js';
 import type { ClientTarget } from './http/build-client.js';
 import type { ProfileStore } from './profiles.js';
@@ -38,6 +39,8 @@ export interface Context {
   notice(line: string): void;
   /** Runs cleanups registered by the context (closes connections, stops --local). */
   dispose(): Promise<void>;
+  /** Every HTTP client of this run sends through it when set (in-process tests: a MockAgent). */
+  dispatcher?: Dispatcher;
 }
 
 /** The one place where real dependencies are built. */
@@ -86,7 +89,7 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, io: IO = pro
     },
     async connect(target) {
       const { buildClient } = await import('./http/build-client.js');
-      const built = buildClient({ io, env, verbose: ctx.globals.verbose, timeout: ctx.globals.timeout }, target);
+      const built = buildClient({ io, env, verbose: ctx.globals.verbose, timeout: ctx.globals.timeout, dispatcher: ctx.dispatcher }, target);
       cleanups.push(() => built.close());
       return built;
     },

@@ -22,7 +22,8 @@ export const DEFAULT_PROFILE = 'default';
 /** The config folder: CR_CONFIG_DIR, else $XDG_CONFIG_HOME/cr, else ~/.config/cr. */
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.CR_CONFIG_DIR) return env.CR_CONFIG_DIR;
-  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'cr');
+  // HOME from the env given, not os.homedir() (process.env): a context's env is the whole truth.
+  return join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), 'cr');
 }
 
 /**

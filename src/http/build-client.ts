@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import type { IO } from '../io/streams.js';
 import { redactKeys } from '../redact.js';
 import { userAgent } from '../version.js';
@@ -11,6 +12,8 @@ export interface ClientSettings {
   verbose: boolean;
   /** --timeout in seconds. */
   timeout?: number;
+  /** An undici dispatcher to send through instead of the client's own pool (tests: MockAgent). */
+  dispatcher?: Dispatcher;
 }
 
 /** Where requests go and with which key: a profile's credentials, or the embedded server. */
@@ -32,5 +35,5 @@ export function buildClient(s: ClientSettings, target: ClientTarget): ApiClient 
   // --verbose already narrates each request; a spinner would garble those lines.
   const activity = s.verbose ? undefined : spinnerActivity(s.io);
   const { baseUrl, key, crmSegment } = target;
-  return new ApiClient({ baseUrl, key, crmSegment, timeoutMs, userAgent: userAgent(), log, retryBaseMs, activity });
+  return new ApiClient({ baseUrl, key, crmSegment, timeoutMs, userAgent: userAgent(), log, retryBaseMs, activity, dispatcher: s.dispatcher });
 }

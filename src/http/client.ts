@@ -24,6 +24,11 @@ export interface ClientOptions {
   retryBaseMs?: number;
   /** Shows that a request is under way (a spinner on a terminal). */
   activity?: (label: string) => () => void;
+  /**
+   * Sends every request through this undici dispatcher instead of the client's own pool
+   * (tests pass a MockAgent for what a real server cannot produce). The caller closes it.
+   */
+  dispatcher?: Dispatcher;
 }
 
 export interface RawResponse {
@@ -60,11 +65,14 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
  */
 export class ApiClient {
   readonly baseUrl: string;
-  private readonly agent: Agent;
+  private readonly agent: Dispatcher;
+  /** Only a pool the client made itself is closed by close(). */
+  private readonly ownsAgent: boolean;
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+    this.ownsAgent = !options.dispatcher;
+    this.agent = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 16 });
   }
 
   /**
@@ -182,7 +190,7 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    if (this.ownsAgent) await this.agent.close();
   }
 }
 

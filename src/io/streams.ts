@@ -34,18 +34,29 @@ export function colorEnabled(env: NodeJS.ProcessEnv, isTty: boolean, noColorFlag
   return isTty;
 }
 
-export function processIO(env: NodeJS.ProcessEnv = process.env, noColor = false): IO {
+/** What the process (or a test) tells about its streams; the env decides the rest. */
+export interface StreamFacts {
+  out: Sink;
+  err: Sink;
+  stdin: NodeJS.ReadableStream;
+  isTTY: { out: boolean; err: boolean; in: boolean };
+  /** The terminal width, when stdout is one. */
+  columns?: number;
+}
+
+/** The IO for these streams under this env: TTY forcing, colour, width, CI. */
+export function createIO(env: NodeJS.ProcessEnv, facts: StreamFacts, noColor = false): IO {
   const forced = envFlag(env.CR_FORCE_TTY);
   const tty = {
-    out: forced || Boolean(process.stdout.isTTY),
-    err: forced || Boolean(process.stderr.isTTY),
-    in: Boolean(process.stdin.isTTY),
+    out: forced || facts.isTTY.out,
+    err: forced || facts.isTTY.err,
+    in: facts.isTTY.in,
   };
-  const width = Number(env.COLUMNS) || process.stdout.columns || 100;
+  const width = Number(env.COLUMNS) || facts.columns || 100;
   return {
-    out: { write: (t) => void process.stdout.write(t) },
-    err: { write: (t) => void process.stderr.write(t) },
-    stdin: process.stdin,
+    out: facts.out,
+    err: facts.err,
+    stdin: facts.stdin,
     tty,
     color: colorEnabled(env, tty.out, noColor),
     colorErr: colorEnabled(env, tty.err, noColor),
@@ -53,6 +64,20 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, noColor = false)
     ci: envFlag(env.CI),
     env,
   };
+}
+
+export function processIO(env: NodeJS.ProcessEnv = process.env, noColor = false): IO {
+  return createIO(
+    env,
+    {
+      out: { write: (t) => void process.stdout.write(t) },
+      err: { write: (t) => void process.stderr.write(t) },
+      stdin: process.stdin,
+      isTTY: { out: Boolean(process.stdout.isTTY), err: Boolean(process.stderr.isTTY), in: Boolean(process.stdin.isTTY) },
+      columns: process.stdout.columns,
+    },
+    noColor,
+  );
 }
 
 /** Reads all of stdin as text (for `--with-key` and `--input -`). */

@@ -20,7 +20,8 @@ import type { FaultPlan } from './faults.js';
 /** `$CR_STORE`, else `$XDG_DATA_HOME/cr/store.json`, else `~/.local/share/cr/store.json`. */
 export function defaultStorePath(env: NodeJS.ProcessEnv = process.env): string {
   if (env.CR_STORE?.trim()) return resolve(env.CR_STORE.trim());
-  const dataHome = env.XDG_DATA_HOME?.trim() || join(homedir(), '.local', 'share');
+  // HOME from the env given, not os.homedir() (process.env), so a CLI context's env decides.
+  const dataHome = env.XDG_DATA_HOME?.trim() || join(env.HOME?.trim() || homedir(), '.local', 'share');
   return join(dataHome, 'cr', 'store.json');
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { cleanupTempDirs } from '../helpers/tmp.js';
-import { runCli } from '../helpers/cli.js';
+import { runBin as runCli } from '../helpers/cli.js';
 import { spawnCrServe, KEYS, IDS } from '../mcp/cr-serve.js';
 import { createFaultInjector, parseFaults, seededRandom } from '../../src/server/faults.js';
 

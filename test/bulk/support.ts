@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { fixtureStore, KEYS, NOW, SITE } from '../commands/fixture.js';
-import { BIN, ROOT, runCli, type CliResult } from '../helpers/cli.js';
+import { fixtureStore, KEYS, NOW, SITE } from '../helpers/fixture-store.js';
+import { BIN, ROOT, runBin as runCli, type BinResult as CliResult } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import type { RealClock } from '../../src/server/clock.js';
 import type { FaultPlan } from '../../src/server/faults.js';

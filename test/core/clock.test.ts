@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/run-cli.js';
 import { cleanupTempDirs, makeKey, tempDir } from '../helpers/tmp.js';
 import { startTestServer, ok, type TestServer } from '../helpers/http-server.js';
 import { financeData } from '../helpers/fixtures.js';

@@ -1,14 +1,12 @@
 import { execa, type Result } from 'execa';
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './tmp.js';
+import { BIN, ROOT } from './paths.js';
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const BIN = join(ROOT, 'bin', 'cr.js');
-export const PKG_VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+export { BIN, PKG_VERSION, ROOT } from './paths.js';
 
-export interface RunOptions {
+export interface BinOptions {
   /** Extra environment (merged over a minimal clean one). `undefined` values remove a variable. */
   env?: Record<string, string | undefined>;
   /** Text fed on stdin; without it stdin is /dev/null. */
@@ -22,7 +20,7 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
-export interface CliResult {
+export interface BinResult {
   exitCode: number;
   stdout: string;
   stderr: string;
@@ -38,7 +36,7 @@ function assertBuilt(): void {
  * Runs the built CLI (bin/cr.js) as a child process with a clean environment, a temp
  * CR_CONFIG_DIR and `reject: false`, so tests look at the exit code themselves.
  */
-export async function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult> {
+export async function runBin(args: string[], opts: BinOptions = {}): Promise<BinResult> {
   assertBuilt();
   const configDir = opts.configDir ?? tempDir('cr-cfg-');
   const env: Record<string, string> = {
@@ -77,11 +75,4 @@ export async function runCli(args: string[], opts: RunOptions = {}): Promise<Cli
     configDir,
     timedOut: Boolean(result.timedOut),
   };
-}
-
-/** The config file a run wrote, parsed (undefined when absent). */
-export function readConfig(configDir: string): { activeProfile?: string; profiles: Record<string, { baseUrl?: string; apiKey?: string; crmSegment?: string }> } | undefined {
-  const file = join(configDir, 'config.json');
-  if (!existsSync(file)) return undefined;
-  return JSON.parse(readFileSync(file, 'utf8'));
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync, chmodSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync, chmodSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -39,6 +39,13 @@ export function writeConfig(dir: string, config: { activeProfile?: string; profi
   writeFileSync(file, JSON.stringify(config, null, '\t'), { mode: 0o600 });
   chmodSync(file, 0o600);
   return file;
+}
+
+/** The config file a run wrote, parsed (undefined when absent). */
+export function readConfig(configDir: string): { activeProfile?: string; profiles: Record<string, ConfigProfile> } | undefined {
+  const file = join(configDir, 'config.json');
+  if (!existsSync(file)) return undefined;
+  return JSON.parse(readFileSync(file, 'utf8'));
 }
 
 /** A syntactically valid API key built from a 4-char head and tail: cr_<head>…<tail>. */

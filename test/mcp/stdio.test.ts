@@ -6,7 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createApiKey } from '../../src/server/keys.js';
-import { BIN, ROOT, runCli } from '../helpers/cli.js';
+import { BIN, ROOT, runBin as runCli } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir, writeConfig } from '../helpers/tmp.js';
 import { IDS, KEYS, startFixtureServer } from '../server/helpers.js';
 

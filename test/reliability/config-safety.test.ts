@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../helpers/cli.js';
+import { runBin as runCli } from '../helpers/cli.js';
 import { tempDir, cleanupTempDirs, makeKey } from '../helpers/tmp.js';
 import { ensureBuilt } from './support.js';
 

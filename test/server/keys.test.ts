@@ -8,7 +8,7 @@ import { emptyStore } from '../../src/server/store/schema.js';
 import { fixedClock } from '../../src/server/clock.js';
 import { asCliError } from '../../src/local/errors.js';
 import { exitCodeOf } from '../../src/errors.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 
 afterAll(() => cleanupTempDirs());

@@ -1,9 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { runCli, PKG_VERSION } from '../helpers/cli.js';
-import { cleanupTempDirs, makeKey, tempDir } from '../helpers/tmp.js';
-import { startTestServer, ok, fail, deadPort, type Reply, type TestServer } from '../helpers/http-server.js';
+import { runCli } from '../../helpers/run-cli.js';
+import { cleanupTempDirs, makeKey } from '../../helpers/tmp.js';
+import { startTestServer, ok, fail, deadPort, type Reply, type TestServer } from '../../helpers/http-server.js';
 
 const KEY = makeKey('1a2b', '9f0e', '5');
 let server: TestServer;
@@ -158,115 +156,5 @@ describe('usage errors → exit 2 with one `error:` line, nothing sent', () => {
     const r = await runCli(['frobnicate', '--json']);
     expect(r.exitCode).toBe(2);
     expect(JSON.parse(r.stderr.trim())).toEqual({ error: expect.stringContaining('frobnicate'), code: 'USAGE', status: null });
-  });
-});
-
-describe('cr api: requests', () => {
-  it('GET prints the envelope data as 2-space JSON', async () => {
-    server.handle(ok({ list: [1, 2], nested: { a: null } }, { meta: { total: 2 } }));
-    const r = await api(['/finance/summary']);
-    expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe(JSON.stringify({ list: [1, 2], nested: { a: null } }, null, 2) + '\n');
-    expect(server.requests[0]!.method).toBe('GET');
-    expect(server.requests[0]!.path).toBe('/api/v1/finance/summary');
-  });
-
-  it('sends Authorization: Bearer <key> and User-Agent cr/<version> node/<version>', async () => {
-    await api(['/x']);
-    const h = server.requests[0]!.headers;
-    expect(h.authorization).toBe(`Bearer ${KEY}`);
-    expect(h['user-agent']).toBe(`cr/${PKG_VERSION} node/${process.versions.node}`);
-  });
-
-  it('a leading /api/v1 in the path is not doubled', async () => {
-    await api(['/api/v1/finance/summary']);
-    expect(server.requests[0]!.path).toBe('/api/v1/finance/summary');
-  });
-
-  it('-F fields build a typed JSON body and imply POST', async () => {
-    const r = await api(['/content/listeners', '-F', 'a=1', '-F', 'b=true', '-F', 'c=null', '-F', 'd[e]=x', '-F', 'f[]=p', '-F', 'f[]=q', '-F', 'g=1.5', '-F', 'h=false', '-F', 's=01x']);
-    expect(r.exitCode, r.stderr).toBe(0);
-    const req = server.requests[0]!;
-    expect(req.method).toBe('POST');
-    expect(req.headers['content-type']).toBe('application/json');
-    expect(req.json).toEqual({ a: 1, b: true, c: null, d: { e: 'x' }, f: ['p', 'q'], g: 1.5, h: false, s: '01x' });
-  });
-
-  it('exactly the -F a=1 -F b=true -F c=null -F d[e]=x body', async () => {
-    await api(['/x', '-F', 'a=1', '-F', 'b=true', '-F', 'c=null', '-F', 'd[e]=x']);
-    expect(server.requests[0]!.body).toBe(JSON.stringify({ a: 1, b: true, c: null, d: { e: 'x' } }));
-  });
-
-  it('-F @file reads the file', async () => {
-    const dir = tempDir();
-    const file = join(dir, 'note.txt');
-    writeFileSync(file, 'from a file');
-    await api(['/x', '-F', `note=@${file}`]);
-    expect(server.requests[0]!.json).toEqual({ note: 'from a file' });
-  });
-
-  it('-F with GET goes to the query string', async () => {
-    await api(['/learnings', '-X', 'GET', '-F', 'limit=5', '-F', 'type=win']);
-    const req = server.requests[0]!;
-    expect(req.method).toBe('GET');
-    expect(req.query.get('limit')).toBe('5');
-    expect(req.query.get('type')).toBe('win');
-    expect(req.body).toBe('');
-  });
-
-  it('--website adds website_id to a GET', async () => {
-    await runCli(['--website', 'w-1', 'api', '/brand/brand-subjects'], { env: env() });
-    expect(server.requests[0]!.query.get('website_id')).toBe('w-1');
-  });
-
-  it('--input - reads the JSON body from stdin', async () => {
-    const body = { name: 'Feed', query_config: { keywords: ['a', 'b'] }, n: 3 };
-    const r = await api(['/content/listeners', '--input', '-'], { input: JSON.stringify(body) });
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(server.requests[0]!.method).toBe('POST');
-    expect(server.requests[0]!.json).toEqual(body);
-  });
-
-  it('--input FILE reads the JSON body from a file; -X PUT is honoured', async () => {
-    const dir = tempDir();
-    const file = join(dir, 'b.json');
-    writeFileSync(file, '{"x":[1]}');
-    const r = await api(['/x', '--input', file, '-X', 'put']);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(server.requests[0]!.method).toBe('PUT');
-    expect(server.requests[0]!.json).toEqual({ x: [1] });
-  });
-
-  it('--include prints the whole body on stdout and the status on stderr', async () => {
-    server.handle(ok({ id: 7 }, { meta: { total: 1 } }));
-    const r = await api(['/x', '--include']);
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ success: true, data: { id: 7 }, meta: { total: 1 } });
-    expect(r.stderr).toContain('HTTP 200');
-  });
-
-  it('--include on an error status still prints the body, then exits with the mapped code', async () => {
-    server.handle(fail(404, 'Nope', 'NOT_FOUND'));
-    const r = await api(['/x', '-i']);
-    expect(r.exitCode).toBe(5);
-    expect(JSON.parse(r.stdout)).toEqual({ success: false, error: 'Nope', code: 'NOT_FOUND' });
-    expect(r.stderr).toContain('HTTP 404');
-  });
-
-  it('--verbose logs request and response lines on stderr, key masked, stdout untouched', async () => {
-    const r = await runCli(['--verbose', 'api', '/x'], { env: env() });
-    expect(r.exitCode).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ hello: 'world' });
-    expect(r.stderr).toMatch(/^> GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/x/m);
-    expect(r.stderr).toMatch(/^< 200 GET /m);
-    expect(r.stderr).toContain('cr_1a2b…9f0e');
-    expect(r.stderr).not.toContain(KEY);
-  });
-
-  it('--verbose with a failing request never prints the key either', async () => {
-    server.handle(fail(401, `bad key ${KEY}`, 'INVALID_API_KEY'));
-    const r = await runCli(['--verbose', 'api', '/x', '-F', `k=${KEY}`, '-X', 'GET'], { env: env() });
-    expect(r.exitCode).toBe(3);
-    expect(r.stdout + r.stderr).not.toContain(KEY);
   });
 });

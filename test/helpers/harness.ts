@@ -1,10 +1,11 @@
-import { cleanupTempDirs } from '../helpers/tmp.js';
 import { afterAll, beforeAll } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runCli, type CliResult, type RunOptions } from '../helpers/cli.js';
-import { tempDir } from '../helpers/tmp.js';
-import { KEYS, NOW, writeFixtureStore } from './fixture.js';
+import { runCli, type CliResult, type RunCliOptions } from './run-cli.js';
+import { cleanupTempDirs, tempDir } from './tmp.js';
+import { KEYS, NOW, writeFixtureStore } from './fixture-store.js';
+import { startServer } from '../../src/server/serve.js';
+import { fixedClock } from '../../src/server/clock.js';
 
 export interface Seen {
   method: string;
@@ -22,8 +23,8 @@ export interface Harness {
   serverBaseUrl: string;
   seen: Seen[];
   storePath: string;
-  /** Runs bin/cr.js against the server with a key (editor by default) and the fixed clock. */
-  cr(args: string[], opts?: RunOptions & { key?: string | null; tty?: boolean }): Promise<CliResult>;
+  /** Runs the CLI in-process against the server with a key (editor by default) and the fixed clock. */
+  cr(args: string[], opts?: RunCliOptions & { key?: string | null }): Promise<CliResult>;
   /** The API's data for a GET, fetched with plain fetch (to compare with --json). */
   apiData(path: string, key?: string): Promise<unknown>;
   close(): Promise<void>;
@@ -32,8 +33,6 @@ export interface Harness {
 export async function startHarness(): Promise<Harness> {
   const dir = tempDir('cr-e2e-');
   const storePath = writeFixtureStore(dir);
-  const { startServer } = await import('../../src/server/serve.js');
-  const { fixedClock } = await import('../../src/server/clock.js');
   const server = await startServer({ storePath, host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
   const port = server.port;
   const upstream = `http://127.0.0.1:${port}`;
@@ -77,7 +76,8 @@ export async function startHarness(): Promise<Harness> {
           CR_API_KEY: key ?? undefined,
           CR_NOW: NOW,
           COLUMNS: '120',
-          ...(opts.tty ? { CR_FORCE_TTY: '1', NO_COLOR: undefined, FORCE_COLOR: '1' } : {}),
+          // A terminal gets colour, as it would without NO_COLOR.
+          ...(opts.tty ? { NO_COLOR: undefined } : {}),
           ...opts.env,
         },
       });

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { cleanupTempDirs, makeKey, tempDir, writeConfig } from '../helpers/tmp.js';
-import { startTestServer, ok, type TestServer } from '../helpers/http-server.js';
+import { runCli } from '../../helpers/run-cli.js';
+import { cleanupTempDirs, makeKey, tempDir, writeConfig } from '../../helpers/tmp.js';
+import { startTestServer, ok, type TestServer } from '../../helpers/http-server.js';
 
 // Three servers stand for three base URLs; three keys for three sources.
 let flagSrv: TestServer;

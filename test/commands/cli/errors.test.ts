@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useHarness } from './harness.js';
-import { KEYS } from './fixture.js';
-import { deadPort } from '../helpers/http-server.js';
+import { useHarness } from '../../helpers/harness.js';
+import { KEYS } from '../../helpers/fixture-store.js';
+import { deadPort } from '../../helpers/http-server.js';
 
 const h = useHarness();
 

@@ -2,26 +2,12 @@ import { execa } from 'execa';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
-import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
+import { runCli } from '../../helpers/run-cli.js';
+import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 
 afterAll(() => cleanupTempDirs());
 
-const LEAVES = [
-  ['finance'], ['ads'], ['listeners'], ['posts'], ['learnings'], ['nurture'], ['visibility'], ['brand'], ['crm'],
-  ['finance', 'summary'],
-  ['ads', 'create'],
-  ['listeners', 'create'],
-  ['posts', 'schedule'],
-  ['learnings', 'list'],
-  ['nurture', 'list'],
-  ['visibility', 'grid'],
-  ['brand', 'subjects'],
-  ['crm', 'agents'],
-  ['completion'],
-];
-
-describe('cr completion', () => {
+describe('cr completion bash', () => {
   it('bash: loads in bash -c and completes `cr fin` to finance, verbs, flags and choices', async () => {
     const r = await runCli(['completion', 'bash']);
     expect(r.exitCode).toBe(0);
@@ -50,24 +36,5 @@ describe('cr completion', () => {
     for (const word of ['summary', 'schedule', 'subjects', 'agents', 'grid', '--query-json', '--product-line', '--keyword', '--website', '--no-color', 'login', 'profiles']) {
       expect(r.stdout).toContain(word);
     }
-  });
-
-  it('zsh and fish scripts', async () => {
-    const zsh = await runCli(['completion', 'zsh']);
-    expect(zsh.exitCode).toBe(0);
-    expect(zsh.stdout).toMatch(/^#compdef cr/);
-    expect(zsh.stdout).toContain("'nurture list') reply=(");
-    const fish = await runCli(['completion', 'fish']);
-    expect(fish.stdout).toContain("complete -c cr -n '__fish_use_subcommand' -a 'finance'");
-    expect(fish.stdout).toContain('-l dry-run');
-    expect(fish.stdout).toContain("-l source -r -a 'reddit youtube");
-  });
-});
-
-describe('--help shows examples', () => {
-  it.each(LEAVES)('cr %s %s --help', async (...words) => {
-    const r = await runCli([...words.filter(Boolean), '--help']);
-    expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/Examples:\n {2}\$ cr /);
   });
 });

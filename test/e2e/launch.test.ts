@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PKG_VERSION, ROOT, runCli } from '../helpers/cli.js';
+import { PKG_VERSION, ROOT, runBin } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 
 afterAll(() => cleanupTempDirs());
@@ -29,7 +29,7 @@ const runCopy = (dir: string, args: string[]) =>
 
 describe('launcher and code cache', () => {
   it('the build made a code cache that V8 accepts', async () => {
-    const r = await runCli(['--help'], { env: { CR_STARTUP_DEBUG: '1' } });
+    const r = await runBin(['--help'], { env: { CR_STARTUP_DEBUG: '1' } });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toMatch(/^cr: code cache accepted \(.*dist\/bundle\/cli\.js\.cache\)\n$/);
     expect(r.stdout).toContain('Usage: cr');

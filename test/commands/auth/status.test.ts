@@ -1,0 +1,66 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/run-cli.js';
+import { cleanupTempDirs, makeKey, tempDir, writeConfig } from '../../helpers/tmp.js';
+import { startTestServer, ok, type TestServer } from '../../helpers/http-server.js';
+import { financeData } from '../../helpers/fixtures.js';
+
+const KEY = makeKey('1a2b', '9f0e', 'c');
+const MASK = 'cr_1a2b…9f0e';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer(ok(financeData()));
+});
+afterEach(() => {
+  server.reset();
+  server.handle(ok(financeData()));
+});
+afterAll(async () => {
+  await server.close();
+  cleanupTempDirs();
+});
+
+describe('cr auth status', () => {
+  it('masks the key (cr_1a2b…9f0e); the whole key is never printed', async () => {
+    const configDir = tempDir();
+    writeConfig(configDir, { activeProfile: 'default', profiles: { default: { baseUrl: server.baseUrl, apiKey: KEY } } });
+    const r = await runCli(['auth', 'status'], { configDir });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain(MASK);
+    expect(r.stdout + r.stderr).not.toContain(KEY);
+    expect(r.stdout).toContain(server.baseUrl);
+    const j = await runCli(['auth', 'status', '--json'], { configDir });
+    expect(j.exitCode).toBe(0);
+    expect(JSON.parse(j.stdout)).toEqual({
+      profile: 'default',
+      baseUrl: server.baseUrl,
+      key: MASK,
+      keySource: 'profile',
+      baseUrlSource: 'profile',
+      crmSegment: 'crm',
+    });
+    expect(j.stdout + j.stderr).not.toContain(KEY);
+  });
+
+  it('masks a CR_API_KEY from the environment too', async () => {
+    const r = await runCli(['auth', 'status', '--json'], { env: { CR_API_KEY: KEY, CR_BASE_URL: server.baseUrl } });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ key: MASK, keySource: 'env', baseUrlSource: 'env' });
+    expect(r.stdout + r.stderr).not.toContain(KEY);
+  });
+
+  it('--json with no key → exit 3, one JSON error line on stderr, nothing on stdout', async () => {
+    const r = await runCli(['auth', 'status', '--json']);
+    expect(r.exitCode).toBe(3);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ code: 'NO_API_KEY', status: null });
+  });
+
+  it('without --json and no key → exit 3 with one error line', async () => {
+    const r = await runCli(['auth', 'status']);
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toMatch(/^error: Not logged in.*\(NO_API_KEY\)\n$/);
+  });
+});

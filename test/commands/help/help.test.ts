@@ -1,0 +1,56 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/run-cli.js';
+import { cleanupTempDirs } from '../../helpers/tmp.js';
+
+afterAll(() => cleanupTempDirs());
+
+const GROUPS = ['finance', 'ads', 'listeners', 'posts', 'learnings', 'nurture', 'visibility', 'brand', 'crm', 'api', 'auth', 'profiles', 'serve', 'local', 'mcp', 'completion'];
+
+const LEAVES = [
+  ['finance'], ['ads'], ['listeners'], ['posts'], ['learnings'], ['nurture'], ['visibility'], ['brand'], ['crm'],
+  ['finance', 'summary'],
+  ['ads', 'create'],
+  ['listeners', 'create'],
+  ['posts', 'schedule'],
+  ['learnings', 'list'],
+  ['nurture', 'list'],
+  ['visibility', 'grid'],
+  ['brand', 'subjects'],
+  ['crm', 'agents'],
+  ['completion'],
+];
+
+describe('cr --help', () => {
+  it('--help lists every command group and exits 0', async () => {
+    const r = await runCli(['--help']);
+    expect(r.exitCode).toBe(0);
+    const commands = r.stdout.slice(r.stdout.indexOf('Commands:'));
+    for (const g of GROUPS) expect(commands).toMatch(new RegExp(`^  ${g}\\b`, 'm'));
+    for (const flag of ['--profile', '--base-url', '--json', '--website', '--local', '--verbose', '--timeout', '--no-color']) expect(r.stdout).toContain(flag);
+    expect(r.stderr).toBe('');
+  });
+
+  it('a group\'s --help shows its subcommands', async () => {
+    const r = await runCli(['auth', '--help']);
+    expect(r.exitCode).toBe(0);
+    for (const sub of ['login', 'status', 'logout']) expect(r.stdout).toContain(sub);
+  });
+
+  it('no command at all, or a group without its verb → exit 2 "missing command" with a hint', async () => {
+    const r = await runCli([]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('error: missing command; run `cr --help` to see the commands (USAGE)\n');
+    const g = await runCli(['auth']);
+    expect(g.exitCode).toBe(2);
+    expect(g.stderr).toContain('run `cr auth --help`');
+  });
+});
+
+describe('--help shows examples', () => {
+  it.each(LEAVES)('cr %s %s --help', async (...words) => {
+    const r = await runCli([...words.filter(Boolean), '--help']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/Examples:\n {2}\$ cr /);
+  });
+});

@@ -1,0 +1,46 @@
+import { chmodSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/run-cli.js';
+import { cleanupTempDirs, tempDir, writeConfig } from '../../helpers/tmp.js';
+import { KEY, MASK, profilesConfig } from '../../helpers/profiles-config.js';
+
+afterAll(() => cleanupTempDirs());
+
+describe('cr profiles list', () => {
+  it('list --json: sorted, active marked, keys masked', async () => {
+    const configDir = profilesConfig();
+    const r = await runCli(['profiles', 'list', '--json'], { configDir });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { name: 'empty', active: false, baseUrl: 'http://empty.example/api/v1', key: null, crmSegment: 'crm' },
+      { name: 'prod', active: true, baseUrl: 'http://prod.example/api/v1', key: MASK, crmSegment: 'crm' },
+      { name: 'staging', active: false, baseUrl: 'http://staging.example/api/v1', key: 'cr_5555…6666', crmSegment: 'crm' },
+    ]);
+    expect(r.stdout).not.toContain(KEY);
+  });
+
+  it('list piped: plain TSV rows, no colour', async () => {
+    const configDir = profilesConfig();
+    const r = await runCli(['profiles', 'list'], { configDir, env: { NO_COLOR: undefined } });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(
+      ['\tempty\thttp://empty.example/api/v1\t(none)', `*\tprod\thttp://prod.example/api/v1\t${MASK}`, '\tstaging\thttp://staging.example/api/v1\tcr_5555…6666'].join('\n') + '\n',
+    );
+    expect(r.stdout).not.toMatch(/\x1b\[/);
+  });
+
+  it('list with no profiles: [] in JSON, exit 0', async () => {
+    const r = await runCli(['profiles', 'list', '--json']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+  });
+
+  it('warns on stderr when the config file is readable by others', async () => {
+    const configDir = tempDir();
+    const file = writeConfig(configDir, { activeProfile: 'default', profiles: { default: { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: KEY } } });
+    chmodSync(file, 0o644);
+    const r = await runCli(['profiles', 'list'], { configDir });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(/warning: .*config\.json is readable by others/);
+  });
+});

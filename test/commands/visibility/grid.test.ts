@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { ANSI, useHarness } from '../../helpers/harness.js';
+
+const h = useHarness();
+
+describe('cr visibility grid', () => {
+  it('--json equals the API data', async () => {
+    const r = await h.cr(['visibility', 'grid', '--json']);
+    expect(JSON.parse(r.stdout)).toEqual(await h.apiData('/gbp/visibility'));
+  });
+  it('draws a heat map with the centre, legend, scan date, average and top-3 share', async () => {
+    const r = await h.cr(['visibility', 'grid', '--keyword', 'plumber near me'], { tty: true });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('plumber near me');
+    expect(r.stdout).not.toContain('emergency plumber');
+    expect(r.stdout).toContain('[ 2]');
+    expect(r.stdout).toContain('scan 2026-11-20 (2 days ago)');
+    expect(r.stdout).toMatch(/average rank \d+\.\d/);
+    expect(r.stdout).toMatch(/top 3 at \d+% of points/);
+    expect(r.stdout).toContain('not ranking');
+    expect(r.stdout).toContain('\u001b[42m'); // green band
+  });
+  it('piped: one TSV row per grid point, north-west first', async () => {
+    const r = await h.cr(['visibility', 'grid']);
+    expect(r.stdout).not.toMatch(ANSI);
+    const rows = r.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    expect(rows).toHaveLength(162);
+    expect(rows[0]).toEqual(['plumber near me', '1', '1', '40.8', '-74.3', '1']);
+    expect(rows[40]).toEqual(['plumber near me', '5', '5', expect.any(String), expect.any(String), '2']);
+    expect(rows[81]![5]).toBe(''); // not ranking
+  });
+});

@@ -1,0 +1,55 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runBin } from '../helpers/cli.js';
+import { cleanupTempDirs, makeKey } from '../helpers/tmp.js';
+import { startTestServer, ok, fail, type Reply, type TestServer } from '../helpers/http-server.js';
+
+/**
+ * The exit code and the streams as a shell sees them: the process exit of src/main.ts
+ * after the mapping, with stdout flushed. The mapping itself is covered in-process
+ * (test/commands/api/exit-codes.test.ts); these only prove it reaches the process.
+ */
+const KEY = makeKey('1a2b', '9f0e', '8');
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer(ok({ hello: 'world' }));
+});
+afterEach(() => {
+  server.reset();
+  server.handle(ok({ hello: 'world' }));
+});
+afterAll(async () => {
+  await server.close();
+  cleanupTempDirs();
+});
+
+const env = () => ({ CR_API_KEY: KEY, CR_BASE_URL: server.baseUrl });
+
+describe('exit codes of the built binary', () => {
+  it('success → 0 with the data on stdout, nothing on stderr', async () => {
+    const r = await runBin(['api', '/x'], { env: env() });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ hello: 'world' });
+    expect(r.stderr).toBe('');
+  });
+
+  it.each([
+    ['401', fail(401, 'Invalid API key', 'INVALID_API_KEY'), 3],
+    ['404', fail(404, 'Post not found'), 5],
+    ['500', fail(500, 'Internal error', 'INTERNAL_ERROR'), 8],
+  ] as [string, Reply, number][])('%s → the mapped exit code, one error line, nothing on stdout', async (_name, reply, code) => {
+    server.handle(reply);
+    const r = await runBin(['api', '/x'], { env: env() });
+    expect(r.exitCode).toBe(code);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^error: /);
+    expect(r.stderr).not.toContain(KEY);
+  });
+
+  it('a usage error → 2, nothing sent', async () => {
+    const r = await runBin(['api', '/x', '--bogus'], { env: env() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^error: .*\(USAGE\)$/m);
+    expect(server.requests).toHaveLength(0);
+  });
+});
