@@ -11,6 +11,7 @@ interface ServeOptions {
   port: number;
   rateLimit?: number;
   allowedHost: string[];
+  maxStoreMb?: number;
 }
 
 export const serveCommand = (ctx: Context) =>
@@ -21,6 +22,7 @@ export const serveCommand = (ctx: Context) =>
       .option('--host <host>', 'address to listen on', '127.0.0.1')
       .option('--port <port>', 'port (0 picks a free one)', intArg('--port', 0), 4010)
       .option('--rate-limit <n>', 'requests per key per hour (default 1000)', intArg('--rate-limit', 1))
+      .option('--max-store-mb <n>', 'refuse writes (507) past this store size in MiB (default 256)', intArg('--max-store-mb', 1))
       .option('--allowed-host <name>', 'accept this Host/Origin name too (repeatable; required off loopback)', collect, [])
       .action((f: ServeOptions) => serve(ctx, f)),
     ['cr serve', 'cr serve --store ./fixtures/store.json --port 0 --rate-limit 5'],
@@ -33,6 +35,9 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   }
   ctx.now(); // CR_NOW is read by the context (src/now.ts): a bad one stops here, exit 2
   const { startServer, defaultStorePath, handleShutdownSignals } = await import('../../src/server/serve.js');
+  // A log reader that goes away (`cr serve 2>&1 | head`) must not stop the server (decisions.md §9).
+  const { ignoreClosedOutput } = await import('../../src/server/log-text.js');
+  ignoreClosedOutput(process.stderr, process.stdout);
   let server;
   try {
     server = await startServer({
@@ -41,6 +46,7 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
       port: o.port,
       rateLimit: o.rateLimit,
       allowedHosts: o.allowedHost,
+      maxStoreMb: o.maxStoreMb,
       clock: { now: () => ctx.now() },
       log: (line) => ctx.io.err.write(line + '\n'),
     });

@@ -6,7 +6,7 @@ import { endpointList, endpoints } from '../api/endpoints.js';
 import type { Endpoint, OperationId, TableEndpoint } from '../api/endpoints.js';
 import { systemClock } from './clock.js';
 import type { Clock } from './clock.js';
-import { StoreUnavailableError } from './store/store.js';
+import { StoreFullError, StoreUnavailableError } from './store/store.js';
 import type { Store } from './store/store.js';
 import { authenticate, requireRole, resolveScope } from './auth.js';
 import type { AuthContext } from './auth.js';
@@ -16,6 +16,7 @@ import { defaultNewId, handlerOf } from './handlers.js';
 import { Serialized } from './compute/serialized.js';
 import type { ValidInput } from './handlers.js';
 import { joinPath, safeJsonParse, shapeViolation } from './json.js';
+import { errorSummary } from './log-text.js';
 import { ScopeFilterQuery as WebsiteIdQuery } from '../api/schemas/brand.js';
 
 export const API_PREFIX = '/api/v1';
@@ -163,7 +164,7 @@ export function createCore(opts: CoreOptions): ServerCore {
   const clock = opts.clock ?? systemClock;
   const rateLimiter = opts.rateLimiter ?? new RateLimiter({ limit: opts.limits?.rateLimit });
   const newId = opts.newId ?? defaultNewId;
-  const onInternalError = opts.onInternalError ?? ((err: unknown) => console.error('cr serve: internal error:', err));
+  const onInternalError = opts.onInternalError ?? ((err: unknown) => console.error(`cr serve: internal error: ${errorSummary(err)}`));
 
   async function invoke(operationId: OperationId, req: ApiRequest): Promise<ApiResponse> {
     const ep = endpoints[operationId] as Endpoint | undefined;
@@ -191,6 +192,9 @@ export function createCore(opts: CoreOptions): ServerCore {
     } catch (err) {
       if (err instanceof HttpError) {
         return { status: err.status, headers: { ...headers, ...err.headers }, body: err.body, keyId: auth?.keyId };
+      }
+      if (err instanceof StoreFullError) {
+        return { status: 507, headers, body: { success: false, error: 'Store is full', code: 'STORE_FULL' }, keyId: auth?.keyId };
       }
       if (err instanceof StoreUnavailableError) {
         return { status: 503, headers, body: { success: false, error: 'Store unavailable', code: 'STORE_UNAVAILABLE' }, keyId: auth?.keyId };
@@ -382,7 +386,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
 
   app.notFound((c) => envelope(c, 404, 'Not found', 'NOT_FOUND'));
   app.onError((err, c) => {
-    (opts.onInternalError ?? ((e: unknown) => console.error('cr serve: internal error:', e)))(err);
+    (opts.onInternalError ?? ((e: unknown) => console.error(`cr serve: internal error: ${errorSummary(e)}`)))(err);
     return envelope(c, 500, 'Internal error', 'INTERNAL_ERROR');
   });
   return app;

@@ -41,8 +41,17 @@ export const headerLine = (base: string) => encodeLine({ journal: JOURNAL_VERSIO
 export const foldLine = (seq: number, base: string) => encodeLine({ seq, fold: base });
 export const groupLine = (seq: number, groups: unknown[][]) => encodeLine({ seq, g: groups });
 
+/**
+ * The same line as groupLine, from each write's JSON text already made (the group commit
+ * measures every write before it takes it, and stringifies it only once).
+ */
+export function groupLineOf(seq: number, writesJson: readonly string[]): string {
+  const json = `{"seq":${seq},"g":[${writesJson.join(',')}]}`;
+  return `${hex8(crc32(json))} ${json}\n`;
+}
+
 /** Why a line is not a valid journal line, or its entry. */
-function decodeLine(line: Buffer): JournalEntry | string {
+export function decodeLine(line: Buffer): JournalEntry | string {
   if (line.length < 10 || line[8] !== 0x20) return 'not a journal line (expected "<crc32> <json>")';
   const want = line.subarray(0, 8).toString('latin1');
   if (!/^[0-9a-f]{8}$/.test(want)) return 'not a journal line (expected "<crc32> <json>")';
