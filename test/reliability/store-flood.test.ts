@@ -18,7 +18,7 @@ afterEach(async () => {
   srv = undefined;
 });
 
-const listener = (name: string, query_config: Record<string, unknown>) => ({ name, source_type: 'google_news', query_config: { keywords: ['k'], ...query_config } });
+const listener = (name: string, query_config: Record<string, unknown>) => ({ name, source_type: 'google_news', query_config: { keywords: ['k'], ...query_config } as Record<string, unknown> });
 const create = (body: unknown) => srv!.req('POST', `${V}/content/listeners`, { key: KEYS.editorW1, body });
 const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'v']));
 
