@@ -105,6 +105,14 @@ export class RateLimiter {
     };
   }
 
+  /** The key's standing without counting a request (headers of an MCP exchange that made no tool call). */
+  peek(keyId: string): RateDecision {
+    const now = this.now();
+    const w = this.windows.get(keyId);
+    const live = w && current(w, now) ? w : { start: now, count: 0 };
+    return { allowed: live.count < this.limit, limit: this.limit, remaining: Math.max(0, this.limit - live.count), reset: Math.ceil((live.start + WINDOW_MS) / 1000) };
+  }
+
   private markDirty() {
     this.dirty = true;
     if (this.file && !this.timer) {
