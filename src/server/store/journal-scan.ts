@@ -63,26 +63,36 @@ export interface JournalScan {
   goodLength: number;
   tornBytes: number;
   lastSeq: number;
+  /** With `untilDamage`: the first damaged line followed by valid ones (the scan stops before it). */
+  damage?: { line: number; reason: string };
 }
 
 /**
  * First pass: checks every line (checksum, kind) without keeping the groups. A bad line
  * followed by a valid one → JournalCorruptError; a bad last part is a torn tail.
  */
-export async function scanJournal(fs: StoreFs, journalPath: string): Promise<JournalScan> {
+export async function scanJournal(fs: StoreFs, journalPath: string, opts: { untilDamage?: boolean } = {}): Promise<JournalScan> {
   const scan: JournalScan = { marks: [], groups: 0, goodLength: 0, tornBytes: 0, lastSeq: 0 };
   let firstBad: { line: number; reason: string } | undefined;
   let total = 0;
   let first = true;
   await eachLine(fs, journalPath, ({ bytes, line, end, complete }) => {
-    total = end;
+    if (!scan.damage) total = end;
     const entry: JournalEntry | string = complete ? decodeLine(bytes) : 'incomplete line (no newline)';
     if (typeof entry === 'string') {
       firstBad ??= { line, reason: entry };
       return;
     }
-    if (firstBad) throw new JournalCorruptError(journalPath, firstBad.line, `${firstBad.reason}, followed by valid lines`);
-    if (first && entry.kind !== 'header') throw new JournalCorruptError(journalPath, line, 'the first line is not a journal header');
+    if (firstBad) {
+      if (!opts.untilDamage) throw new JournalCorruptError(journalPath, firstBad.line, `${firstBad.reason}, followed by valid lines`);
+      scan.damage = firstBad;
+      return false;
+    }
+    if (first && entry.kind !== 'header') {
+      if (!opts.untilDamage) throw new JournalCorruptError(journalPath, line, 'the first line is not a journal header');
+      scan.damage = { line, reason: 'the first line is not a journal header' };
+      return false;
+    }
     first = false;
     if (entry.kind === 'group') scan.groups++;
     else scan.marks.push({ base: entry.base, line, end, groupsBefore: scan.groups });
@@ -116,18 +126,18 @@ export function planScan(scan: JournalScan, base: string): ScanPlan {
   };
 }
 
-/** Second pass: each group line after `from` and up to `goodLength`, decoded, in order. */
+/** Second pass: each group line after `from` and up to `goodLength`, decoded, in order (`fn` returning false stops). */
 export async function eachGroup(
   fs: StoreFs,
   journalPath: string,
   from: number,
   goodLength: number,
-  fn: (group: { line: number; seq: number; groups: unknown[][]; raw: Buffer }) => void,
+  fn: (group: { line: number; seq: number; groups: unknown[][]; raw: Buffer }) => boolean | void,
 ): Promise<void> {
   await eachLine(fs, journalPath, ({ bytes, line, end }) => {
     if (end > goodLength) return false;
     if (end <= from) return;
     const entry = decodeLine(bytes);
-    if (typeof entry !== 'string' && entry.kind === 'group') fn({ line, seq: entry.seq, groups: entry.groups, raw: bytes });
+    if (typeof entry !== 'string' && entry.kind === 'group') return fn({ line, seq: entry.seq, groups: entry.groups, raw: bytes });
   });
 }

@@ -22,7 +22,8 @@ export class Replayer {
   private readonly touched = new Set<string>();
 
   constructor(
-    private readonly journalPath: string,
+    /** The journal being replayed (named in errors); a restore moves it along a chain of journals. */
+    public journalPath: string,
     readonly data: StoreData,
   ) {}
 
