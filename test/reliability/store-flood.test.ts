@@ -70,6 +70,7 @@ describe('store size cap: 507 Store is full, the server alive, every acknowledge
     // Past the cap by at most one write's worth, measured without serialising the store.
     expect(srv.store.sizeEstimate()).toBeLessThanOrEqual(1024 * 1024);
     expect(acknowledged.length).toBeGreaterThan(100);
+    console.log(`store cap: ${acknowledged.length} writes acknowledged, then 507 at ~${srv.store.sizeEstimate()} bytes (cap ${1024 * 1024})`);
     expect((await create(listener('after', { blob: 'z'.repeat(7000) }))).status).toBe(507);
     const read = await srv.req('GET', `${V}/finance/summary`, { key: KEYS.adminW1 });
     expect(read.status).toBe(200);
@@ -153,6 +154,7 @@ describe('a fold that fails never stops the server', () => {
       );
     }
     expect(store.stats().journalBytes).toBeGreaterThan(3 * 1024 * 1024);
+    console.log(`streamed replay: journal ${store.stats().journalBytes} bytes, ${ids.length} writes`);
     await store.abandon(); // as a crash would: the journal holds everything
     const reopened = await Store.open(s.path, { fs });
     try {
