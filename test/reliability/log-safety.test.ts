@@ -24,9 +24,7 @@ describe('log injection', () => {
     const srv = await spawnServe(['--store', s.path], { dir: s.dir });
     try {
       const forged = `${V}/x%0a2026-01-01T00:00:00.000Z%20POST%20/api/v1/content/listeners%20200%201ms%20key=admin%1b%5b2J%07%e2%80%a8end`;
-      const refused = parseRawResponse(
-        (await rawExchange(srv.port, `GET ${forged} HTTP/1.1\r\nHost: 127.0.0.1:${srv.port}\r\nOrigin: http://evil.example\r\nConnection: close\r\n\r\n`)).text,
-      );
+      const refused = parseRawResponse((await rawExchange(srv.port, `GET ${forged} HTTP/1.1\r\nHost: 127.0.0.1:${srv.port}\r\nOrigin: http://evil.example\r\nConnection: close\r\n\r\n`)).text);
       expect(refused.status).toBe(403);
       const ok = parseRawResponse(
         (await rawExchange(srv.port, `GET ${V}/finance/summary%1b HTTP/1.1\r\nHost: 127.0.0.1:${srv.port}\r\nAuthorization: Bearer ${KEYS.adminW1}\r\nConnection: close\r\n\r\n`)).text,

@@ -18,8 +18,18 @@ beforeAll(() => ensureBuilt(), 120_000);
 const cleanups = cleanupsAfterAll();
 
 const listener = (id: string) => ({
-  id, websiteId: 'w', name: id, sourceType: 'x', queryConfig: { handle: id }, pollInterval: '24h', nextPollAt: null, lastPolledAt: null,
-  lastItemCount: 0, enabled: true, createdAt: 't', updatedAt: 't',
+  id,
+  websiteId: 'w',
+  name: id,
+  sourceType: 'x',
+  queryConfig: { handle: id },
+  pollInterval: '24h',
+  nextPollAt: null,
+  lastPolledAt: null,
+  lastItemCount: 0,
+  enabled: true,
+  createdAt: 't',
+  updatedAt: 't',
 });
 
 /**
@@ -42,7 +52,10 @@ async function storeWithJournals(batches: string[][]) {
 const ours = async (path: string) => {
   const store = await Store.open(path);
   try {
-    return store.list('content_listeners').map((l) => l.id).filter((id) => !id.includes('-'));
+    return store
+      .list('content_listeners')
+      .map((l) => l.id)
+      .filter((id) => !id.includes('-'));
   } finally {
     await store.close();
   }

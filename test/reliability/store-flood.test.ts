@@ -149,7 +149,24 @@ describe('a fold that fails never stops the server', () => {
         Array.from({ length: 25 }, (_, i) => {
           const id = `00000000-0000-4000-8000-${String(round * 100 + i).padStart(12, '0')}`;
           ids.push(id);
-          return store.commit([{ op: 'insert', collection: 'learnings', record: { id, websiteId: 'w', channel: 'c', dimensionType: 'd', dimensionValue: 'v', summary: pad, evidenceCount: 1, confidenceScore: 0.5, status: 'active', createdAt: '2025-01-01T00:00:00Z' } }]);
+          return store.commit([
+            {
+              op: 'insert',
+              collection: 'learnings',
+              record: {
+                id,
+                websiteId: 'w',
+                channel: 'c',
+                dimensionType: 'd',
+                dimensionValue: 'v',
+                summary: pad,
+                evidenceCount: 1,
+                confidenceScore: 0.5,
+                status: 'active',
+                createdAt: '2025-01-01T00:00:00Z',
+              },
+            },
+          ]);
         }),
       );
     }

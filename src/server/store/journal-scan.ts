@@ -19,7 +19,7 @@ interface RawLine {
 }
 
 /** Calls `fn` for each line of the file, in order; `fn` returning false stops the read. */
-async function eachLine(fs: StoreFs, path: string, fn: (l: RawLine) => boolean | void): Promise<void> {
+async function eachLine(fs: StoreFs, path: string, fn: (l: RawLine) => boolean | undefined): Promise<void> {
   let carry: Buffer[] = [];
   let carryLen = 0;
   let pos = 0;
@@ -132,7 +132,7 @@ export async function eachGroup(
   journalPath: string,
   from: number,
   goodLength: number,
-  fn: (group: { line: number; seq: number; groups: unknown[][]; raw: Buffer }) => boolean | void,
+  fn: (group: { line: number; seq: number; groups: unknown[][]; raw: Buffer }) => boolean | undefined,
 ): Promise<void> {
   await eachLine(fs, journalPath, ({ bytes, line, end }) => {
     if (end > goodLength) return false;

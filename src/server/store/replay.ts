@@ -101,7 +101,10 @@ export async function recoverJournal(fs: StoreFs, storePath: string, data: Store
     }
     if (plan.matched) {
       const r = new Replayer(journalPath, data);
-      await eachGroup(fs, journalPath, plan.anchorEnd, scan.goodLength, (g) => r.apply(g.line, g.groups));
+      await eachGroup(fs, journalPath, plan.anchorEnd, scan.goodLength, (g) => {
+        r.apply(g.line, g.groups);
+        return undefined;
+      });
       r.finish();
       if (scan.tornBytes > 0) {
         // Drop the torn tail (never acknowledged) so that appends continue after whole lines.

@@ -122,6 +122,7 @@ export async function restoreStore(storePath: string, o: RestoreOptions = {}): P
           return false;
         }
         lines.push(g.raw, Buffer.from('\n'));
+        return undefined;
       });
       replayed.push({ path: jp, groups: replayer.groups - before.groups, records: replayer.records - before.records });
       if (stopped) break;
@@ -152,7 +153,15 @@ export async function restoreStore(storePath: string, o: RestoreOptions = {}): P
     await atomicWrite(fs, path, bytes, { sync: true });
     await atomicWrite(fs, journalPath, Buffer.concat([Buffer.from(headerLine(snapshotId(bytes))), ...lines]), { sync: true });
     await syncDir(fs, dirname(path));
-    return { storePath: path, restoredFrom: source, keptAs, replayed, records: replayer.records, ...(stopped ? { stopped } : {}), ...(setAside ? { setAside } : {}) };
+    return {
+      storePath: path,
+      restoredFrom: source,
+      keptAs,
+      replayed,
+      records: replayer.records,
+      ...(stopped ? { stopped } : {}),
+      ...(setAside ? { setAside } : {}),
+    };
   } finally {
     release();
   }
