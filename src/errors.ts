@@ -128,7 +128,7 @@ export function exitCodeOf(error: unknown): number {
     if (s === 401) return EXIT.auth;
     if (s === 403) return EXIT.permission;
     if (s === 404) return EXIT.notFound;
-    if (s === 400 || s === 409 || s === 413 || s === 422) return EXIT.invalid;
+    if (s === 400 || s === 409 || s === 413 || s === 415 || s === 422) return EXIT.invalid;
     if (s === 429) return EXIT.rateLimited;
     if (s >= 500) return EXIT.network;
     return EXIT.failure;

@@ -7,7 +7,7 @@ import { writeJson } from '../../src/render/json.js';
 export const restoreCommand = (ctx: Context) =>
   withExamples(
     new Command('restore')
-      .description('replace the store file with its newest valid backup (or --from FILE); the replaced file is kept as <store>.corrupt-<time>')
+      .description('replace the store file with its newest valid backup (or --from FILE) and the writes its journals hold after it; the replaced file is kept as <store>.corrupt-<time>')
       .addOption(storeOption())
       .option('--from <file>', 'restore this file (validated first) instead of the newest backup')
       .action((f: { store?: string; from?: string }) => restore(ctx, f)),
@@ -15,7 +15,7 @@ export const restoreCommand = (ctx: Context) =>
   );
 
 async function restore(ctx: Context, o: { store?: string; from?: string }): Promise<void> {
-  const [{ defaultStorePath }, { restoreStore }] = await Promise.all([import('../../src/server/serve.js'), import('../../src/server/store/backups.js')]);
+  const [{ defaultStorePath }, { restoreStore }] = await Promise.all([import('../../src/server/serve.js'), import('../../src/server/store/restore.js')]);
   let result;
   try {
     result = await restoreStore(o.store ?? defaultStorePath(ctx.env), { from: o.from });
@@ -25,11 +25,12 @@ async function restore(ctx: Context, o: { store?: string; from?: string }): Prom
   if (ctx.globals.json) return writeJson(ctx.io, result);
   ctx.notice(`Restored ${result.storePath} from ${result.restoredFrom}.`);
   if (result.keptAs) ctx.notice(`The replaced file is kept as ${result.keptAs}.`);
-  if (result.journal.action === 'set-aside') {
-    ctx.notice(
-      `The journal held ${result.journal.unsavedGroups ?? 'some'} unsaved group commit(s) made over the replaced file; they are not applied and were set aside as ${result.journal.path}.`,
-    );
-  } else if (result.journal.action === 'kept') {
-    ctx.notice(`The journal continues the restored snapshot; its writes are replayed when the store opens.`);
-  }
+  const from = result.replayed.filter((r) => r.groups > 0).map((r) => `${r.path} (${r.records})`);
+  ctx.notice(
+    from.length > 0
+      ? `Brought back ${result.records} record change(s) acknowledged after the backup, from ${from.join(', ')}; they are replayed when the store opens.`
+      : 'No journal held writes made after the backup.',
+  );
+  if (result.stopped) ctx.notice(`The replay stopped there: ${result.stopped}.`);
+  if (result.setAside) ctx.notice(`The store's journal held writes that could not be carried over; it is kept as ${result.setAside}.`);
 }

@@ -13,6 +13,7 @@ interface ServeOptions {
   allowedHost: string[];
   faults?: string;
   seed?: number;
+  maxStoreMb?: number;
 }
 
 export const serveCommand = (ctx: Context) =>
@@ -23,6 +24,7 @@ export const serveCommand = (ctx: Context) =>
       .option('--host <host>', 'address to listen on', '127.0.0.1')
       .option('--port <port>', 'port (0 picks a free one)', intArg('--port', 0), 4010)
       .option('--rate-limit <n>', 'requests per key per hour (default 1000)', intArg('--rate-limit', 1))
+      .option('--max-store-mb <n>', 'refuse writes (507) past this store size in MiB (default 256)', intArg('--max-store-mb', 1))
       .option('--allowed-host <name>', 'accept this Host/Origin name too (repeatable; required off loopback)', collect, [])
       .option('--faults <spec>', 'inject faults for testing scripts, e.g. "scheduleSocialPost:status=503,rate=0.2;*:latency=50ms" (README: Fault injection)')
       .option('--seed <n>', 'seed of the --faults draws (default: random, printed)', intArg('--seed', 0))
@@ -38,6 +40,9 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   ctx.now(); // CR_NOW is read by the context (src/now.ts): a bad one stops here, exit 2
   const { startServer, defaultStorePath, handleShutdownSignals } = await import('../../src/server/serve.js');
   const faults = o.faults === undefined ? undefined : await faultPlan(ctx, o.faults, o.seed);
+  // A log reader that goes away (`cr serve 2>&1 | head`) must not stop the server (decisions.md §9).
+  const { ignoreClosedOutput } = await import('../../src/server/log-text.js');
+  ignoreClosedOutput(process.stderr, process.stdout);
   let server;
   try {
     server = await startServer({
@@ -47,6 +52,7 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
       rateLimit: o.rateLimit,
       allowedHosts: o.allowedHost,
       faults,
+      maxStoreMb: o.maxStoreMb,
       clock: { now: () => ctx.now() },
       log: (line) => ctx.io.err.write(line + '\n'),
     });

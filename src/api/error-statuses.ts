@@ -11,9 +11,12 @@ export const ERROR_MEANINGS = {
   404: 'Unknown social post, or post outside the key scope (no code)',
   409: 'Post is neither draft nor scheduled (INVALID_STATE)',
   413: 'Body larger than 1 MiB (PAYLOAD_TOO_LARGE)',
+  // decisions.md §9: a body whose Content-Type is not JSON, and a store at its size cap.
+  415: 'Body sent with a Content-Type that is not JSON, or none (UNSUPPORTED_MEDIA_TYPE)',
   429: 'Rate limit exceeded (RATE_LIMITED); retry after the Retry-After seconds',
   500: 'Internal error (INTERNAL_ERROR)',
   503: 'The store could not commit the write (STORE_UNAVAILABLE)',
+  507: 'The write would take the store past its size cap (STORE_FULL)',
 } as const;
 
 export type ErrorStatus = keyof typeof ERROR_MEANINGS;

@@ -61,7 +61,8 @@ const route = <const R extends Route>(r: R): R => r;
 /*
  * Error statuses (decisions.md §1): every operation can answer 401, 403, 429 and 500; 400
  * where it takes input (brand subjects and CRM agents take the website_id filter); writes
- * add 413 (body size) and 503 (store); scheduling adds the post lookup (404) and state (409).
+ * add 413 (body size), 415 (a body that is not JSON), 503 (store) and 507 (store full, §9);
+ * scheduling adds the post lookup (404) and state (409).
  */
 export const routes = {
   getFinanceSummary: route({
@@ -90,7 +91,7 @@ export const routes = {
     websiteScope: 'single',
     websiteParam: 'body',
     idempotent: false,
-    errorStatuses: [400, 401, 403, 413, 429, 500, 503],
+    errorStatuses: [400, 401, 403, 413, 415, 429, 500, 503, 507],
   }),
   createContentListener: route({
     operationId: 'createContentListener',
@@ -104,7 +105,7 @@ export const routes = {
     websiteScope: 'single',
     websiteParam: 'query',
     idempotent: false,
-    errorStatuses: [400, 401, 403, 413, 429, 500, 503],
+    errorStatuses: [400, 401, 403, 413, 415, 429, 500, 503, 507],
   }),
   scheduleSocialPost: route({
     operationId: 'scheduleSocialPost',
@@ -117,7 +118,7 @@ export const routes = {
     websiteScope: 'filter',
     websiteParam: 'query',
     idempotent: true,
-    errorStatuses: [400, 401, 403, 404, 409, 413, 429, 500, 503],
+    errorStatuses: [400, 401, 403, 404, 409, 413, 415, 429, 500, 503, 507],
   }),
   listLearnings: route({
     operationId: 'listLearnings',

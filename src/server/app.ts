@@ -6,7 +6,7 @@ import { endpointList, endpoints } from '../api/endpoints.js';
 import type { Endpoint, OperationId, TableEndpoint } from '../api/endpoints.js';
 import { systemClock } from './clock.js';
 import type { Clock } from './clock.js';
-import { StoreUnavailableError } from './store/store.js';
+import { StoreFullError, StoreUnavailableError } from './store/store.js';
 import type { Store } from './store/store.js';
 import { authenticate, requireRole, resolveScope } from './auth.js';
 import type { AuthContext } from './auth.js';
@@ -16,10 +16,11 @@ import { defaultNewId, handlerOf } from './handlers.js';
 import { Serialized } from './compute/serialized.js';
 import type { ValidInput } from './handlers.js';
 import { joinPath, safeJsonParse, shapeViolation } from './json.js';
+import { errorSummary } from './log-text.js';
+import { BodyTooLarge, readBodyText, readIncomingText, unsupportedMediaType } from './body.js';
 import { ScopeFilterQuery as WebsiteIdQuery } from '../api/schemas/brand.js';
 
 export const API_PREFIX = '/api/v1';
-export const MAX_BODY_BYTES = 1024 * 1024;
 export const DEFAULT_ALLOWED_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
 
 /** A request to one operation, as REST or a future MCP layer sees it. */
@@ -163,7 +164,7 @@ export function createCore(opts: CoreOptions): ServerCore {
   const clock = opts.clock ?? systemClock;
   const rateLimiter = opts.rateLimiter ?? new RateLimiter({ limit: opts.limits?.rateLimit });
   const newId = opts.newId ?? defaultNewId;
-  const onInternalError = opts.onInternalError ?? ((err: unknown) => console.error('cr serve: internal error:', err));
+  const onInternalError = opts.onInternalError ?? ((err: unknown) => console.error(`cr serve: internal error: ${errorSummary(err)}`));
 
   async function invoke(operationId: OperationId, req: ApiRequest): Promise<ApiResponse> {
     const ep = endpoints[operationId] as Endpoint | undefined;
@@ -179,6 +180,8 @@ export function createCore(opts: CoreOptions): ServerCore {
       headers['X-RateLimit-Reset'] = String(rl.reset);
       if (!rl.allowed) throw new HttpError(429, 'Rate limit exceeded', 'RATE_LIMITED', undefined, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
       requireRole(auth, ep.minRole);
+      const media = unsupportedMediaType(req.rawBody, headerOf(req.headers, 'content-type'));
+      if (media) throw media;
       const { input, issues } = validate(ep, req);
       if (issues.length === 0 && handler.check) issues.push(...handler.check(input, clock));
       if (issues.length > 0) throw validationError(issues);
@@ -191,6 +194,9 @@ export function createCore(opts: CoreOptions): ServerCore {
     } catch (err) {
       if (err instanceof HttpError) {
         return { status: err.status, headers: { ...headers, ...err.headers }, body: err.body, keyId: auth?.keyId };
+      }
+      if (err instanceof StoreFullError) {
+        return { status: 507, headers, body: { success: false, error: 'Store is full', code: 'STORE_FULL' }, keyId: auth?.keyId };
       }
       if (err instanceof StoreUnavailableError) {
         return { status: 503, headers, body: { success: false, error: 'Store unavailable', code: 'STORE_UNAVAILABLE' }, keyId: auth?.keyId };
@@ -272,53 +278,6 @@ export function hostOriginCheck(extra: readonly string[] = []) {
   };
 }
 
-/** The body is over the limit (declared or streamed); answered 413. */
-export class BodyTooLarge extends Error {}
-
-/** Reads the body text, refusing more than `max` bytes (declared or streamed/chunked). */
-export async function readBodyText(req: Request, max = MAX_BODY_BYTES): Promise<string> {
-  const declared = req.headers.get('content-length');
-  if (declared !== null && Number(declared) > max) throw new BodyTooLarge();
-  if (!req.body) return '';
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => undefined);
-      throw new BodyTooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Reads a Node request's body text, refusing more than `max` bytes (declared or streamed). */
-export function readIncomingText(incoming: IncomingMessage, max = MAX_BODY_BYTES): Promise<string> {
-  const declared = incoming.headers['content-length'];
-  if (declared !== undefined && Number(declared) > max) return Promise.reject(new BodyTooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const onData = (chunk: Buffer) => {
-      total += chunk.length;
-      if (total > max) {
-        incoming.off('data', onData);
-        incoming.pause();
-        reject(new BodyTooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    incoming.on('data', onData);
-    incoming.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    incoming.once('error', reject);
-  });
-}
-
 /**
  * The Node request behind a Hono context when served by @hono/node-server. Reading headers
  * and body from it directly skips building a web Request (its AbortController, Headers
@@ -382,7 +341,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
 
   app.notFound((c) => envelope(c, 404, 'Not found', 'NOT_FOUND'));
   app.onError((err, c) => {
-    (opts.onInternalError ?? ((e: unknown) => console.error('cr serve: internal error:', e)))(err);
+    (opts.onInternalError ?? ((e: unknown) => console.error(`cr serve: internal error: ${errorSummary(e)}`)))(err);
     return envelope(c, 500, 'Internal error', 'INTERNAL_ERROR');
   });
   return app;

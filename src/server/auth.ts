@@ -31,9 +31,10 @@ const keysByHash = (store: Store): Map<string, ApiKeyRecord> =>
 export function authenticate(store: Store, authorization: string | undefined | null): AuthContext {
   const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '');
   const key = m?.[1];
-  if (!key || !API_KEY_PATTERN.test(key)) throw invalidKey();
+  const sent = (authorization ?? '').trim() !== '';
+  if (!key || !API_KEY_PATTERN.test(key)) throw invalidKey(sent);
   const record = keysByHash(store).get(sha256Hex(key));
-  if (!record || record.revoked_at) throw invalidKey();
+  if (!record || record.revoked_at) throw invalidKey(sent);
   return { key: record, keyId: record.id, userId: record.user_id, role: record.role };
 }
 

@@ -19,7 +19,14 @@ export class HttpError extends Error {
   }
 }
 
-export const invalidKey = () => new HttpError(401, 'Invalid API key', 'INVALID_API_KEY');
+/**
+ * The 401 of decisions.md §1, with the challenge of RFC 6750 (decisions.md §9): the realm, and
+ * `error="invalid_token"` when a key was sent.
+ */
+export const invalidKey = (keySent = false) =>
+  new HttpError(401, 'Invalid API key', 'INVALID_API_KEY', undefined, {
+    'WWW-Authenticate': keySent ? 'Bearer realm="cr", error="invalid_token"' : 'Bearer realm="cr"',
+  });
 export const validationError = (details: { path: string; message: string }[]) =>
   new HttpError(400, 'Validation error', 'BAD_REQUEST', details);
 export const notInScope = () => new HttpError(403, 'Website not in key scope', 'FORBIDDEN');

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { AppEnv, ServerCore } from './app.js';
-import { API_PREFIX, BodyTooLarge, envelope, readBodyText } from './app.js';
+import { API_PREFIX, envelope } from './app.js';
+import { BodyTooLarge, readBodyText, unsupportedMediaType } from './body.js';
 import { authenticate } from './auth.js';
 import { HttpError } from './errors.js';
 import { safeJsonParse } from './json.js';
@@ -26,27 +27,39 @@ export function mountExtraRoutes(app: Hono<AppEnv>, core: ServerCore): void {
     if (c.req.method !== 'POST') {
       return envelope(c, 405, 'Method not allowed', 'METHOD_NOT_ALLOWED', { Allow: 'POST' });
     }
+    let keyId: string;
     try {
-      const auth = authenticate(core.store, c.req.header('authorization'));
-      c.set('keyId', auth.keyId);
+      keyId = authenticate(core.store, c.req.header('authorization')).keyId;
+      c.set('keyId', keyId);
     } catch (err) {
-      if (err instanceof HttpError) return c.json(err.body, err.status as 401);
+      if (err instanceof HttpError) return c.json(err.body, err.status as 401, err.headers);
       throw err;
     }
+    // The same X-RateLimit-* headers as REST on every authenticated answer (decisions.md §9),
+    // as they stand after the tool calls of the exchange (each counts as one request).
+    const rateHeaders = () => {
+      const rl = core.rateLimiter.peek(keyId);
+      return { 'X-RateLimit-Limit': String(rl.limit), 'X-RateLimit-Remaining': String(rl.remaining), 'X-RateLimit-Reset': String(rl.reset) };
+    };
     let text: string;
     try {
       text = await readBodyText(c.req.raw);
     } catch (err) {
-      if (err instanceof BodyTooLarge) return envelope(c, 413, 'Payload too large', 'PAYLOAD_TOO_LARGE', { Connection: 'close' });
+      if (err instanceof BodyTooLarge) return envelope(c, 413, 'Payload too large', 'PAYLOAD_TOO_LARGE', { ...rateHeaders(), Connection: 'close' });
       throw err;
     }
+    const media = unsupportedMediaType(text, c.req.header('content-type'));
+    if (media) return c.json(media.body, 415, rateHeaders());
     let parsedBody: unknown;
     try {
       parsedBody = safeJsonParse(text);
     } catch {
-      return envelope(c, 400, 'Invalid JSON body', 'BAD_REQUEST');
+      return envelope(c, 400, 'Invalid JSON body', 'BAD_REQUEST', rateHeaders());
     }
     const { handleMcpRequest } = await import('./mcp.js');
-    return handleMcpRequest(c.req.raw, core.invoke, parsedBody);
+    const res = await handleMcpRequest(c.req.raw, core.invoke, parsedBody);
+    const headers = new Headers(res.headers);
+    for (const [name, value] of Object.entries(rateHeaders())) headers.set(name, value);
+    return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   });
 }

@@ -9,6 +9,7 @@ import { HttpError, postNotFound } from './errors.js';
 import { financeSummary } from './compute/finance.js';
 import { memoByGeneration } from './compute/memo.js';
 import { Serialized } from './compute/serialized.js';
+import { queryConfigViolation } from './json.js';
 
 /**
  * Reads are pure functions of the store (and of today, for finance): each result is kept
@@ -83,6 +84,10 @@ export const handlers: { [Op in OperationId]: Handler<ValidInputOf<Op>> } = {
   },
 
   createContentListener: {
+    check: ({ body }) => {
+      const problem = queryConfigViolation(body.query_config);
+      return problem ? [{ path: 'query_config', message: problem }] : [];
+    },
     run: async ({ store, clock, scope, newId }, { body }) => {
       const record = newContentListener(body, { id: newId(), now: clock.now(), websiteId: scope.websiteId! });
       await store.commit([{ op: 'insert', collection: 'content_listeners', record }]);

@@ -50,3 +50,32 @@ export function shapeViolation(value: unknown, maxDepth = MAX_DEPTH, maxStringBy
 export function joinPath(path: readonly PropertyKey[], root = 'body'): string {
   return path.length === 0 ? root : path.map((p) => String(p)).join('.');
 }
+
+/** decisions.md §9: a listener's query_config is at most 8 KiB of JSON and 32 keys. */
+export const MAX_QUERY_CONFIG_BYTES = 8 * 1024;
+export const MAX_QUERY_CONFIG_KEYS = 32;
+
+/**
+ * Why a query_config is over the caps of decisions.md §9, if it is: its JSON over 8 KiB, or
+ * over 32 keys counted at every level (nested objects' keys count too). Without the cap an
+ * editor key could store about 1 MiB per request until the store no longer serialises.
+ */
+export function queryConfigViolation(config: unknown): string | undefined {
+  let keys = 0;
+  const count = (v: unknown): void => {
+    if (v === null || typeof v !== 'object' || keys > MAX_QUERY_CONFIG_KEYS) return;
+    if (Array.isArray(v)) {
+      for (const item of v) count(item);
+      return;
+    }
+    for (const child of Object.values(v)) {
+      keys++;
+      count(child);
+    }
+  };
+  count(config);
+  if (keys > MAX_QUERY_CONFIG_KEYS) return `query_config has more than ${MAX_QUERY_CONFIG_KEYS} keys (counted at every level)`;
+  const bytes = Buffer.byteLength(JSON.stringify(config) ?? '');
+  if (bytes > MAX_QUERY_CONFIG_BYTES) return `query_config is ${bytes} bytes of JSON; at most ${MAX_QUERY_CONFIG_BYTES} are accepted`;
+  return undefined;
+}

@@ -34,6 +34,14 @@ export interface RateLimiterOptions {
 }
 
 /**
+ * Whether a window still counts at `now`: started at most one window ago, and not in the
+ * future. A start in the future (the clock stepped back, a VM restored from a snapshot) would
+ * otherwise lock the key out until the clock caught up, while Retry-After says 3600
+ * (decisions.md §9): such a window is reset.
+ */
+const current = (w: Window, now: number) => w.start <= now && now < w.start + WINDOW_MS;
+
+/**
  * Fixed one-hour window per key, starting at the key's first request in the window
  * (decisions.md §3). Counters are written to a sidecar at most once a second and on stop,
  * so a restart continues the count (a crash forgets at most the last second).
@@ -70,7 +78,7 @@ export class RateLimiter {
       const parsed = safeJsonParse(text) as { windows?: Record<string, Window> };
       const now = this.now();
       for (const [keyId, w] of Object.entries(parsed.windows ?? {})) {
-        if (Number.isFinite(w?.start) && Number.isInteger(w?.count) && now < w.start + WINDOW_MS) {
+        if (Number.isFinite(w?.start) && Number.isInteger(w?.count) && current(w, now)) {
           this.windows.set(keyId, { start: w.start, count: w.count });
         }
       }
@@ -83,7 +91,7 @@ export class RateLimiter {
   hit(keyId: string): RateDecision {
     const now = this.now();
     let w = this.windows.get(keyId);
-    if (!w || now >= w.start + WINDOW_MS) {
+    if (!w || !current(w, now)) {
       w = { start: now, count: 0 };
       this.windows.set(keyId, w);
     }
@@ -95,6 +103,14 @@ export class RateLimiter {
       remaining: Math.max(0, this.limit - w.count),
       reset: Math.ceil((w.start + WINDOW_MS) / 1000),
     };
+  }
+
+  /** The key's standing without counting a request (headers of an MCP exchange that made no tool call). */
+  peek(keyId: string): RateDecision {
+    const now = this.now();
+    const w = this.windows.get(keyId);
+    const live = w && current(w, now) ? w : { start: now, count: 0 };
+    return { allowed: live.count < this.limit, limit: this.limit, remaining: Math.max(0, this.limit - live.count), reset: Math.ceil((live.start + WINDOW_MS) / 1000) };
   }
 
   private markDirty() {
@@ -114,7 +130,7 @@ export class RateLimiter {
     this.dirty = false;
     const now = this.now();
     const windows: Record<string, Window> = {};
-    for (const [k, w] of this.windows) if (now < w.start + WINDOW_MS) windows[k] = w;
+    for (const [k, w] of this.windows) if (current(w, now)) windows[k] = w;
     const text = JSON.stringify({ version: 1, windowMs: WINDOW_MS, windows }) + '\n';
     const file = this.file;
     this.writing = this.writing.then(() => atomicWrite(this.fs, file, text, { sync: false })).catch(() => {

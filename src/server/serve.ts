@@ -16,6 +16,7 @@ import { RateLimiter, rateLimitFileOf } from './rate-limit.js';
 import { mountExtraRoutes } from './extra-routes.js';
 import { createFaultInjector } from './faults.js';
 import type { FaultPlan } from './faults.js';
+import { errorSummary, ignoreClosedOutput, logSafe } from './log-text.js';
 
 /** `$CR_STORE`, else `$XDG_DATA_HOME/cr/store.json`, else `~/.local/share/cr/store.json`. */
 export function defaultStorePath(env: NodeJS.ProcessEnv = process.env): string {
@@ -41,6 +42,10 @@ export interface StartServerOptions {
   fs?: StoreFs;
   /** Journal fold thresholds and backups kept (tests; defaults in Store.open). */
   storeOptions?: Pick<OpenStoreOptions, 'journalMaxBytes' | 'journalMaxRecords' | 'backups'>;
+  /** Size cap of the store in MiB (decisions.md §9, `--max-store-mb`; default 256). */
+  maxStoreMb?: number;
+  /** Lines about the store (a fold failing, then working again); default: the log, else standard error. */
+  notice?: (line: string) => void;
   /** Extra routes; default: MCP at /api/v1/mcp and OpenAPI at /api/v1/openapi.json. */
   extend?: AppOptions['extend'];
   onInternalError?: (err: unknown) => void;
@@ -61,8 +66,15 @@ export interface RunningServer {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
+/** One request's log line; every value from the request or the store escaped (decisions.md §9). */
 export const formatLogLine = (e: RequestLogEntry, at = new Date()) =>
-  `${at.toISOString()} ${e.method} ${e.path} ${e.status} ${e.ms}ms key=${e.keyId ?? '-'}`;
+  `${at.toISOString()} ${logSafe(e.method, 32)} ${logSafe(e.path)} ${e.status} ${e.ms}ms key=${e.keyId === undefined ? '-' : logSafe(e.keyId, 64)}`;
+
+/** Standard error, whose reader may be gone: a failed write never stops the server. */
+const stderrLine = (line: string) => {
+  ignoreClosedOutput(process.stderr);
+  process.stderr.write(line + '\n');
+};
 
 const envelopeText = (error: string, code: string) => JSON.stringify({ success: false, error, code });
 
@@ -106,7 +118,16 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const host = opts.host ?? '127.0.0.1';
   const port = opts.port ?? 4010;
   const clock = opts.clock ?? clockFromEnv();
-  const store = await Store.open(storePath, { ...opts.storeOptions, fs: opts.fs });
+  const write = opts.log === false ? undefined : (opts.log ?? stderrLine);
+  const notice = opts.notice ?? write ?? stderrLine;
+  const onFoldProblem: OpenStoreOptions['onFoldProblem'] = (e) =>
+    notice(
+      e.failed
+        ? `cr serve: folding the journal into ${logSafe(storePath)} failed (${errorSummary(e.error)}); the journal keeps every write; retrying with backoff`
+        : `cr serve: the journal was folded into ${logSafe(storePath)} again after ${e.failures} failed attempt(s)`,
+    );
+  const maxStoreBytes = opts.maxStoreMb === undefined ? undefined : opts.maxStoreMb * 1024 * 1024;
+  const store = await Store.open(storePath, { ...opts.storeOptions, fs: opts.fs, maxStoreBytes, onFoldProblem });
   collectLoadGarbage(storePath, undefined, opts.fs);
   let rateLimiter: RateLimiter;
   try {
@@ -115,11 +136,11 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     await store.close();
     throw err;
   }
-  const write = opts.log === false ? undefined : (opts.log ?? ((line: string) => process.stderr.write(line + '\n')));
-  const core = createCore({ store, clock, rateLimiter, onInternalError: opts.onInternalError });
+  const onInternalError = opts.onInternalError ?? ((err: unknown) => notice(`cr serve: internal error: ${errorSummary(err)}`));
+  const core = createCore({ store, clock, rateLimiter, onInternalError });
   const allowedHosts = [...(opts.allowedHosts ?? [])];
   if (!LOOPBACK.has(host) && host !== '0.0.0.0' && host !== '::') allowedHosts.push(host);
-  const app = createApp({ store, core, allowedHosts, extend: opts.extend ?? mountExtraRoutes, onInternalError: opts.onInternalError, log: write ? (e) => write(formatLogLine(e)) : undefined });
+  const app = createApp({ store, core, allowedHosts, extend: opts.extend ?? mountExtraRoutes, onInternalError, log: write ? (e) => write(formatLogLine(e)) : undefined });
   const faults = opts.faults && createFaultInjector(opts.faults, { limit: rateLimiter.limit, log: write });
 
   let server: Server;

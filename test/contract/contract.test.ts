@@ -75,6 +75,7 @@ const CASES: Case[] = [
   { op: 'createAdCreative', name: 'other website', path: '/content/ads/creatives/create', key: KEYS.editorW1, body: { ...ad, website_id: IDS.W3 }, status: 403, code: 'FORBIDDEN' },
   { op: 'createAdCreative', name: 'outside the agency', path: '/content/ads/creatives/create', key: KEYS.editorAgency, body: { ...ad, website_id: IDS.W3 }, status: 403, code: 'FORBIDDEN' },
   { op: 'createAdCreative', name: 'body over 1 MiB', path: '/content/ads/creatives/create', key: KEYS.editorW1, rawBody: BIG, status: 413, code: 'PAYLOAD_TOO_LARGE' },
+  { op: 'createAdCreative', name: 'text/plain body', path: '/content/ads/creatives/create', key: KEYS.editorW1, body: ad, headers: { 'content-type': 'text/plain' }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
   ...common('createAdCreative', '/content/ads/creatives/create', ad),
 
   // createContentListener
@@ -88,6 +89,8 @@ const CASES: Case[] = [
   { op: 'createContentListener', name: 'viewer role', path: '/content/listeners', key: KEYS.viewerW1, body: listener, status: 403, code: 'FORBIDDEN' },
   { op: 'createContentListener', name: 'other website', path: `/content/listeners?website_id=${IDS.W3}`, key: KEYS.editorW1, body: listener, status: 403, code: 'FORBIDDEN' },
   { op: 'createContentListener', name: 'body over 1 MiB', path: '/content/listeners', key: KEYS.editorW1, rawBody: BIG, status: 413, code: 'PAYLOAD_TOO_LARGE' },
+  { op: 'createContentListener', name: 'form body', path: '/content/listeners', key: KEYS.editorW1, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+  { op: 'createContentListener', name: 'query_config over 32 keys', path: '/content/listeners', key: KEYS.editorW1, body: { ...listener, query_config: { keywords: ['a'], ...Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`k${i}`, i])) } }, status: 400, code: 'BAD_REQUEST' },
   ...common('createContentListener', '/content/listeners', listener),
 
   // scheduleSocialPost
@@ -106,6 +109,7 @@ const CASES: Case[] = [
   { op: 'scheduleSocialPost', name: 'failed', path: schedule(IDS.postFailed), key: KEYS.editorW1, body: { scheduled_at: FUTURE }, status: 409, code: 'INVALID_STATE' },
   { op: 'scheduleSocialPost', name: 'publishing', path: schedule(IDS.postPublishing), key: KEYS.editorW1, body: { scheduled_at: FUTURE }, status: 409, code: 'INVALID_STATE' },
   { op: 'scheduleSocialPost', name: 'body over 1 MiB', path: schedule(IDS.postScheduled), key: KEYS.editorW1, rawBody: BIG, status: 413, code: 'PAYLOAD_TOO_LARGE' },
+  { op: 'scheduleSocialPost', name: 'text/plain body', path: schedule(IDS.postScheduled), key: KEYS.editorW1, body: { scheduled_at: FUTURE }, headers: { 'content-type': 'text/plain' }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
   ...common('scheduleSocialPost', schedule(IDS.postScheduled), { scheduled_at: FUTURE }),
 
   // listLearnings
@@ -245,6 +249,33 @@ describe('429 responses match the OpenAPI document (`cr serve --rate-limit 1`)',
       checkContract({ op: ep.operationId as Op, name: 'rate limited' }, res);
     }
   }, 30_000);
+});
+
+describe('507 responses match the OpenAPI document (`cr serve --max-store-mb 1`)', () => {
+  let srv: CrServe;
+  afterAll(async () => {
+    await srv?.stop();
+  });
+
+  it('every write answers 507 with the documented body once the store is at its cap', async () => {
+    srv = await spawnCrServe(['--max-store-mb', '1']);
+    // Each write is repeated until the store refuses it: every success grows the store, so
+    // each loop ends (bounded anyway), and the smaller writes fill what the larger left.
+    const filler = { ...listener, query_config: { keywords: ['k'], blob: 'f'.repeat(7000) } };
+    const writes: Case[] = [
+      { op: 'createContentListener', name: 'store full', path: '/content/listeners', key: KEYS.editorW1, body: filler, status: 507 },
+      { op: 'createAdCreative', name: 'store full', path: '/content/ads/creatives/create', key: KEYS.editorW1, body: ad, status: 507 },
+      { op: 'createContentListener', name: 'store full, small', path: '/content/listeners', key: KEYS.editorW1, body: listener, status: 507 },
+      { op: 'scheduleSocialPost', name: 'store full', path: schedule(IDS.postScheduled), key: KEYS.editorW1, body: { scheduled_at: FUTURE }, status: 507 },
+    ];
+    for (const c of writes) {
+      let res = await send(srv, c);
+      for (let i = 0; i < 3000 && res.status === 200; i++) res = await send(srv, c);
+      expect(res.status, c.op).toBe(507);
+      expect(res.json).toEqual({ success: false, error: 'Store is full', code: 'STORE_FULL' });
+      checkContract(c, res);
+    }
+  }, 60_000);
 });
 
 // Runs after the two blocks above (vitest keeps the file's order): it reads what they saw.

@@ -142,7 +142,11 @@ describe('faults injected through the layer reach the journal, the lock and the 
     const { path, cleanup } = await fixtureStore();
     try {
       const journal = journalPathOf(path);
-      const readFault: StoreFs = { ...nodeFs, readFile: (p) => (p === journal ? Promise.reject(eio('read')) : nodeFs.readFile(p)) };
+      // The journal is read as a stream of chunks (replayed line by line, whatever its size).
+      const failing: AsyncIterable<Buffer> = {
+        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(eio('read')) }),
+      };
+      const readFault: StoreFs = { ...nodeFs, readChunks: (p) => (p === journal ? failing : nodeFs.readChunks(p)) };
       const refused = await Store.open(path, { fs: readFault }).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(StoreError);
       expect((refused as StoreError).message).toBe(`${journal}: cannot read (EIO: i/o error, read)`);

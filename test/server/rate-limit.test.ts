@@ -94,3 +94,30 @@ describe('rate limit (decisions §3), limit 5', () => {
     await again.stop();
   });
 });
+
+describe('a rate-limit window that starts in the future (decisions §9)', () => {
+  it('is reset when the clock stepped back, in memory and when read from the sidecar', async () => {
+    const store = await fixtureStore();
+    cleanups.push(store.cleanup);
+    let now = Date.parse('2030-01-01T00:00:00Z');
+    const file = rateLimitFileOf(store.path);
+    const limiter = new RateLimiter({ limit: 2, now: () => now, file });
+    limiter.hit('k');
+    limiter.hit('k');
+    expect(limiter.hit('k').allowed).toBe(false);
+    await limiter.stop();
+
+    // The clock goes back a year (a VM restored from an old snapshot).
+    now = Date.parse('2029-01-01T00:00:00Z');
+    const fresh = limiter.hit('k');
+    expect(fresh).toEqual({ allowed: true, limit: 2, remaining: 1, reset: Math.ceil((now + 3_600_000) / 1000) });
+
+    // A restarted server reading the future window from the sidecar starts afresh too.
+    const reread = new RateLimiter({ limit: 2, now: () => now, file });
+    const first = reread.hit('k');
+    expect(first.remaining).toBe(1);
+    expect(first.reset).toBe(Math.ceil((now + 3_600_000) / 1000));
+    await reread.stop();
+    await limiter.stop();
+  });
+});

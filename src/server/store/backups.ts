@@ -1,17 +1,23 @@
-import { basename, dirname, join, resolve } from 'node:path';
-import { atomicWrite, isCode, nodeFs, syncDir } from './fs-layer.js';
+import { basename, dirname, join } from 'node:path';
+import { atomicWrite, isCode, nodeFs } from './fs-layer.js';
 import type { StoreFs } from './fs-layer.js';
-import { acquireLock } from './lock.js';
-import { JournalCorruptError, journalPathOf, parseJournal, planReplay, snapshotId } from './journal.js';
+import { journalPathOf } from './journal.js';
 import { parseStoreBuffer } from './snapshot.js';
 import { StoreError } from './errors.js';
 
 /**
  * Backups of the snapshot (decisions.md §7): `<store>.bak.1` (newest) … `.bak.N`, kept as
- * each fold replaces the store file, and `cr local restore`, which brings one back.
+ * each fold replaces the store file, each with the journal that follows it (restore.ts
+ * brings them back).
  */
 
 export const backupPathOf = (storePath: string, generation: number) => `${storePath}.bak.${generation}`;
+
+/**
+ * The journal kept with a backup (decisions.md §9): the store's journal as it was when that
+ * snapshot was replaced, i.e. the writes made after the backup. A restore replays it.
+ */
+export const backupJournalPathOf = (storePath: string, generation: number) => journalPathOf(backupPathOf(storePath, generation));
 
 /** Default number of previous snapshots kept (`<store>.bak.1` newest … `.bak.N`). */
 export const DEFAULT_BACKUPS = 2;
@@ -39,23 +45,31 @@ export async function withBackupHint(err: StoreError, storePath: string, fs: Sto
 }
 
 /**
- * Keeps the snapshot about to be replaced: `.bak.1` → `.bak.2` …, then a hard link of the
- * store as `.bak.1` (a copy where links are not supported). Best effort: a backup that
- * cannot be made never blocks a commit. The caller fsyncs the folder afterwards.
+ * Keeps the snapshot about to be replaced, with its journal: `.bak.1` → `.bak.2` … (and
+ * `.bak.N.journal` alike), then hard links of the store as `.bak.1` and of the journal as
+ * `.bak.1.journal` (copies where links are not supported). Best effort: a backup that cannot
+ * be made never blocks a commit. The caller fsyncs the folder afterwards.
  */
 export async function rotateBackups(fs: StoreFs, storePath: string, keep: number): Promise<void> {
   if (keep < 1) return;
   for (let g = keep - 1; g >= 1; g--) {
     await fs.rename(backupPathOf(storePath, g), backupPathOf(storePath, g + 1)).catch(() => undefined);
+    // A backup without its journal must not inherit the journal of the one it replaces.
+    await fs.rename(backupJournalPathOf(storePath, g), backupJournalPathOf(storePath, g + 1)).catch(() => fs.unlink(backupJournalPathOf(storePath, g + 1)).catch(() => undefined));
   }
-  const first = backupPathOf(storePath, 1);
-  await fs.unlink(first).catch(() => undefined);
+  await keepAs(fs, storePath, backupPathOf(storePath, 1));
+  await keepAs(fs, journalPathOf(storePath), backupJournalPathOf(storePath, 1));
+}
+
+/** `to` becomes a hard link to `from` (a copy where links fail; nothing when `from` is missing). */
+async function keepAs(fs: StoreFs, from: string, to: string): Promise<void> {
+  await fs.unlink(to).catch(() => undefined);
   try {
-    await fs.link(storePath, first);
+    await fs.link(from, to);
   } catch (err) {
     if (isCode(err, 'ENOENT')) return;
-    const bytes = await fs.readFile(storePath).catch(() => undefined);
-    if (bytes) await atomicWrite(fs, first, bytes, { sync: false }).catch(() => undefined);
+    const bytes = await fs.readFile(from).catch(() => undefined);
+    if (bytes) await atomicWrite(fs, to, bytes, { sync: false }).catch(() => undefined);
   }
 }
 
@@ -66,95 +80,4 @@ export async function removeStaleTemps(fs: StoreFs, storePath: string): Promise<
   const dir = dirname(storePath);
   const names = await fs.readdir(dir).catch(() => [] as string[]);
   await Promise.all(names.filter((n) => pattern.test(n)).map((n) => fs.unlink(join(dir, n)).catch(() => undefined)));
-}
-
-export interface RestoreOptions {
-  /** The file to restore (validated first); default: the newest valid `<store>.bak.N`. */
-  from?: string;
-  fs?: StoreFs;
-  now?: Date;
-}
-
-export interface RestoreResult {
-  storePath: string;
-  restoredFrom: string;
-  /** Where the replaced store file was kept (`<store>.corrupt-<timestamp>`), if there was one. */
-  keptAs: string | null;
-  /** What happened to the journal: kept (it continues the restored snapshot), set aside, or none. */
-  journal: { action: 'kept' | 'set-aside' | 'removed' | 'none'; path?: string; unsavedGroups?: number };
-}
-
-const stamp = (d: Date) => d.toISOString().replace(/[:.]/g, '-');
-
-/**
- * `cr local restore`: brings back the newest valid backup (or `from`, after validating it)
- * atomically, under the store's lock (refused while a server holds the store). The replaced
- * file is kept as `<store>.corrupt-<timestamp>`; a journal that belongs to another snapshot
- * is set aside as `<store>.journal.set-aside-<timestamp>` (its writes are not applied).
- */
-export async function restoreStore(storePath: string, o: RestoreOptions = {}): Promise<RestoreResult> {
-  const fs = o.fs ?? nodeFs;
-  const path = resolve(storePath);
-  const release = acquireLock(path, fs);
-  try {
-    const source = o.from ? resolve(o.from) : await newestValidBackup(path, fs);
-    if (!source) {
-      throw new StoreError(path, `no valid backup to restore (looked for ${path}.bak.1, ${path}.bak.2 …); pass --from FILE to restore another copy`);
-    }
-    if (source === path) throw new StoreError(path, '--from names the store file itself');
-    let bytes: Buffer;
-    try {
-      bytes = await fs.readFile(source);
-    } catch (err) {
-      throw new StoreError(source, `cannot read (${(err as Error).message})`, { cause: err });
-    }
-    parseStoreBuffer(source, bytes); // refuses an invalid source, naming it
-    const ts = stamp(o.now ?? new Date());
-
-    let keptAs: string | null = `${path}.corrupt-${ts}`;
-    try {
-      await fs.link(path, keptAs);
-    } catch (err) {
-      if (isCode(err, 'ENOENT')) keptAs = null;
-      else {
-        const old = await fs.readFile(path).catch(() => undefined);
-        if (old === undefined) keptAs = null;
-        else await atomicWrite(fs, keptAs, old, { sync: true });
-      }
-    }
-    await atomicWrite(fs, path, bytes, { sync: true });
-
-    const journalPath = journalPathOf(path);
-    let journal: RestoreResult['journal'] = { action: 'none' };
-    let jbytes: Buffer | undefined;
-    try {
-      jbytes = await fs.readFile(journalPath);
-    } catch (err) {
-      if (!isCode(err, 'ENOENT')) throw err;
-    }
-    if (jbytes !== undefined) {
-      let unsaved = -1;
-      let matched = false;
-      try {
-        const plan = planReplay(parseJournal(journalPath, jbytes), snapshotId(bytes));
-        unsaved = plan.unsaved;
-        matched = plan.matched;
-      } catch (err) {
-        if (!(err instanceof JournalCorruptError)) throw err;
-      }
-      if (matched) journal = { action: 'kept', path: journalPath };
-      else if (unsaved === 0) {
-        await fs.unlink(journalPath);
-        journal = { action: 'removed' };
-      } else {
-        const aside = `${journalPath}.set-aside-${ts}`;
-        await fs.rename(journalPath, aside);
-        journal = { action: 'set-aside', path: aside, unsavedGroups: unsaved < 0 ? undefined : unsaved };
-      }
-      await syncDir(fs, dirname(path));
-    }
-    return { storePath: path, restoredFrom: source, keptAs, journal };
-  } finally {
-    release();
-  }
 }

@@ -5,10 +5,12 @@ import type { IdIndex, Mutation } from './batch.js';
 import { serialize } from './snapshot.js';
 import { DEFAULT_BACKUPS, rotateBackups } from './backups.js';
 import { StoreUnavailableError } from './errors.js';
+import { refuseOverCap, takeBatch } from './intake.js';
+import type { Pending } from './intake.js';
 import { syncDir, tempPathOf, writeTemp } from './fs-layer.js';
 import type { StoreFs } from './fs-layer.js';
 import { JournalFile } from './journal-file.js';
-import { foldLine, groupLine, headerLine, journalPathOf, snapshotId } from './journal.js';
+import { foldLine, groupLineOf, headerLine, journalPathOf, snapshotId } from './journal.js';
 import type { JournalState } from './replay.js';
 
 /** When the journal is folded into the snapshot, and how many backups a fold keeps. */
@@ -24,7 +26,20 @@ export interface CommitOptions {
   journalMaxRecords?: number;
   /** Previous snapshots kept as `<store>.bak.N` (default 2). */
   backups?: number;
+  /**
+   * Size cap of the store (decisions.md §9, `cr serve --max-store-mb`; default 256 MiB): a
+   * write that would take the estimate (snapshot bytes + journal bytes since it) past it is
+   * refused with StoreFullError, before anything is written.
+   */
+  maxStoreBytes?: number;
+  /**
+   * Told once when folds start failing (one short line's worth: the error's name and
+   * message), and once when a fold succeeds again. Never the payload.
+   */
+  onFoldProblem?: (event: { failed: true; error: unknown } | { failed: false; failures: number }) => void;
 }
+
+export const DEFAULT_MAX_STORE_BYTES = 256 * 1024 * 1024;
 
 /** Counters for tests and benchmarks. */
 export interface StoreStats {
@@ -40,12 +55,6 @@ export interface StoreStats {
   snapshots: number;
   /** Folds that failed (and will be retried). */
   foldFailures: number;
-}
-
-interface Pending {
-  mutations: Mutation[];
-  resolve: () => void;
-  reject: (err: unknown) => void;
 }
 
 interface Fold {
@@ -102,6 +111,10 @@ export class GroupCommit {
   private readonly keepBackups: number;
   private closedForFolds = false;
   private dead = false;
+  private readonly maxStoreBytes: number;
+  /** Growth of a memory-only store (a file store counts its journal instead). */
+  private memoryBytes = 0;
+  private readonly onFoldProblem: NonNullable<CommitOptions['onFoldProblem']>;
 
   constructor(
     private readonly state: StoreData,
@@ -120,6 +133,13 @@ export class GroupCommit {
     this.maxBytes = opts.journalMaxBytes ?? 0;
     this.maxRecords = opts.journalMaxRecords ?? 0;
     this.keepBackups = opts.backups ?? DEFAULT_BACKUPS;
+    this.maxStoreBytes = opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES;
+    this.onFoldProblem = opts.onFoldProblem ?? (() => undefined);
+  }
+
+  /** The store's size as the cap sees it: the snapshot plus what was journaled since (no serialisation). */
+  sizeEstimate(): number {
+    return this.snapshotBytes + this.unfoldedBytes + this.memoryBytes;
   }
 
   stats(): StoreStats {
@@ -157,23 +177,31 @@ export class GroupCommit {
         if (this.pending.length > 0) await this.commitBatch();
         if (this.shouldFold()) await this.startFold();
       }
+    } catch (err) {
+      // Nothing thrown here may stop the server (decisions.md §9): what was journaled stays
+      // acknowledged; writes still queued are refused (503) rather than left waiting.
+      this.forceFold = false;
+      this.foldFailed(err);
+      for (const p of this.pending.splice(0)) p.reject(new StoreUnavailableError({ cause: err }));
     } finally {
       this.loop = null;
     }
   }
 
   private async commitBatch(): Promise<void> {
-    const batch = this.pending.splice(0);
+    const batch = takeBatch(this.pending);
     const failures = checkBatch(this.state, this.indexes, batch.map((p) => p.mutations));
-    const accepted: Pending[] = [];
+    let accepted: Pending[] = [];
     batch.forEach((p, i) => {
       const failure = failures.get(i);
       if (failure) p.reject(failure);
       else accepted.push(p);
     });
+    accepted = refuseOverCap(accepted, this.sizeEstimate(), this.maxStoreBytes);
     if (accepted.length === 0) return;
-    if (this.path !== null) {
-      const line = groupLine(this.seq + 1, accepted.map((p) => p.mutations));
+    if (this.path === null) this.memoryBytes += accepted.reduce((n, p) => n + p.json!.length, 0);
+    else {
+      const line = groupLineOf(this.seq + 1, accepted.map((p) => p.json!));
       const records = accepted.reduce((n, p) => n + p.mutations.length, 0);
       try {
         await this.journal.append(line);
@@ -216,12 +244,20 @@ export class GroupCommit {
   private async startFold(): Promise<void> {
     this.forceFold = false;
     const path = this.path!;
-    const bytes = Buffer.from(serialize(this.state));
+    let bytes: Buffer;
+    try {
+      // Past V8's string limit this throws (RangeError: Invalid string length); so may an
+      // allocation. The journal still holds every write: retried later, never fatal.
+      bytes = Buffer.from(serialize(this.state));
+    } catch (err) {
+      this.foldFailed(err);
+      return;
+    }
     const id = snapshotId(bytes);
     try {
       await this.journal.append(foldLine(this.seq, id));
-    } catch {
-      this.foldFailed();
+    } catch (err) {
+      this.foldFailed(err);
       return;
     }
     const fold: Fold = {
@@ -240,10 +276,10 @@ export class GroupCommit {
       try {
         await writeTemp(this.fs, fold.tmp, bytes, { sync: true, onSync: this.onSync });
         fold.phase = 'ready';
-      } catch {
+      } catch (err) {
         await this.fs.unlink(fold.tmp).catch(() => undefined);
         this.fold = null;
-        this.foldFailed();
+        this.foldFailed(err);
         return;
       } finally {
         this.foldTask = null;
@@ -252,7 +288,14 @@ export class GroupCommit {
     })();
   }
 
-  private foldFailed() {
+  private foldFailed(error: unknown) {
+    if (this.counters.foldFailures === 0) {
+      try {
+        this.onFoldProblem({ failed: true, error });
+      } catch {
+        /* a log that fails must not turn a failed fold into a crash */
+      }
+    }
     this.counters.foldFailures++;
     this.foldRetryAt = Date.now() + Math.min(60_000, 500 * 2 ** Math.min(7, this.counters.foldFailures));
   }
@@ -267,10 +310,10 @@ export class GroupCommit {
       await this.fs.rename(fold.tmp, path);
       renamed = true;
       await syncDir(this.fs, dirname(path), this.onSync);
-    } catch {
+    } catch (err) {
       if (!renamed) await this.fs.unlink(fold.tmp).catch(() => undefined);
       this.fold = null;
-      this.foldFailed();
+      this.foldFailed(err);
       // Renamed but not known durable: keep the journal as it is (its fold line matches either snapshot).
       if (renamed) this.journal.dirSyncOwed = true;
       return;
@@ -278,6 +321,13 @@ export class GroupCommit {
     this.fold = null;
     this.counters.snapshots++;
     this.snapshotBytes = fold.size;
+    if (this.counters.foldFailures > 0) {
+      try {
+        this.onFoldProblem({ failed: false, failures: this.counters.foldFailures });
+      } catch {
+        /* see foldFailed */
+      }
+    }
     this.counters.foldFailures = 0;
     this.foldRetryAt = 0;
     this.unfoldedRecords -= fold.coversRecords;

@@ -19,3 +19,12 @@ export class StoreUnavailableError extends Error {
     this.name = 'StoreUnavailableError';
   }
 }
+
+/** A write would take the store past its size cap (decisions.md §9); nothing was written. The app answers 507. */
+export class StoreFullError extends Error {
+  readonly code = 'STORE_FULL';
+  constructor(readonly maxBytes: number) {
+    super('Store is full');
+    this.name = 'StoreFullError';
+  }
+}

@@ -18,6 +18,8 @@ export interface StoreFs {
   link(existing: string, newPath: string): Promise<void>;
   /** The names in a folder (stale temp files are found by name at open). */
   readdir(path: string): Promise<string[]>;
+  /** A file's bytes in chunks (the journal is replayed line by line, whatever its size). */
+  readChunks(path: string): AsyncIterable<Buffer>;
   /**
    * Synchronous calls: the single-writer lock is taken and released in one synchronous step
    * (no other attempt of this process can interleave with a takeover), and the rate-limit
@@ -57,6 +59,7 @@ export const nodeFs: StoreFs = {
   mkdir: (p, o) => fsp.mkdir(p, o),
   link: (a, b) => fsp.link(a, b),
   readdir: (p) => fsp.readdir(p),
+  readChunks: (p) => fsn.createReadStream(p, { highWaterMark: 1024 * 1024 }),
   sync: {
     readFile: (p) => fsn.readFileSync(p),
     writeFile: (p, d, o) => fsn.writeFileSync(p, d, o),

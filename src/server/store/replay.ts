@@ -6,47 +6,60 @@ import { describeIssue } from './snapshot.js';
 import { StoreError } from './errors.js';
 import { atomicWrite, isCode } from './fs-layer.js';
 import type { StoreFs } from './fs-layer.js';
-import { JournalCorruptError, headerLine, journalPathOf, parseJournal, planReplay } from './journal.js';
-import type { ReplayPlan } from './journal.js';
+import { JournalCorruptError, headerLine, journalPathOf } from './journal.js';
+import { eachGroup, planScan, scanJournal } from './journal-scan.js';
+import type { JournalScan } from './journal-scan.js';
 
-/** Replays the planned groups over `data` (in place); a bad group → StoreError naming the journal line. */
-export function replay(journalPath: string, data: StoreData, groups: ReplayPlan['groups']): { data: StoreData; records: number } {
-  const state = data;
-  let records = 0;
-  const indexes = new Map<CollectionName, IdIndex>();
-  // Records written by the journal, validated once in their final form.
-  const touched = new Set<string>();
-  for (const { line, groups: writes } of groups) {
+/**
+ * Replays journal groups over a store's data, in place, one line at a time; a bad group →
+ * StoreError naming the journal line. `finish` validates, once, every record the journal
+ * wrote, in its final form.
+ */
+export class Replayer {
+  records = 0;
+  groups = 0;
+  private readonly indexes = new Map<CollectionName, IdIndex>();
+  private readonly touched = new Set<string>();
+
+  constructor(
+    /** The journal being replayed (named in errors); a restore moves it along a chain of journals. */
+    public journalPath: string,
+    readonly data: StoreData,
+  ) {}
+
+  apply(line: number, writes: unknown[][]): void {
     for (const write of writes) {
-      if (!Array.isArray(write) || !write.every(checkMutation)) throw new StoreError(journalPath, `line ${line}: not a list of store mutations`);
+      if (!Array.isArray(write) || !write.every(checkMutation)) throw new StoreError(this.journalPath, `line ${line}: not a list of store mutations`);
     }
     const checked = writes as Mutation[][];
-    const failure = checkBatch(state, indexes, checked).values().next().value;
-    if (failure) throw new StoreError(journalPath, `line ${line}: cannot be replayed over the store (${failure.message})`, { cause: failure });
-    applyChecked(state, indexes, checked);
+    const failure = checkBatch(this.data, this.indexes, checked).values().next().value;
+    if (failure) throw new StoreError(this.journalPath, `line ${line}: cannot be replayed over the store (${failure.message})`, { cause: failure });
+    applyChecked(this.data, this.indexes, checked);
     for (const write of checked) {
-      for (const m of write) touched.add(`${m.collection}\u0000${m.op === 'insert' ? String(m.record.id) : m.id}`);
-      records += write.length;
+      for (const m of write) this.touched.add(`${m.collection}\u0000${m.op === 'insert' ? String(m.record.id) : m.id}`);
+      this.records += write.length;
     }
+    this.groups++;
   }
-  const byCollection = new Map<CollectionName, Set<string>>();
-  for (const key of touched) {
-    const [c, id] = key.split('\u0000') as [CollectionName, string];
-    if (!byCollection.has(c)) byCollection.set(c, new Set());
-    byCollection.get(c)!.add(id);
-  }
-  for (const [c, ids] of byCollection) {
-    const list = state[c] as unknown as Record<string, unknown>[];
-    for (let i = 0; i < list.length; i++) {
-      const rec = list[i]!;
-      if (!ids.has(String(rec.id))) continue;
-      const ok = COLLECTIONS[c].safeParse(rec);
-      if (!ok.success) throw new StoreError(journalPath, `a journaled ${c} record does not validate: ${c}[${i}].${describeIssue(ok.error.issues[0]!, rec)}`);
-    }
-  }
-  return { data: state, records };
-}
 
+  finish(): void {
+    const byCollection = new Map<CollectionName, Set<string>>();
+    for (const key of this.touched) {
+      const [c, id] = key.split('\u0000') as [CollectionName, string];
+      if (!byCollection.has(c)) byCollection.set(c, new Set());
+      byCollection.get(c)!.add(id);
+    }
+    for (const [c, ids] of byCollection) {
+      const list = this.data[c] as unknown as Record<string, unknown>[];
+      for (let i = 0; i < list.length; i++) {
+        const rec = list[i]!;
+        if (!ids.has(String(rec.id))) continue;
+        const ok = COLLECTIONS[c].safeParse(rec);
+        if (!ok.success) throw new StoreError(this.journalPath, `a journaled ${c} record does not validate: ${c}[${i}].${describeIssue(ok.error.issues[0]!, rec)}`);
+      }
+    }
+  }
+}
 
 /** Where the journal stands once it is open: what the group commit continues from. */
 export interface JournalState {
@@ -68,23 +81,17 @@ export interface JournalState {
  */
 export async function recoverJournal(fs: StoreFs, storePath: string, data: StoreData, base: string, onSync: () => void): Promise<JournalState> {
   const journalPath = journalPathOf(storePath);
-  let jbytes: Buffer | undefined;
+  let scan: JournalScan | undefined;
   try {
-    jbytes = await fs.readFile(journalPath);
+    scan = await scanJournal(fs, journalPath);
   } catch (err) {
+    if (err instanceof JournalCorruptError) {
+      throw new StoreError(journalPath, `line ${err.line}: ${err.reason}; the store cannot be loaded safely (move the journal away to start from ${storePath} alone, losing the writes it holds)`, { cause: err });
+    }
     if (!isCode(err, 'ENOENT')) throw new StoreError(journalPath, `cannot read (${(err as Error).message})`, { cause: err });
   }
-  if (jbytes !== undefined) {
-    let parsed;
-    try {
-      parsed = parseJournal(journalPath, jbytes);
-    } catch (err) {
-      if (err instanceof JournalCorruptError) {
-        throw new StoreError(journalPath, `line ${err.line}: ${err.reason}; the store cannot be loaded safely (move the journal away to start from ${storePath} alone, losing the writes it holds)`, { cause: err });
-      }
-      throw err;
-    }
-    const plan = planReplay(parsed, base);
+  if (scan !== undefined) {
+    const plan = planScan(scan, base);
     if (!plan.matched && plan.unsaved > 0) {
       throw new StoreError(
         journalPath,
@@ -93,19 +100,24 @@ export async function recoverJournal(fs: StoreFs, storePath: string, data: Store
       );
     }
     if (plan.matched) {
-      const r = replay(journalPath, data, plan.groups);
-      if (parsed.tornBytes > 0) {
+      const r = new Replayer(journalPath, data);
+      await eachGroup(fs, journalPath, plan.anchorEnd, scan.goodLength, (g) => {
+        r.apply(g.line, g.groups);
+        return undefined;
+      });
+      r.finish();
+      if (scan.tornBytes > 0) {
         // Drop the torn tail (never acknowledged) so that appends continue after whole lines.
         const fh = await fs.open(journalPath, 'r+');
         try {
-          await fh.truncate(parsed.goodLength);
+          await fh.truncate(scan.goodLength);
           onSync();
           await fh.sync();
         } finally {
           await fh.close();
         }
       }
-      return { len: parsed.goodLength, seq: plan.lastSeq, records: r.records, bytes: parsed.goodLength - plan.anchorEnd };
+      return { len: scan.goodLength, seq: scan.lastSeq, records: r.records, bytes: scan.goodLength - plan.anchorEnd };
     }
   }
   // Nothing to replay, and no journal or one naming another snapshot: start a new one.

@@ -17,12 +17,13 @@ import { safeJsonParse } from '../json.js';
 
 // What the server and the CLI use of the store, from one module; each concern has its own
 // file beside this one (DESIGN.md, src/server/store/).
-export { StoreError, StoreUnavailableError } from './errors.js';
+export { StoreError, StoreFullError, StoreUnavailableError } from './errors.js';
 export { StoreLockedError } from './lock.js';
 export { parseStoreText, parseStoreBuffer, serialize } from './snapshot.js';
 export { applyChecked, checkBatch } from './batch.js';
 export type { Mutation } from './batch.js';
 export type { StoreStats } from './commit.js';
+export { DEFAULT_MAX_STORE_BYTES } from './commit.js';
 
 export interface OpenStoreOptions extends CommitOptions {
   /** Every file-system call of the store goes through it (tests inject faults). */
@@ -129,6 +130,11 @@ export class Store {
   get<C extends CollectionName>(collection: C, id: string): RecordOf<C> | undefined {
     const i = positionOf(this.state, this.indexes, collection, id);
     return i === undefined ? undefined : (this.state[collection][i] as unknown as RecordOf<C>);
+  }
+
+  /** The store's size as its cap sees it (snapshot bytes + journal bytes since; decisions.md §9). */
+  sizeEstimate(): number {
+    return this.writer.sizeEstimate();
   }
 
   /** Counters for tests and benchmarks. */

@@ -30,6 +30,7 @@ describe('cr api: exit codes from HTTP statuses', () => {
     ['400', fail(400, 'Invalid query', 'VALIDATION_ERROR', { details: [{ path: 'limit', message: 'Too big' }] }), 6, 'VALIDATION_ERROR'],
     ['409', fail(409, 'Already published', 'CONFLICT'), 6, 'CONFLICT'],
     ['413', fail(413, 'Body too large', 'PAYLOAD_TOO_LARGE'), 6, 'PAYLOAD_TOO_LARGE'],
+    ['415', fail(415, 'Content-Type must be application/json', 'UNSUPPORTED_MEDIA_TYPE'), 6, 'UNSUPPORTED_MEDIA_TYPE'],
     ['429', { ...fail(429, 'Rate limit exceeded', 'RATE_LIMITED'), headers: { 'retry-after': '120' } }, 7, 'RATE_LIMITED'],
     ['500', fail(500, 'Internal error', 'INTERNAL_ERROR'), 8, 'INTERNAL_ERROR'],
   ];

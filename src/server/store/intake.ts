@@ -1,0 +1,63 @@
+import type { Mutation } from './batch.js';
+import { StoreFullError, StoreUnavailableError } from './errors.js';
+
+/**
+ * How the group commit (commit.ts) takes queued writes: in journal lines of bounded size,
+ * and within the store's size cap (decisions.md §9), each write stringified once.
+ */
+
+/** A queued write and its caller's promise. */
+export interface Pending {
+  mutations: Mutation[];
+  /** The write's JSON, made once when the commit takes it. */
+  json?: string;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Writes taken into one journal line at most (bytes of JSON): a burst of large writes is
+ * spread over several lines rather than one string near V8's length limit.
+ */
+const MAX_LINE_BYTES = 32 * 1024 * 1024;
+/** Upper bound of one write's JSON (a body is at most 1 MiB); below it no write is measured twice. */
+const MAX_WRITE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Takes a prefix of the queue (removed from it) of at most MAX_LINE_BYTES of JSON, at least
+ * one write. A write that cannot be stringified is refused (503) on its own.
+ */
+export function takeBatch(queue: Pending[]): Pending[] {
+  let bytes = 0;
+  let n = 0;
+  for (const p of queue) {
+    try {
+      p.json ??= JSON.stringify(p.mutations);
+    } catch (err) {
+      p.json = '';
+      p.reject(new StoreUnavailableError({ cause: err }));
+    }
+    if (n > 0 && bytes + p.json.length > MAX_LINE_BYTES) break;
+    bytes += p.json.length;
+    n++;
+  }
+  return queue.splice(0, n).filter((p) => p.json !== '');
+}
+
+/**
+ * The writes that fit under the cap, in order; the first that does not, and every one after
+ * it (a later write may patch what a refused one inserts), are refused with StoreFullError.
+ * `size` is the store's current estimate (snapshot + journal bytes), never a serialisation.
+ */
+export function refuseOverCap(accepted: Pending[], size: number, maxBytes: number): Pending[] {
+  if (size + accepted.length * MAX_WRITE_BYTES <= maxBytes) return accepted;
+  const kept: Pending[] = [];
+  let full = false;
+  for (const p of accepted) {
+    size += Buffer.byteLength(p.json!) + 1;
+    full ||= size > maxBytes;
+    if (full) p.reject(new StoreFullError(maxBytes));
+    else kept.push(p);
+  }
+  return kept;
+}
