@@ -14,6 +14,7 @@ import type { OpenStoreOptions } from './store/store.js';
 import type { StoreFs } from './store/fs-layer.js';
 import { RateLimiter, rateLimitFileOf } from './rate-limit.js';
 import { mountExtraRoutes } from './extra-routes.js';
+import { resolveStorePath } from './store/store-path.js';
 
 /** `$CR_STORE`, else `$XDG_DATA_HOME/cr/store.json`, else `~/.local/share/cr/store.json`. */
 export function defaultStorePath(env: NodeJS.ProcessEnv = process.env): string {
@@ -97,11 +98,17 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
  * held by another server).
  */
 export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {
-  const storePath = resolve(opts.storePath ?? defaultStorePath());
+  // The store's real path: sidecars (rate-limit counters too) sit beside the target of a symlink.
+  const storePath = resolveStorePath(resolve(opts.storePath ?? defaultStorePath()), opts.fs);
   const host = opts.host ?? '127.0.0.1';
   const port = opts.port ?? 4010;
   const clock = opts.clock ?? clockFromEnv();
-  const store = await Store.open(storePath, { ...opts.storeOptions, fs: opts.fs });
+  const write = opts.log === false ? undefined : (opts.log ?? ((line: string) => process.stderr.write(line + '\n')));
+  const onLockLost = () =>
+    write?.(
+      `cr serve: the lock on ${storePath} was taken over by another server while this one was not running (stopped or frozen); writes are refused from now on`,
+    );
+  const store = await Store.open(storePath, { ...opts.storeOptions, fs: opts.fs, onLockLost });
   collectLoadGarbage(storePath, undefined, opts.fs);
   let rateLimiter: RateLimiter;
   try {
@@ -110,7 +117,6 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     await store.close();
     throw err;
   }
-  const write = opts.log === false ? undefined : (opts.log ?? ((line: string) => process.stderr.write(line + '\n')));
   const core = createCore({ store, clock, rateLimiter, onInternalError: opts.onInternalError });
   const allowedHosts = [...(opts.allowedHosts ?? [])];
   if (!LOOPBACK.has(host) && host !== '0.0.0.0' && host !== '::') allowedHosts.push(host);

@@ -2,6 +2,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { atomicWrite, isCode, nodeFs, syncDir } from './fs-layer.js';
 import type { StoreFs } from './fs-layer.js';
 import { acquireLock } from './lock.js';
+import { resolveStorePath } from './store-path.js';
 import { JournalCorruptError, journalPathOf, parseJournal, planReplay, snapshotId } from './journal.js';
 import { parseStoreBuffer } from './snapshot.js';
 import { StoreError } from './errors.js';
@@ -94,7 +95,7 @@ const stamp = (d: Date) => d.toISOString().replace(/[:.]/g, '-');
  */
 export async function restoreStore(storePath: string, o: RestoreOptions = {}): Promise<RestoreResult> {
   const fs = o.fs ?? nodeFs;
-  const path = resolve(storePath);
+  const path = resolveStorePath(storePath, fs); // a symlinked store is restored in its target
   const release = acquireLock(path, fs);
   try {
     const source = o.from ? resolve(o.from) : await newestValidBackup(path, fs);
