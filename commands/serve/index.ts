@@ -10,7 +10,16 @@ interface ServeOptions {
   port: number;
   rateLimit?: number;
   allowedHost: string[];
+  drainTimeout: number;
+  maxConnections: number;
 }
+
+/** Seconds, fractions allowed (`--drain-timeout 0.5`). */
+const secondsArg = (flag: string) => (value: string): number => {
+  const n = Number(value.trim());
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !Number.isFinite(n)) throw new UsageError(`${flag} must be a number of seconds, got "${value}"`);
+  return n;
+};
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
@@ -24,6 +33,8 @@ export function register(program: Command, ctx: Context): void {
         .option('--port <port>', 'port (0 picks a free one)', intArg('--port', 0), 4010)
         .option('--rate-limit <n>', 'requests per key per hour (default 1000)', intArg('--rate-limit', 1))
         .option('--allowed-host <name>', 'accept this Host/Origin name too (repeatable; required off loopback)', collect, [])
+        .option('--drain-timeout <seconds>', 'on SIGINT/SIGTERM, wait at most this long for in-flight requests, then close the rest', secondsArg('--drain-timeout'), 10)
+        .option('--max-connections <n>', 'open connections at most; more are closed at once', intArg('--max-connections', 1), 1024)
         .action((f: ServeOptions) => serve(ctx, f)),
       ['cr serve', 'cr serve --store ./fixtures/store.json --port 0 --rate-limit 5'],
     ),
@@ -44,6 +55,7 @@ async function serve(ctx: Context, o: ServeOptions): Promise<void> {
       port: o.port,
       rateLimit: o.rateLimit,
       allowedHosts: o.allowedHost,
+      limits: { drainMs: o.drainTimeout * 1000, maxConnections: o.maxConnections },
       log: (line) => ctx.io.err.write(line + '\n'),
     });
   } catch (err) {

@@ -14,6 +14,8 @@ import type { OpenStoreOptions } from './store/store.js';
 import type { StoreFs } from './store/fs-layer.js';
 import { RateLimiter, rateLimitFileOf } from './rate-limit.js';
 import { mountExtraRoutes } from './extra-routes.js';
+import { SERVER_TIMEOUTS, manageConnections } from './connections.js';
+import type { ConnectionLimits } from './connections.js';
 import { resolveStorePath } from './store/store-path.js';
 
 /** `$CR_STORE`, else `$XDG_DATA_HOME/cr/store.json`, else `~/.local/share/cr/store.json`. */
@@ -42,6 +44,8 @@ export interface StartServerOptions {
   /** Extra routes; default: MCP at /api/v1/mcp and OpenAPI at /api/v1/openapi.json. */
   extend?: AppOptions['extend'];
   onInternalError?: (err: unknown) => void;
+  /** Open connections at most, and how long a stop drains (connections.ts). */
+  limits?: ConnectionLimits;
 }
 
 export interface RunningServer {
@@ -51,7 +55,10 @@ export interface RunningServer {
   storePath: string;
   store: Store;
   core: ServerCore;
-  /** Stops accepting, finishes in-flight requests, flushes store and counters, releases the lock. */
+  /**
+   * Stops accepting, finishes in-flight requests (for at most the drain timeout, then closes
+   * what is left), flushes store and counters, releases the lock.
+   */
   close(): Promise<void>;
 }
 
@@ -124,14 +131,20 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
 
   let server: Server;
   let actualPort: number;
+  let connections!: ReturnType<typeof manageConnections>;
   try {
     ({ server, port: actualPort } = await new Promise<{ server: Server; port: number }>((resolvePromise, reject) => {
       const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: requestErrorResponse });
-      // Host names are case-insensitive; the Fetch adapter refuses `LOCALHOST:4010` otherwise.
-      const s = createServer((req, res) => {
-        if (req.headers.host) req.headers.host = req.headers.host.toLowerCase();
-        return listener(req, res);
-      });
+      const s = createServer({ ...SERVER_TIMEOUTS });
+      connections = manageConnections(s, opts.limits ?? {}, write ?? (() => undefined));
+      s.on(
+        'request',
+        connections.wrap((req, res) => {
+          // Host names are case-insensitive; the Fetch adapter refuses `LOCALHOST:4010` otherwise.
+          if (req.headers.host) req.headers.host = req.headers.host.toLowerCase();
+          return listener(req, res);
+        }),
+      );
       s.on('clientError', answerClientError);
       s.once('error', reject);
       s.listen(port, host, () => resolvePromise({ server: s, port: (s.address() as AddressInfo).port }));
@@ -145,10 +158,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      await new Promise<void>((res) => {
-        server.close(() => res());
-        server.closeIdleConnections?.();
-      });
+      await connections.drain();
       await rateLimiter.stop();
       await store.close();
     })());
