@@ -93,16 +93,23 @@ export function manageConnections(server: Server, limits: ConnectionLimits, log:
         draining = true;
         for (const res of answering) closeAfter(res);
         // A connection with no request begun (accepted a moment ago, or keep-alive between
-        // requests) may have one on the wire: it gets a moment to arrive and is answered; then
-        // Node's own idea of idle (no byte of a request yet) closes the rest of them.
-        const grace = setTimeout(() => server.closeIdleConnections(), Math.min(FRESH_GRACE_MS, drainMs));
+        // requests) may have one on the wire: it gets a moment to arrive and is answered. Then
+        // those still without one are closed: keep-alive ones as Node counts idle, new ones
+        // by their byte count (Node does not count a connection that never sent a byte as idle).
+        const grace = setTimeout(
+          () => {
+            server.closeIdleConnections();
+            for (const s of sockets) if (s.bytesRead === 0) s.destroy();
+          },
+          Math.min(FRESH_GRACE_MS, drainMs),
+        );
         const deadline = setTimeout(() => {
           if (sockets.size > 0) log(`cr serve: stopping: ${sockets.size} connection(s) still open after ${drainMs / 1000} s (--drain-timeout), closed`);
           for (const s of sockets) s.destroy();
         }, drainMs);
         // Stop accepting by closing the listening socket only. http.Server's close() would also
-        // destroy every connection with no request in progress, including one accepted a moment
-        // ago whose request is on the wire (its client gets a reset), and stop enforcing the
+        // destroy at once every keep-alive connection between requests, even one whose next
+        // request is on the wire (its client gets a reset), and stop enforcing the
         // headers/request timeouts; both stay with this module until the drain ends.
         NetServer.prototype.close.call(server, () => {
           clearTimeout(grace);

@@ -149,4 +149,16 @@ describe('drain deadline and connection cap', () => {
     expect(res.status, c.state.data || 'no answer: reset').toBe(200);
     expect(res.headers.connection).toBe('close');
   });
+
+  it('connections that send nothing (new, or keep-alive between requests) do not hold a stop until the deadline', async () => {
+    const server = await startFixtureServer({ log: false, limits: { drainMs: 30_000 } });
+    const silent = open(server.port);
+    const kept = open(server.port);
+    await Promise.all([silent.ready, kept.ready]);
+    kept.socket.write(`GET ${V}/finance/summary HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Bearer ${KEYS.viewerW1}\r\n\r\n`);
+    await vi.waitFor(() => expect(kept.state.data).toContain('HTTP/1.1 200'));
+    const stopped = await Promise.race([server.stop().then(() => 'stopped'), sleep(10_000).then(() => 'held')]);
+    expect(stopped).toBe('stopped');
+    expect(silent.state.closed && kept.state.closed).toBe(true);
+  }, 20_000);
 });
