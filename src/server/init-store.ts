@@ -6,6 +6,7 @@ import { acquireLock } from './store/lock.js';
 import { atomicWrite, nodeFs } from './store/fs-layer.js';
 import type { StoreFs } from './store/fs-layer.js';
 import { journalPathOf } from './store/journal.js';
+import { resolveStorePath } from './store/store-path.js';
 import { emptyStore } from './store/schema.js';
 import type { StoreData } from './store/schema.js';
 import { DEMO, demoStore } from './seed.js';
@@ -33,9 +34,10 @@ const exists = (fs: StoreFs, p: string) => {
  * admin key scoped to the first website, returned once. An existing store is refused
  * unless `force`; a store held by a running server is always refused.
  */
-export async function initStore(path: string, o: InitStoreOptions = {}): Promise<{ key: string; storePath: string; keyId: string; websiteId: string }> {
+export async function initStore(given: string, o: InitStoreOptions = {}): Promise<{ key: string; storePath: string; keyId: string; websiteId: string }> {
   const clock = o.clock ?? clockFromEnv();
   const fs = o.fs ?? nodeFs;
+  const path = resolveStorePath(given, fs); // --force through a symlink replaces its target, under the target's lock
   if (exists(fs, path) && !o.force) {
     throw new StoreError(path, 'a store already exists here (use --force to replace it)');
   }

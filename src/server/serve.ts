@@ -17,6 +17,9 @@ import { mountExtraRoutes } from './extra-routes.js';
 import { createFaultInjector } from './faults.js';
 import type { FaultPlan } from './faults.js';
 import { errorSummary, ignoreClosedOutput, logSafe } from './log-text.js';
+import { SERVER_TIMEOUTS, manageConnections } from './connections.js';
+import type { ConnectionLimits } from './connections.js';
+import { resolveStorePath } from './store/store-path.js';
 
 /** `$CR_STORE`, else `$XDG_DATA_HOME/cr/store.json`, else `~/.local/share/cr/store.json`. */
 export function defaultStorePath(env: NodeJS.ProcessEnv = process.env): string {
@@ -51,6 +54,8 @@ export interface StartServerOptions {
   onInternalError?: (err: unknown) => void;
   /** Injected faults (`cr serve --faults`, src/server/faults.ts), applied before the app. */
   faults?: FaultPlan;
+  /** Open connections at most, and how long a stop drains (connections.ts). */
+  limits?: ConnectionLimits;
 }
 
 export interface RunningServer {
@@ -60,7 +65,10 @@ export interface RunningServer {
   storePath: string;
   store: Store;
   core: ServerCore;
-  /** Stops accepting, finishes in-flight requests, flushes store and counters, releases the lock. */
+  /**
+   * Stops accepting, finishes in-flight requests (for at most the drain timeout, then closes
+   * what is left), flushes store and counters, releases the lock.
+   */
   close(): Promise<void>;
 }
 
@@ -114,7 +122,8 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
  * held by another server).
  */
 export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {
-  const storePath = resolve(opts.storePath ?? defaultStorePath());
+  // The store's real path: sidecars (rate-limit counters too) sit beside the target of a symlink.
+  const storePath = resolveStorePath(resolve(opts.storePath ?? defaultStorePath()), opts.fs);
   const host = opts.host ?? '127.0.0.1';
   const port = opts.port ?? 4010;
   const clock = opts.clock ?? clockFromEnv();
@@ -127,7 +136,11 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
         : `cr serve: the journal was folded into ${logSafe(storePath)} again after ${e.failures} failed attempt(s)`,
     );
   const maxStoreBytes = opts.maxStoreMb === undefined ? undefined : opts.maxStoreMb * 1024 * 1024;
-  const store = await Store.open(storePath, { ...opts.storeOptions, fs: opts.fs, maxStoreBytes, onFoldProblem });
+  const onLockLost = () =>
+    notice(
+      `cr serve: the lock on ${logSafe(storePath)} was taken over by another server while this one was not running (stopped or frozen); writes are refused from now on`,
+    );
+  const store = await Store.open(storePath, { ...opts.storeOptions, fs: opts.fs, maxStoreBytes, onFoldProblem, onLockLost });
   collectLoadGarbage(storePath, undefined, opts.fs);
   let rateLimiter: RateLimiter;
   try {
@@ -145,15 +158,21 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
 
   let server: Server;
   let actualPort: number;
+  let connections!: ReturnType<typeof manageConnections>;
   try {
     ({ server, port: actualPort } = await new Promise<{ server: Server; port: number }>((resolvePromise, reject) => {
       const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: requestErrorResponse });
-      // Host names are case-insensitive; the Fetch adapter refuses `LOCALHOST:4010` otherwise.
-      const s = createServer((req, res) => {
-        if (req.headers.host) req.headers.host = req.headers.host.toLowerCase();
-        if (faults) return faults.handle(req, res, () => void listener(req, res));
-        return listener(req, res);
-      });
+      const s = createServer({ ...SERVER_TIMEOUTS });
+      connections = manageConnections(s, opts.limits ?? {}, write ?? (() => undefined));
+      s.on(
+        'request',
+        connections.wrap((req, res) => {
+          // Host names are case-insensitive; the Fetch adapter refuses `LOCALHOST:4010` otherwise.
+          if (req.headers.host) req.headers.host = req.headers.host.toLowerCase();
+          if (faults) return faults.handle(req, res, () => void listener(req, res));
+          return listener(req, res);
+        }),
+      );
       s.on('clientError', answerClientError);
       s.once('error', reject);
       s.listen(port, host, () => resolvePromise({ server: s, port: (s.address() as AddressInfo).port }));
@@ -167,10 +186,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      await new Promise<void>((res) => {
-        server.close(() => res());
-        server.closeIdleConnections?.();
-      });
+      await connections.drain();
       await rateLimiter.stop();
       await store.close();
     })());

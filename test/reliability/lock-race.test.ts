@@ -3,7 +3,8 @@ import { execa } from 'execa';
 import { existsSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { StoreLockedError, acquireLock, lockPathOf } from '../../src/server/store/lock.js';
+import { StoreLockedError, acquireLock, lockPathOf, processIdentity } from '../../src/server/store/lock.js';
+import { nodeFs } from '../../src/server/store/fs-layer.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 
 /**
@@ -50,8 +51,12 @@ async function deadPid(): Promise<number> {
   return pid;
 }
 
+// Locks and guards as this pid namespace writes them: their pid is what says whether they are
+// alive (lock-liveness.ts; other namespaces are judged by the heartbeat, lock-heartbeat.test.ts).
+const here = () => processIdentity(nodeFs.sync) ?? {};
+
 function writeStaleLock(store: string, pid: number) {
-  writeFileSync(lockPathOf(store), JSON.stringify({ pid, startedAt: '2020-01-01T00:00:00.000Z', store }), { mode: 0o600 });
+  writeFileSync(lockPathOf(store), JSON.stringify({ pid, startedAt: '2020-01-01T00:00:00.000Z', store, ...here() }), { mode: 0o600 });
 }
 
 afterAll(() => cleanupTempDirs());
@@ -86,7 +91,8 @@ describe('store lock under contention', () => {
   it('a lock held by a live pid is refused, naming that pid, and left alone', () => {
     const dir = tempDir('cr-lock-live-');
     const store = join(dir, 'store.json');
-    const held = JSON.stringify({ pid: process.pid, startedAt: '2025-06-15T12:00:00.000Z', store });
+    const live = process.ppid; // the test runner: alive, and not this process
+    const held = JSON.stringify({ pid: live, startedAt: '2025-06-15T12:00:00.000Z', store, ...here() });
     writeFileSync(lockPathOf(store), held);
     let caught: unknown;
     try {
@@ -95,10 +101,22 @@ describe('store lock under contention', () => {
       caught = err;
     }
     expect(caught).toBeInstanceOf(StoreLockedError);
-    expect((caught as StoreLockedError).holder.pid).toBe(process.pid);
-    expect((caught as Error).message).toContain(`${store} is in use by another cr server (pid ${process.pid}, since 2025-06-15T12:00:00.000Z)`);
+    expect((caught as StoreLockedError).holder.pid).toBe(live);
+    expect((caught as Error).message).toContain(`${store} is in use by another cr server (pid ${live}, since 2025-06-15T12:00:00.000Z)`);
     expect(readFileSync(lockPathOf(store), 'utf8')).toBe(held);
     expect(readdirSync(dir)).toEqual(['store.json.lock']);
+  });
+
+  it('a lock this process holds is refused to a second acquire in the same process', () => {
+    const dir = tempDir('cr-lock-self-');
+    const store = join(dir, 'store.json');
+    const release = acquireLock(store);
+    try {
+      expect(() => acquireLock(store)).toThrow(`(pid ${process.pid}, since`);
+    } finally {
+      release();
+    }
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('an empty lock file (a writer that died half-way) is taken over', () => {
@@ -118,7 +136,7 @@ describe('store lock under contention', () => {
     writeStaleLock(store, 2 ** 22 + 12345);
     const release = acquireLock(store);
     expect(JSON.parse(readFileSync(lockPathOf(store), 'utf8')).pid).toBe(process.pid);
-    const other = JSON.stringify({ pid: process.pid, startedAt: '2025-06-15T12:00:00.000Z', store, other: true });
+    const other = JSON.stringify({ pid: process.ppid, startedAt: '2025-06-15T12:00:00.000Z', store, other: true, ...here() });
     writeFileSync(lockPathOf(store), other);
     release();
     expect(readFileSync(lockPathOf(store), 'utf8')).toBe(other);
@@ -129,10 +147,10 @@ describe('store lock under contention', () => {
     const dir = tempDir('cr-lock-guard-');
     const store = join(dir, 'store.json');
     const guard = `${lockPathOf(store)}.takeover`;
-    for (const pid of [await deadPid(), process.pid]) {
+    for (const pid of [await deadPid(), process.ppid]) {
       writeStaleLock(store, 2 ** 22 + 12345);
-      writeFileSync(guard, JSON.stringify({ pid, startedAt: '2020-01-01T00:00:00.000Z', store }));
-      if (pid === process.pid) utimesSync(guard, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+      writeFileSync(guard, JSON.stringify({ pid, startedAt: '2020-01-01T00:00:00.000Z', store, ...here() }));
+      if (pid === process.ppid) utimesSync(guard, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
       const release = acquireLock(store);
       expect(readdirSync(dir)).toEqual(['store.json.lock']);
       release();

@@ -155,8 +155,11 @@ export interface SpawnedServe {
 }
 
 /** Spawns the built `cr serve` with `args` (plus `--port 0` unless given); resolves once it prints its URL. */
-export async function spawnServe(args: string[], o: { dir: string; env?: Record<string, string> }): Promise<SpawnedServe> {
-  const child = execa(process.execPath, [BIN, 'serve', ...(args.includes('--port') ? [] : ['--port', '0']), ...args], {
+export async function spawnServe(args: string[], o: { dir: string; env?: Record<string, string>; via?: string[] }): Promise<SpawnedServe> {
+  // `via`: a command that runs node (e.g. `unshare -pf --mount-proc --kill-child`).
+  const argv = [process.execPath, BIN, 'serve', ...(args.includes('--port') ? [] : ['--port', '0']), ...args];
+  const [file, ...rest] = [...(o.via ?? []), ...argv];
+  const child = execa(file!, rest, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: o.dir, CR_CONFIG_DIR: join(o.dir, 'cfg'), CR_NOW: NOW, NO_COLOR: '1', ...o.env },
     extendEnv: false,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Store, StoreError, StoreLockedError, StoreUnavailableError, parseStoreText } from '../../src/server/store/store.js';
 import { nodeFs } from '../../src/server/store/fs-layer.js';
 import type { StoreFs } from '../../src/server/store/fs-layer.js';
-import { lockPathOf } from '../../src/server/store/lock.js';
+import { lockPathOf, processIdentity } from '../../src/server/store/lock.js';
 import { journalPathOf } from '../../src/server/store/journal.js';
 import type { FileHandleLike } from '../../src/server/store/fs-layer.js';
 import { startServer } from '../../src/server/serve.js';
@@ -104,7 +104,8 @@ describe('single-writer lock', () => {
     expect(existsSync(lockPathOf(path))).toBe(true);
     await s.close();
     expect(existsSync(lockPathOf(path))).toBe(false);
-    writeFileSync(lockPathOf(path), JSON.stringify({ pid: 2 ** 22 + 12345, startedAt: '2020-01-01T00:00:00Z' }));
+    // Written in this pid namespace: a dead pid is stale at once (other namespaces: lock-heartbeat.test.ts).
+    writeFileSync(lockPathOf(path), JSON.stringify({ pid: 2 ** 22 + 12345, startedAt: '2020-01-01T00:00:00Z', ...processIdentity(nodeFs.sync) }));
     const s2 = await Store.open(path);
     expect(JSON.parse(await readFile(lockPathOf(path), 'utf8')).pid).toBe(process.pid);
     await s2.close();

@@ -41,6 +41,12 @@ export interface SyncFs {
   unlink(path: string): void;
   mkdir(path: string, opts: { recursive: true }): void;
   stat(path: string): { size: number; mtimeMs: number };
+  /** Sets a file's times (the lock's heartbeat is its mtime). */
+  utimes(path: string, atime: Date, mtime: Date): void;
+  /** The canonical path of an existing file or folder (symlinks resolved). */
+  realpath(path: string): string;
+  /** A symlink's target as written in it (EINVAL when `path` is not a symlink). */
+  readlink(path: string): string;
 }
 
 export interface FileHandleLike {
@@ -71,6 +77,9 @@ export const nodeFs: StoreFs = {
     unlink: (p) => fsn.unlinkSync(p),
     mkdir: (p, o) => void fsn.mkdirSync(p, o),
     stat: (p) => fsn.statSync(p),
+    utimes: (p, a, m) => fsn.utimesSync(p, a, m),
+    realpath: (p) => fsn.realpathSync.native(p),
+    readlink: (p) => fsn.readlinkSync(p),
   },
 };
 

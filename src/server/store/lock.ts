@@ -2,6 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { isCode, nodeFs } from './fs-layer.js';
 import type { StoreFs, SyncFs } from './fs-layer.js';
+import { HEARTBEAT_MS, STALE_MS, heartbeatOf, judge, pidAlive, processIdentity, sameNamespace } from './lock-liveness.js';
+import type { Holder } from './lock-liveness.js';
+
+export { processIdentity } from './lock-liveness.js';
 
 /** Another live process (or this one) holds the store. */
 export class StoreLockedError extends Error {
@@ -9,9 +13,10 @@ export class StoreLockedError extends Error {
   constructor(
     readonly storePath: string,
     readonly holder: { pid: number; startedAt?: string },
+    elsewhere = false,
   ) {
     super(
-      `${storePath} is in use by another cr server (pid ${holder.pid}${holder.startedAt ? `, since ${holder.startedAt}` : ''}); ` +
+      `${storePath} is in use by another cr server (pid ${holder.pid}${elsewhere ? ' in another pid namespace' : ''}${holder.startedAt ? `, since ${holder.startedAt}` : ''}); ` +
         'stop it first (one server per store file)',
     );
     this.name = 'StoreLockedError';
@@ -19,18 +24,6 @@ export class StoreLockedError extends Error {
 }
 
 export const lockPathOf = (storePath: string) => `${storePath}.lock`;
-
-function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return isCode(err, 'EPERM');
-  }
-}
-
-type Holder = { pid: number; startedAt?: string };
 
 /** The lock file's text; undefined when there is none, null when it cannot be read. */
 function readText(fs: SyncFs, path: string): string | null | undefined {
@@ -42,10 +35,12 @@ function readText(fs: SyncFs, path: string): string | null | undefined {
   }
 }
 
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
 function parseHolder(text: string | null): Holder {
   try {
-    const parsed = JSON.parse(text ?? '') as { pid?: unknown; startedAt?: unknown };
-    return { pid: Number(parsed.pid), startedAt: typeof parsed.startedAt === 'string' ? parsed.startedAt : undefined };
+    const parsed = JSON.parse(text ?? '') as Record<string, unknown>;
+    return { pid: Number(parsed.pid), startedAt: str(parsed.startedAt), pidNs: str(parsed.pidNs), bootId: str(parsed.bootId) };
   } catch {
     return { pid: NaN }; // unreadable, empty or garbled: treated as stale
   }
@@ -57,8 +52,7 @@ function readHolder(fs: SyncFs, lockPath: string): Holder | undefined {
 }
 
 /** A fresh name next to the lock, for a temp or set-aside file (same folder: link/rename stay on one filesystem). */
-const sidePath = (lockPath: string, kind: 'tmp' | 'aside') =>
-  `${lockPath}.${process.pid}.${randomBytes(6).toString('hex')}.${kind}`;
+const sidePath = (lockPath: string, kind: 'tmp' | 'aside') => `${lockPath}.${process.pid}.${randomBytes(6).toString('hex')}.${kind}`;
 
 function removeQuietly(fs: SyncFs, path: string): void {
   try {
@@ -146,49 +140,121 @@ function olderThan(fs: SyncFs, path: string, ms: number): boolean {
 }
 
 /**
- * Removes the lock judged stale (`staleText`), holding `<lock>.takeover` meanwhile. Several
- * processes may judge the same stale lock at once; without the guard a slow one could move
- * aside the lock the fastest just made, leaving a gap a third one fills: two holders. Under
- * the guard only the stale lock itself is ever removed. A guard whose holder died (killed
- * mid-takeover) is removed in turn; while a live one holds it, this waits a moment.
+ * A guard's holder died: only knowable in the same pid namespace (lock-liveness.ts); a guard
+ * of another namespace is judged by its age alone. Our own pid in a guard we are not making
+ * (the lock is taken in one synchronous step) is an earlier run of this pid.
  */
-function takeOver(fs: SyncFs, lockPath: string, staleText: string | null, token: string): void {
+function guardDead(fs: SyncFs, text: string | null): boolean {
+  const holder = parseHolder(text);
+  if (Number.isNaN(holder.pid) || !sameNamespace(fs, holder)) return false; // an empty guard may still be being written
+  return holder.pid === process.pid || !pidAlive(holder.pid);
+}
+
+/**
+ * Removes the lock judged stale (`staleText`, last heartbeat `staleBeat`), holding
+ * `<lock>.takeover` meanwhile. Several processes may judge the same stale lock at once;
+ * without the guard a slow one could move aside the lock the fastest just made, leaving a
+ * gap a third one fills: two holders. Under the guard only the stale lock itself is ever
+ * removed (same text, heartbeat not moved since it was judged). A guard whose holder died
+ * (killed mid-takeover) is removed in turn; while a live one holds it, this waits a moment.
+ */
+function takeOver(fs: SyncFs, lockPath: string, staleText: string | null, staleBeat: number | undefined, token: string): void {
   const guard = `${lockPath}.takeover`;
   if (!createLock(fs, guard, token)) {
     const text = readText(fs, guard);
     if (text === undefined) return;
-    const pid = parseHolder(text).pid;
-    const dead = !Number.isNaN(pid) && !pidAlive(pid); // an empty guard may still be being written
-    if (dead || olderThan(fs, guard, GUARD_MAX_AGE_MS)) removeIfUnchanged(fs, guard, text);
+    if (guardDead(fs, text) || olderThan(fs, guard, GUARD_MAX_AGE_MS)) removeIfUnchanged(fs, guard, text);
     else pause(5);
     return;
   }
   try {
-    // Read again under the guard: another process may have replaced it since it was judged.
-    if (readText(fs, lockPath) === staleText) removeIfUnchanged(fs, lockPath, staleText);
+    // Read again under the guard: another process may have replaced or refreshed it since it was judged.
+    if (readText(fs, lockPath) === staleText && heartbeatOf(fs, lockPath) === staleBeat) removeIfUnchanged(fs, lockPath, staleText);
   } finally {
     if (readText(fs, guard) === token) removeQuietly(fs, guard);
   }
 }
 
+export interface LockOptions {
+  /** Heartbeat period and staleness (defaults HEARTBEAT_MS, STALE_MS; tests shorten them). */
+  heartbeatMs?: number;
+  staleMs?: number;
+  /**
+   * The lock was found gone or someone else's while held: this process was frozen (SIGSTOP,
+   * a paused container) past STALE_MS and another server took the store over. The caller
+   * must stop writing at once.
+   */
+  onLost?: () => void;
+}
+
+/** Tokens of the locks this process holds (a lock with our pid that is not one of them is an earlier run's). */
+const held = new Set<string>();
+
 /**
- * Single-writer lock: `<store>.lock`, created complete (temp file, then link), holding pid
- * and start time. A lock whose pid is not alive is stale and taken over. Returns the
- * release function. All of it goes through the fs layer (`storeFs.sync`).
+ * A lock written in another pid namespace and refreshed recently: watch its heartbeat. A live
+ * holder moves it within a heartbeat period or two; one that stays still for `staleMs` (or
+ * grows older than that) is dead. 'changed': the lock was replaced or removed meanwhile.
  */
-export function acquireLock(storePath: string, storeFs: StoreFs = nodeFs): () => void {
+function watch(fs: SyncFs, lockPath: string, text: string | null, beat: number, o: { heartbeatMs: number; staleMs: number }): 'live' | 'stale' | 'changed' {
+  const since = performance.now();
+  const step = Math.max(10, Math.min(100, o.heartbeatMs / 4));
+  for (;;) {
+    pause(step);
+    const now = heartbeatOf(fs, lockPath);
+    if (now === undefined || readText(fs, lockPath) !== text) return 'changed';
+    if (now !== beat) return 'live';
+    if (Date.now() - now > o.staleMs || performance.now() - since > o.staleMs) return 'stale';
+  }
+}
+
+/** Refreshes the lock's mtime while held; calls `lost` once if the lock stops being ours. */
+function startHeartbeat(fs: SyncFs, lockPath: string, token: string, every: number, lost: () => void): () => void {
+  const timer = setInterval(() => {
+    const text = readText(fs, lockPath);
+    if (text === null) return; // unreadable for now (EIO, EMFILE): try again next beat
+    if (text !== token) {
+      clearInterval(timer);
+      held.delete(token);
+      lost();
+      return;
+    }
+    try {
+      const now = new Date();
+      fs.utimes(lockPath, now, now);
+    } catch {
+      /* a missed beat; STALE_MS allows for many */
+    }
+  }, every);
+  timer.unref(); // never keeps the process alive
+  return () => clearInterval(timer);
+}
+
+/**
+ * Single-writer lock: `<store>.lock`, created complete (temp file, then link), holding pid,
+ * start time, pid namespace and boot id; its mtime is a heartbeat refreshed every second.
+ * Liveness of an existing lock is judged as lock-liveness.ts says: by the pid within the same
+ * pid namespace, else by the heartbeat (watched for up to `staleMs` when it is recent). A
+ * stale lock is taken over. Returns the release function. All of it goes through the fs
+ * layer (`storeFs.sync`).
+ */
+export function acquireLock(storePath: string, storeFs: StoreFs = nodeFs, opts: LockOptions = {}): () => void {
   const fs = storeFs.sync;
+  const timing = { heartbeatMs: opts.heartbeatMs ?? HEARTBEAT_MS, staleMs: opts.staleMs ?? STALE_MS };
   const lockPath = lockPathOf(storePath);
   fs.mkdir(dirname(lockPath), { recursive: true });
-  const token = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), store: storePath });
+  const token = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), store: storePath, ...processIdentity(fs) });
   // Bounded: a pass wins, meets a live holder, makes progress on a stale lock, or waits 5 ms
   // while another process takes it over.
   for (let attempt = 0; attempt < 100; attempt++) {
     if (createLock(fs, lockPath, token)) {
+      held.add(token);
+      const stop = startHeartbeat(fs, lockPath, token, timing.heartbeatMs, () => opts.onLost?.());
       let released = false;
       return () => {
         if (released) return;
         released = true;
+        stop();
+        held.delete(token);
         try {
           if (fs.readFile(lockPath).toString('utf8') === token) fs.unlink(lockPath);
         } catch {
@@ -197,10 +263,14 @@ export function acquireLock(storePath: string, storeFs: StoreFs = nodeFs): () =>
       };
     }
     const text = readText(fs, lockPath);
-    if (text === undefined) continue; // released (or being taken over) meanwhile: try again
+    const beat = heartbeatOf(fs, lockPath);
+    if (text === undefined || beat === undefined) continue; // released (or being taken over) meanwhile: try again
     const holder = parseHolder(text);
-    if (pidAlive(holder.pid)) throw new StoreLockedError(storePath, holder);
-    takeOver(fs, lockPath, text, token);
+    let verdict: 'live' | 'stale' | 'unknown' | 'changed' = judge(fs, holder, text !== null && held.has(text), beat, timing.staleMs);
+    if (verdict === 'unknown') verdict = watch(fs, lockPath, text, beat, timing);
+    if (verdict === 'changed') continue;
+    if (verdict === 'live') throw new StoreLockedError(storePath, holder, holder.pidNs !== undefined && !sameNamespace(fs, holder));
+    takeOver(fs, lockPath, text, beat, token);
   }
   throw new StoreLockedError(storePath, readHolder(fs, lockPath) ?? { pid: NaN });
 }

@@ -1,4 +1,5 @@
 import { dirname, resolve } from 'node:path';
+import { resolveStorePath } from './store-path.js';
 import { atomicWrite, isCode, nodeFs, syncDir } from './fs-layer.js';
 import type { StoreFs } from './fs-layer.js';
 import { acquireLock } from './lock.js';
@@ -69,7 +70,7 @@ async function scanOrMissing(fs: StoreFs, path: string): Promise<JournalScan | u
  */
 export async function restoreStore(storePath: string, o: RestoreOptions = {}): Promise<RestoreResult> {
   const fs = o.fs ?? nodeFs;
-  const path = resolve(storePath);
+  const path = resolveStorePath(resolve(storePath), fs); // a symlinked store is restored in its target
   const release = acquireLock(path, fs);
   try {
     const source = o.from ? resolve(o.from) : await newestValidBackup(path, fs);

@@ -5,6 +5,7 @@ import { atomicWrite, isCode, nodeFs } from './fs-layer.js';
 import type { StoreFs } from './fs-layer.js';
 import { snapshotId } from './journal.js';
 import { acquireLock } from './lock.js';
+import { resolveStorePath } from './store-path.js';
 import { positionOf } from './batch.js';
 import type { IdIndex, Mutation } from './batch.js';
 import { parseStoreBuffer, parseStoreText, serialize } from './snapshot.js';
@@ -32,6 +33,11 @@ export interface OpenStoreOptions extends CommitOptions {
   lock?: boolean;
   /** Content of a store file that does not exist yet (default: empty store). */
   initial?: () => StoreData;
+  /**
+   * The lock was lost while held (this process was frozen past the lock's staleness and
+   * another server took the store over, lock.ts): the store has stopped writing (503s).
+   */
+  onLockLost?: () => void;
 }
 
 /**
@@ -69,9 +75,19 @@ export class Store {
    * and StoreError is thrown (naming the newest valid backup); so is a journal with a
    * damaged line in the middle, or with writes that belong to another snapshot.
    */
-  static async open(path: string, opts: OpenStoreOptions = {}): Promise<Store> {
+  static async open(given: string, opts: OpenStoreOptions = {}): Promise<Store> {
     const fs = opts.fs ?? nodeFs;
-    const release = opts.lock === false ? null : acquireLock(path, fs);
+    // Two paths to one file are one store: lock, journal, backups and temps sit beside the target.
+    const path = resolveStorePath(given, fs);
+    let opened: Store | undefined;
+    let lost = false;
+    const onLost = () => {
+      lost = true;
+      // Another server writes this file now: write nothing more, not even a fold on close.
+      void opened?.writer.abandon().catch(() => undefined);
+      opts.onLockLost?.();
+    };
+    const release = opts.lock === false ? null : acquireLock(path, fs, { onLost });
     let fsyncs = 0;
     const onSync = () => void fsyncs++;
     try {
@@ -100,7 +116,9 @@ export class Store {
       bytes = undefined;
       if (release) await removeStaleTemps(fs, path);
       const j = await recoverJournal(fs, path, data, base, onSync);
-      return new Store(path, data, fs, release, { ...j, fsyncs, snapshotBytes }, opts);
+      opened = new Store(path, data, fs, release, { ...j, fsyncs, snapshotBytes }, opts);
+      if (lost) void opened.writer.abandon().catch(() => undefined);
+      return opened;
     } catch (err) {
       release?.();
       throw err;

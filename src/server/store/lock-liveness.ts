@@ -1,0 +1,95 @@
+import { isCode } from './fs-layer.js';
+import type { SyncFs } from './fs-layer.js';
+
+/**
+ * Is the holder of a lock alive? (decisions.md §9: the lock survives what containers do.)
+ *
+ * A pid means something only inside its pid namespace: a server restarted as pid 1 in a new
+ * container finds "pid 1" alive (itself), and a server in another namespace finds the
+ * holder's pid dead (or someone else's). So the pid is used only when the lock was written in
+ * this very pid namespace of this boot (namespace inode and boot id recorded in the lock);
+ * otherwise liveness is the heartbeat: the holder sets the lock file's mtime every
+ * HEARTBEAT_MS, and a lock not refreshed for STALE_MS is stale.
+ */
+export const HEARTBEAT_MS = 1_000;
+/**
+ * Ten refreshes missed. Long enough for a holder whose event loop is busy for seconds (the
+ * first parse or a fold of a store near its 256 MB cap), short enough for a restarted
+ * container to start on its own within seconds.
+ */
+export const STALE_MS = 10_000;
+/**
+ * Same namespace, pid alive, but no heartbeat for this long: the pid was reused by another
+ * process after the holder died (no cr server goes a minute without a timer firing, short of
+ * being stopped with SIGSTOP; one that is loses the lock and stops writing, see lock.ts).
+ */
+export const REUSED_PID_MS = 60_000;
+
+/** Where this process runs: its pid namespace and the boot. Undefined off Linux. */
+export interface Identity {
+  pidNs: string;
+  bootId: string;
+}
+
+let cached: Identity | null | undefined;
+
+export function processIdentity(fs: SyncFs): Identity | undefined {
+  if (cached === undefined) {
+    try {
+      cached = { pidNs: fs.readlink('/proc/self/ns/pid'), bootId: fs.readFile('/proc/sys/kernel/random/boot_id').toString('utf8').trim() };
+    } catch {
+      cached = null;
+    }
+  }
+  return cached ?? undefined;
+}
+
+export interface Holder {
+  pid: number;
+  startedAt?: string;
+  pidNs?: string;
+  bootId?: string;
+}
+
+/** The lock (or guard) was written in this pid namespace, this boot: its pid can be checked. */
+export function sameNamespace(fs: SyncFs, holder: Holder): boolean {
+  const here = processIdentity(fs);
+  return here !== undefined && holder.pidNs === here.pidNs && holder.bootId === here.bootId;
+}
+
+export function pidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return isCode(err, 'EPERM');
+  }
+}
+
+/** mtime of the lock (its last heartbeat); undefined when it is gone. */
+export function heartbeatOf(fs: SyncFs, path: string): number | undefined {
+  try {
+    return fs.stat(path).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+export type Verdict = 'live' | 'stale' | 'unknown';
+
+/**
+ * First judgement of a lock from what it says and its heartbeat. `ownLock`: the text is a
+ * lock this process holds. 'unknown' means: written elsewhere and refreshed recently, so
+ * watch whether the heartbeat moves (lock.ts).
+ */
+export function judge(fs: SyncFs, holder: Holder, ownLock: boolean, beat: number, staleMs: number): Verdict {
+  if (Number.isNaN(holder.pid)) return 'stale'; // unreadable, empty or garbled
+  const age = Date.now() - beat;
+  if (sameNamespace(fs, holder)) {
+    // Our own pid in a lock we do not hold: an earlier run of this pid (a container's pid 1).
+    if (holder.pid === process.pid) return ownLock ? 'live' : 'stale';
+    return pidAlive(holder.pid) && age < Math.max(REUSED_PID_MS, staleMs) ? 'live' : 'stale';
+  }
+  return age > staleMs ? 'stale' : 'unknown';
+}
