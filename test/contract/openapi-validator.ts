@@ -57,7 +57,9 @@ export class ResponseValidator {
   readonly operations = new Map<string, Operation>();
 
   constructor(readonly doc: OpenApiDoc) {
-    this.ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false });
+    // strictRequired off: "at least one of" (a listener's query_config) is anyOf over
+    // `required`, with the properties declared once beside it, the usual JSON Schema idiom.
+    this.ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, strictRequired: false });
     addFormats(this.ajv);
     // OpenAPI's own keyword on the listener body's oneOf: an annotation for JSON Schema.
     this.ajv.addKeyword('discriminator');
@@ -87,6 +89,11 @@ export class ResponseValidator {
     const v = this.ajv.compile(rewriteRefs(schema) as object);
     this.cache.set(key, v);
     return v;
+  }
+
+  /** A validator for any schema of the document (its `#/components/...` references resolved). */
+  validatorForSchema(schema: unknown): ValidateFunction {
+    return this.ajv.compile(rewriteRefs(schema) as object);
   }
 
   /** Errors of `body` against the documented response (empty when it validates). */
