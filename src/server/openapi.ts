@@ -43,6 +43,23 @@ function parameters(ep: Endpoint, example: OperationExample<never>): JsonSchema[
   return out;
 }
 
+/**
+ * Client generators (openapi-typescript among them) take a property with a `default` to be
+ * always present, which holds for responses only: in a request body the server applies the
+ * default (decisions.md §5), so there it is said in the description and the field stays
+ * optional in generated types. MCP tool schemas keep `default`.
+ */
+export function defaultsAsText(node: JsonSchema): JsonSchema {
+  const properties = node.properties as Record<string, JsonSchema> | undefined;
+  if (!properties) return node;
+  const out: Record<string, JsonSchema> = {};
+  for (const [name, prop] of Object.entries(properties)) {
+    const { default: value, description, ...rest } = prop;
+    out[name] = value === undefined ? prop : { ...rest, description: `${description ? `${description}. ` : ''}Default: ${JSON.stringify(value)}.` };
+  }
+  return { ...node, properties: out };
+}
+
 /** The 200 body: the success envelope around the operation's data (service-api.md, Response envelope). */
 function successSchema(ep: Endpoint, components: Record<string, JsonSchema>): JsonSchema {
   return {
@@ -78,7 +95,9 @@ function operation(ep: TableEndpoint, components: Record<string, JsonSchema>): J
     responses,
   };
   if (ep.body) {
-    const schema = jsonSchemaWithRefs(ep.body, 'input', components);
+    const own: Record<string, JsonSchema> = {};
+    const schema = jsonSchemaWithRefs(ep.body, 'input', own);
+    for (const [id, def] of Object.entries(own)) components[id] = defaultsAsText(def);
     op.requestBody = { required: true, content: { 'application/json': { schema, examples: example.bodies } } };
   }
   return op;

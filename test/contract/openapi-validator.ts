@@ -57,9 +57,7 @@ export class ResponseValidator {
   readonly operations = new Map<string, Operation>();
 
   constructor(readonly doc: OpenApiDoc) {
-    // strictRequired off: "at least one of" (a listener's query_config) is anyOf over
-    // `required`, with the properties declared once beside it, the usual JSON Schema idiom.
-    this.ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, strictRequired: false });
+    this.ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false });
     addFormats(this.ajv);
     // OpenAPI's own keyword on the listener body's oneOf: an annotation for JSON Schema.
     this.ajv.addKeyword('discriminator');

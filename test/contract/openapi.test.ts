@@ -4,7 +4,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPI } from 'openapi-types';
 import type { z } from 'zod';
 import { endpointList } from '../../src/api/endpoints.js';
-import { buildOpenApiDocument } from '../../src/server/openapi.js';
+import { buildOpenApiDocument, defaultsAsText } from '../../src/server/openapi.js';
 import { jsonSchemaOf, jsonSchemaWithRefs } from '../../src/api/json-schema.js';
 import { cleanupTempDirs } from '../helpers/tmp.js';
 import { ensureBuilt, request, spawnCrServe, type CrServe } from '../mcp/cr-serve.js';
@@ -133,7 +133,10 @@ describe('OpenAPI document', () => {
       const components: Record<string, Record<string, unknown>> = {};
       if (ep.body) {
         const schema = op.requestBody!.content['application/json']!.schema;
-        expect(schema).toEqual(jsonSchemaWithRefs(ep.body, 'input', components));
+        const requestSide: Record<string, Record<string, unknown>> = {};
+        expect(schema).toEqual(jsonSchemaWithRefs(ep.body, 'input', requestSide));
+        // Request-side components state their defaults in words (see defaultsAsText).
+        for (const [id, def] of Object.entries(requestSide)) components[id] = defaultsAsText(def);
         expect(schema.$ref, ep.operationId).toMatch(/^#\/components\/schemas\/\w+Request$/);
       } else {
         expect(op.requestBody, ep.operationId).toBeUndefined();
@@ -213,6 +216,9 @@ describe('OpenAPI document', () => {
     expect(ad.destination_url).toMatchObject({ format: 'uri', pattern: '^https?://' });
     expect(ad.image_urls.items).toMatchObject({ format: 'uri', pattern: '^https?://' });
     expect(s.ScheduleSocialPostRequest.properties.scheduled_at.description).toMatch(/strictly in the future/);
+    // A request default is said in words, so that generated types keep the field optional.
+    expect(s.CreateRssListenerRequest.properties.poll_interval).toEqual({ type: 'string', enum: ['1h', '6h', '12h', '24h', '7d'], description: 'How often the source is polled. Default: "24h".' });
+    expect(s.CreateRssListenerRequest.required).not.toContain('poll_interval');
   });
 
   it('documents the listener body as one schema per source_type, each with its query_config shape', () => {
@@ -227,7 +233,9 @@ describe('OpenAPI document', () => {
     }
     expect(s.CreateRssListenerRequest.properties.query_config).toEqual({ $ref: '#/components/schemas/RssQueryConfig' });
     expect(s.RssQueryConfig.required).toEqual(['feed_url']);
-    expect(s.RedditQueryConfig.anyOf).toEqual([{ required: ['subreddit'] }, { required: ['keywords'] }]);
+    // At least one of subreddit and keywords: one alternative requiring each, both typed.
+    expect(s.RedditQueryConfig.anyOf.map((alt) => alt.required)).toEqual([['subreddit'], ['keywords']]);
+    for (const alt of s.RedditQueryConfig.anyOf) expect(Object.keys(alt.properties)).toEqual(['subreddit', 'keywords']);
   });
 
   it('has a description for every tag, a license and a contact', () => {

@@ -23,19 +23,22 @@ const FIELDS: Record<string, () => z.ZodType> = {
 
 const pascal = (source: string) => source.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase());
 
-function configFor(source: SourceType) {
+/**
+ * "At least one of" is a union of one object per key, that key required and the others
+ * optional: generated clients type it exactly (an anyOf of bare `required` lists beside the
+ * properties becomes `unknown` in openapi-typescript).
+ */
+function configFor(source: SourceType): z.ZodType {
   const keys = REQUIRED_QUERY_KEYS[source];
-  const shape = Object.fromEntries(keys.map((k) => [k, keys.length === 1 ? FIELDS[k]!() : FIELDS[k]!().optional()]));
+  const shapeRequiring = (key: string) => Object.fromEntries(keys.map((k) => [k, k === key ? FIELDS[k]!() : FIELDS[k]!().optional()]));
   const needs = keys.length === 1 ? `needs ${keys[0]}` : `needs ${keys.join(' or ')} (at least one)`;
-  return z.looseObject(shape).meta({
-    id: `${pascal(source)}QueryConfig`,
-    description: `query_config of a ${source} listener: ${needs}; other keys are kept`,
-    // "At least one of": JSON Schema says it with anyOf over `required`, which zod cannot emit.
-    ...(keys.length > 1 ? { anyOf: keys.map((k) => ({ required: [k] })) } : {}),
-  });
+  const meta = { id: `${pascal(source)}QueryConfig`, description: `query_config of a ${source} listener: ${needs}; other keys are kept` };
+  if (keys.length === 1) return z.looseObject(shapeRequiring(keys[0]!)).meta(meta);
+  const [first, second, ...rest] = keys.map((k) => z.looseObject(shapeRequiring(k)));
+  return z.union([first!, second!, ...rest]).meta(meta);
 }
 
-export const QUERY_CONFIGS = Object.fromEntries(SOURCE_TYPES.map((s) => [s, configFor(s)])) as Record<SourceType, z.ZodObject>;
+export const QUERY_CONFIGS = Object.fromEntries(SOURCE_TYPES.map((s) => [s, configFor(s)])) as Record<SourceType, z.ZodType>;
 
 const variantId = (source: SourceType) => `Create${pascal(source)}ListenerRequest`;
 
