@@ -35,36 +35,41 @@ export interface QueryConfigIssue {
   message: string;
 }
 
-const isPresent = (v: unknown) => v !== undefined && v !== null && v !== '';
+/** Keys of query_config that hold one text value; keywords is a list and feed_url a URL. */
+const TEXT_KEYS: ReadonlySet<string> = new Set(['subreddit', 'channel_id', 'company', 'handle', 'board']);
+
+function isHttpUrl(url: unknown): boolean {
+  if (typeof url !== 'string') return false;
+  try {
+    return ['http:', 'https:'].includes(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The source-specific rules of query_config, shared by the server's validation and the
- * CLI's pre-flight check so that both say the same thing.
+ * CLI's pre-flight check so that both say the same thing. A key the source reads, when
+ * given, must have the type the OpenAPI document states for it (schemas/query-configs.ts);
+ * other keys are kept as they are.
  */
 export function queryConfigIssues(source: SourceType, config: Record<string, unknown>): QueryConfigIssue[] {
   const issues: QueryConfigIssue[] = [];
   const keys = REQUIRED_QUERY_KEYS[source];
-  if (!keys.some((k) => isPresent(config[k]))) {
+  if (!keys.some((k) => config[k] !== undefined)) {
     const wanted = keys.map((k) => `query_config.${k}`).join(' or ');
     issues.push({ path: 'query_config', message: `A listener with source_type ${source} requires ${wanted}` });
   }
-  if (config.keywords !== undefined) {
-    const kw = config.keywords;
-    if (!Array.isArray(kw) || kw.length === 0 || !kw.every((k) => typeof k === 'string' && k.trim() !== '')) {
+  for (const key of keys) {
+    const value = config[key];
+    if (value === undefined) continue;
+    if (TEXT_KEYS.has(key) && (typeof value !== 'string' || value === '')) {
+      issues.push({ path: `query_config.${key}`, message: `${key} must be a non-empty string` });
+    }
+    if (key === 'keywords' && (!Array.isArray(value) || value.length === 0 || !value.every((k) => typeof k === 'string' && k.trim() !== ''))) {
       issues.push({ path: 'query_config.keywords', message: 'keywords must be a non-empty array of non-empty strings' });
     }
-  }
-  if (source === 'rss' && isPresent(config.feed_url)) {
-    const url = config.feed_url;
-    let ok = false;
-    if (typeof url === 'string') {
-      try {
-        ok = ['http:', 'https:'].includes(new URL(url).protocol);
-      } catch {
-        ok = false;
-      }
-    }
-    if (!ok) issues.push({ path: 'query_config.feed_url', message: 'feed_url must be an http or https URL' });
+    if (key === 'feed_url' && !isHttpUrl(value)) issues.push({ path: 'query_config.feed_url', message: 'feed_url must be an http or https URL' });
   }
   return issues;
 }

@@ -22,9 +22,13 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
                   "type": "string"
                 },
                 "accounting_tenant_id": {
-                  "type": [
-                    "string",
-                    "null"
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
                   ]
                 },
                 "owner_id": {
@@ -40,8 +44,7 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
                 "accounting_tenant_id",
                 "owner_id",
                 "created_at"
-              ],
-              "additionalProperties": {}
+              ]
             },
             "activeMrr": {
               "type": "integer",
@@ -54,9 +57,13 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
               "maximum": 9007199254740991
             },
             "nextRenewalDate": {
-              "type": [
-                "string",
-                "null"
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
               ]
             },
             "monthlyCostCents": {
@@ -77,8 +84,7 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
             "nextRenewalDate",
             "monthlyCostCents",
             "monthlyAiCostCents"
-          ],
-          "additionalProperties": {}
+          ]
         }
       },
       "invoiceAlerts": {
@@ -96,9 +102,13 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
                   "type": "string"
                 },
                 "website_id": {
-                  "type": [
-                    "string",
-                    "null"
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
                   ]
                 },
                 "client_name": {
@@ -137,15 +147,23 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
                   ]
                 },
                 "next_invoice_date": {
-                  "type": [
-                    "string",
-                    "null"
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
                   ]
                 },
                 "last_invoiced_at": {
-                  "type": [
-                    "string",
-                    "null"
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
                   ]
                 },
                 "status": {
@@ -158,36 +176,56 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
                   ]
                 },
                 "renewal_date": {
-                  "type": [
-                    "string",
-                    "null"
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
                   ]
                 },
                 "payment_terms": {
-                  "type": [
-                    "string",
-                    "null"
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
                   ]
                 },
                 "started_at": {
                   "type": "string"
                 },
                 "ended_at": {
-                  "type": [
-                    "string",
-                    "null"
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
                   ]
                 },
                 "notes": {
-                  "type": [
-                    "string",
-                    "null"
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
                   ]
                 },
                 "product_line_id": {
-                  "type": [
-                    "string",
-                    "null"
+                  "anyOf": [
+                    {
+                      "type": "string"
+                    },
+                    {
+                      "type": "null"
+                    }
                   ]
                 },
                 "created_at": {
@@ -217,8 +255,7 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
                 "product_line_id",
                 "created_at",
                 "updated_at"
-              ],
-              "additionalProperties": {}
+              ]
             },
             "entityName": {
               "type": "string"
@@ -237,16 +274,14 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
             "entityName",
             "daysUntilDue",
             "isOverdue"
-          ],
-          "additionalProperties": {}
+          ]
         }
       }
     },
     "required": [
       "summaries",
       "invoiceAlerts"
-    ],
-    "additionalProperties": {}
+    ]
   },
   "createAdCreative": {
     "type": "object",
@@ -332,8 +367,7 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
       "optimizationScore",
       "lastEvalScore",
       "createdAt"
-    ],
-    "additionalProperties": {}
+    ]
   },
   "createContentListener": {
     "type": "object",
@@ -348,28 +382,51 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
         "type": "string"
       },
       "sourceType": {
-        "type": "string"
+        "type": "string",
+        "enum": [
+          "reddit",
+          "youtube",
+          "google_news",
+          "google_search",
+          "rss",
+          "linkedin",
+          "x",
+          "pinterest",
+          "quora"
+        ]
       },
       "queryConfig": {
         "type": "object",
-        "propertyNames": {
-          "type": "string"
-        },
-        "additionalProperties": {}
+        "additionalProperties": true
       },
       "pollInterval": {
-        "type": "string"
+        "type": "string",
+        "enum": [
+          "1h",
+          "6h",
+          "12h",
+          "24h",
+          "7d"
+        ]
       },
       "nextPollAt": {
-        "type": [
-          "string",
-          "null"
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
         ]
       },
       "lastPolledAt": {
-        "type": [
-          "string",
-          "null"
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
         ]
       },
       "lastItemCount": {
@@ -400,8 +457,7 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
       "enabled",
       "createdAt",
       "updatedAt"
-    ],
-    "additionalProperties": {}
+    ]
   },
   "scheduleSocialPost": {
     "type": "object",
@@ -410,7 +466,10 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
         "type": "string"
       },
       "status": {
-        "type": "string"
+        "type": "string",
+        "enum": [
+          "scheduled"
+        ]
       },
       "scheduledAt": {
         "type": "string"
@@ -420,8 +479,7 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
       "id",
       "status",
       "scheduledAt"
-    ],
-    "additionalProperties": {}
+    ]
   },
   "listLearnings": {
     "type": "object",
@@ -471,8 +529,7 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
             "confidenceScore",
             "status",
             "createdAt"
-          ],
-          "additionalProperties": {}
+          ]
         }
       },
       "total": {
@@ -484,8 +541,7 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
     "required": [
       "learnings",
       "total"
-    ],
-    "additionalProperties": {}
+    ]
   },
   "listNurtureSequences": {
     "type": "object",
@@ -523,8 +579,7 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
             "stepCount",
             "createdAt",
             "updatedAt"
-          ],
-          "additionalProperties": {}
+          ]
         }
       },
       "total": {
@@ -548,8 +603,7 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
       "total",
       "limit",
       "offset"
-    ],
-    "additionalProperties": {}
+    ]
   },
   "getGbpVisibility": {
     "type": "object",
@@ -574,9 +628,13 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
                     "type": "number"
                   },
                   "rank": {
-                    "type": [
-                      "number",
-                      "null"
+                    "anyOf": [
+                      {
+                        "type": "number"
+                      },
+                      {
+                        "type": "null"
+                      }
                     ]
                   }
                 },
@@ -584,30 +642,31 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
                   "lat",
                   "lng",
                   "rank"
-                ],
-                "additionalProperties": {}
+                ]
               }
             }
           },
           "required": [
             "keyword",
             "gridPoints"
-          ],
-          "additionalProperties": {}
+          ]
         }
       },
       "scanDate": {
-        "type": [
-          "string",
-          "null"
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
         ]
       }
     },
     "required": [
       "keywords",
       "scanDate"
-    ],
-    "additionalProperties": {}
+    ]
   },
   "listBrandSubjects": {
     "type": "array",
@@ -679,8 +738,7 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
               "publicUrl",
               "label",
               "isPrimary"
-            ],
-            "additionalProperties": {}
+            ]
           }
         },
         "brandMark": {
@@ -698,8 +756,7 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
               "required": [
                 "imageId",
                 "publicUrl"
-              ],
-              "additionalProperties": {}
+              ]
             },
             {
               "type": "null"
@@ -723,8 +780,7 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
         "status",
         "referenceImages",
         "brandMark"
-      ],
-      "additionalProperties": {}
+      ]
     }
   },
   "listCrmAgents": {
@@ -768,8 +824,7 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
                     "versionNumber",
                     "promptText",
                     "isActive"
-                  ],
-                  "additionalProperties": {}
+                  ]
                 },
                 {
                   "type": "null"
@@ -787,14 +842,12 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
             "status",
             "activePromptVersion",
             "createdAt"
-          ],
-          "additionalProperties": {}
+          ]
         }
       }
     },
     "required": [
       "agents"
-    ],
-    "additionalProperties": {}
+    ]
   }
 };

@@ -12,13 +12,18 @@ import { safeJsonParse } from './json.js';
  * role, scope and validation; each tool call counts as one request against the limit.
  */
 export function mountExtraRoutes(app: Hono<AppEnv>, core: ServerCore): void {
-  let openApi: string | undefined;
+  let openApi: Record<string, unknown> | undefined;
   app.get(`${API_PREFIX}/openapi.json`, async (c) => {
     if (!openApi) {
       const { buildOpenApiDocument } = await import('./openapi.js');
-      openApi = JSON.stringify(buildOpenApiDocument(API_PREFIX));
+      openApi = buildOpenApiDocument(API_PREFIX);
     }
-    return c.body(openApi, 200, { 'content-type': 'application/json' });
+    // decisions.md §10: `servers` holds the absolute base URL the request came in on. The
+    // Host header it is built from has passed the Host check (§8) before this runs.
+    const host = c.req.header('host');
+    const base = host ? `${new URL(c.req.url).protocol}//${host}${API_PREFIX}` : API_PREFIX;
+    const text = JSON.stringify({ ...openApi, servers: [{ url: base, description: 'The server this document was read from' }] });
+    return c.body(text, 200, { 'content-type': 'application/json' });
   });
 
   app.all(`${API_PREFIX}/mcp`, async (c) => {

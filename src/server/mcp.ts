@@ -4,22 +4,45 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { endpointList, type Endpoint, type OperationId, type TableEndpoint } from '../api/endpoints.js';
 import { roleSentence } from '../api/routes.js';
-import { jsonSchemaOf, type JsonSchema } from '../api/json-schema.js';
+import { documentedForm, jsonSchemaOf, type JsonSchema } from '../api/json-schema.js';
 import type { ApiRequest, ApiResponse } from './app.js';
 import { version } from '../version.js';
 
 /** Runs one operation through the app's own pipeline (key, rate limit, role, validation, scope). */
 export type InvokeOperation = (operationId: OperationId, req: ApiRequest) => Promise<ApiResponse>;
 
-
 const shapeOf = (schema: unknown): Record<string, z.ZodType> =>
   schema && typeof schema === 'object' && 'shape' in schema ? ((schema as z.ZodObject).shape as Record<string, z.ZodType>) : {};
 
-/** The tool's arguments: path, query and body fields merged into one flat object (decisions.md §8). */
-export function toolInputSchema(ep: Endpoint): z.ZodObject {
-  return z.object({ ...shapeOf(ep.params), ...shapeOf(ep.query), ...shapeOf(ep.body) });
+/**
+ * The fields of a body as a tool shows them. A body documented as a union keyed by one field
+ * (the listener's source_type, decisions.md §10) becomes one object: that field an enum, and
+ * each other field the alternatives the variants give it, so query_config offers every
+ * source's shape. Agents handle a top-level object better than a top-level oneOf.
+ */
+function documentedShape(schema: z.ZodType | undefined): Record<string, z.ZodType> {
+  if (!schema) return {};
+  const doc = documentedForm(schema);
+  if (!(doc instanceof z.ZodDiscriminatedUnion)) return shapeOf(doc);
+  const key = doc._zod.def.discriminator;
+  const variants = doc.options as unknown as z.ZodObject[];
+  const shape: Record<string, z.ZodType> = {};
+  for (const name of new Set(variants.flatMap((v) => Object.keys(v.shape)))) {
+    const alternatives = [...new Set(variants.map((v) => v.shape[name] as z.ZodType | undefined).filter((s) => s !== undefined))];
+    if (name === key) {
+      const values = variants.map((v) => String((v.shape[name] as z.ZodLiteral<string>).value));
+      shape[name] = z.enum(values as [string, ...string[]]).describe(`Picks the shape of the other fields: one of ${values.join(', ')}`);
+    } else {
+      shape[name] = alternatives.length === 1 ? alternatives[0]! : z.union(alternatives as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+    }
+  }
+  return shape;
 }
 
+/** The tool's arguments: path, query and body fields merged into one flat object (decisions.md §8). */
+export function toolInputSchema(ep: Endpoint): z.ZodObject {
+  return z.object({ ...shapeOf(ep.params), ...shapeOf(ep.query), ...documentedShape(ep.body) });
+}
 
 interface ToolDescriptor {
   name: string;

@@ -1,21 +1,15 @@
-import Ajv2020Import from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import addFormatsImport from 'ajv-formats';
-
-// CommonJS modules: under NodeNext typing the default import is module.exports, whose
-// `.default` is the class/plugin; at run time either may be what the loader hands back.
-const Ajv2020 = ((Ajv2020Import as { default?: unknown }).default ?? Ajv2020Import) as typeof Ajv2020Import.default;
-const addFormats = ((addFormatsImport as { default?: unknown }).default ?? addFormatsImport) as typeof addFormatsImport.default;
-type Ajv = InstanceType<typeof Ajv2020>;
+import { Ajv2020, addFormats, type Ajv } from './ajv.js';
 
 /** The parts of the OpenAPI document the contract tests read. */
 export interface OpenApiDoc {
   openapi: string;
-  info: { title: string; version: string };
+  info: { title: string; version: string; license?: { name: string; url?: string }; contact?: { name?: string } };
   paths: Record<string, Record<string, OpenApiOperation>>;
   components: { schemas: Record<string, unknown>; securitySchemes: Record<string, any> };
   security?: Record<string, string[]>[];
-  tags?: { name: string }[];
+  tags?: { name: string; description?: string }[];
+  servers?: { url: string; description?: string }[];
 }
 
 export interface OpenApiOperation {
@@ -65,6 +59,8 @@ export class ResponseValidator {
   constructor(readonly doc: OpenApiDoc) {
     this.ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false });
     addFormats(this.ajv);
+    // OpenAPI's own keyword on the listener body's oneOf: an annotation for JSON Schema.
+    this.ajv.addKeyword('discriminator');
     this.ajv.addSchema({ $id: COMPONENTS_ID, $defs: rewriteRefs(doc.components.schemas) as Record<string, unknown> });
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {
@@ -91,6 +87,11 @@ export class ResponseValidator {
     const v = this.ajv.compile(rewriteRefs(schema) as object);
     this.cache.set(key, v);
     return v;
+  }
+
+  /** A validator for any schema of the document (its `#/components/...` references resolved). */
+  validatorForSchema(schema: unknown): ValidateFunction {
+    return this.ajv.compile(rewriteRefs(schema) as object);
   }
 
   /** Errors of `body` against the documented response (empty when it validates). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { websiteIdField } from './common.js';
+import { dateTime, documentedEnum, websiteIdField } from './common.js';
+import { localEnum } from '../json-schema.js';
 
 export const DIMENSION_TYPES = ['hook', 'angle', 'offer', 'story', 'audience', 'format', 'cta'] as const;
 export const LEARNING_STATUSES = ['candidate', 'testing', 'confirmed', 'rejected', 'archived'] as const;
@@ -11,18 +12,22 @@ export const ListLearningsQuery = z.object({
 });
 export type ListLearningsQuery = z.infer<typeof ListLearningsQuery>;
 
-export const Learning = z.looseObject({
-  id: z.string(),
-  channel: z.string(),
-  dimensionType: z.string(),
-  dimensionValue: z.string(),
-  summary: z.string(),
-  evidenceCount: z.number().int(),
-  confidenceScore: z.number(),
-  status: z.string(),
-  createdAt: z.string(),
-});
+export const Learning = z
+  .looseObject({
+    id: z.string(),
+    channel: z.string(),
+    dimensionType: localEnum(documentedEnum(DIMENSION_TYPES)),
+    dimensionValue: z.string(),
+    summary: z.string(),
+    evidenceCount: z.number().int(),
+    confidenceScore: z.number(),
+    status: localEnum(documentedEnum(['confirmed'])).describe('Only confirmed learnings are listed'),
+    createdAt: dateTime(),
+  })
+  .meta({ id: 'Learning', description: 'A durable pattern validated by two or more independent test wins' });
 export type Learning = z.infer<typeof Learning>;
 
-export const LearningsList = z.looseObject({ learnings: z.array(Learning), total: z.number().int() });
+export const LearningsList = z
+  .looseObject({ learnings: z.array(Learning), total: z.number().int().describe('Matches before the limit') })
+  .meta({ id: 'LearningList' });
 export type LearningsList = z.infer<typeof LearningsList>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { websiteIdField } from './common.js';
+import { dateTime, documentedEnum, websiteIdField } from './common.js';
+import { localEnum } from '../json-schema.js';
 
 export const NURTURE_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
 import { NURTURE_MAX_LIMIT } from '../vocabulary.js';
@@ -14,20 +15,24 @@ export const ListNurtureQuery = z.object({
 });
 export type ListNurtureQuery = z.infer<typeof ListNurtureQuery>;
 
-export const NurtureSequence = z.looseObject({
-  contentId: z.string(),
-  title: z.string(),
-  status: z.string(),
-  stepCount: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const NurtureSequence = z
+  .looseObject({
+    contentId: z.string(),
+    title: z.string(),
+    status: localEnum(documentedEnum(NURTURE_STATUSES)),
+    stepCount: z.number().int(),
+    createdAt: dateTime(),
+    updatedAt: dateTime(),
+  })
+  .meta({ id: 'NurtureSequence', description: 'A nurture sequence with its number of steps' });
 export type NurtureSequence = z.infer<typeof NurtureSequence>;
 
-export const NurtureList = z.looseObject({
-  sequences: z.array(NurtureSequence),
-  total: z.number().int(),
-  limit: z.number().int(),
-  offset: z.number().int(),
-});
+export const NurtureList = z
+  .looseObject({
+    sequences: z.array(NurtureSequence),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  })
+  .meta({ id: 'NurtureSequenceList' });
 export type NurtureList = z.infer<typeof NurtureList>;
