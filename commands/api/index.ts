@@ -5,6 +5,7 @@ import { collect, withExamples } from '../../src/cli-kit.js';
 import { UsageError } from '../../src/errors.js';
 import { readAll } from '../../src/io/streams.js';
 import { writeJson } from '../../src/render/json.js';
+import { escapeControls } from '../../src/render/escape.js';
 
 interface ApiOptions {
   path: string;
@@ -107,7 +108,8 @@ export async function api(ctx: Context, o: ApiOptions): Promise<void> {
   const res = await client.send(method, url, body);
   if (o.include) {
     ctx.io.err.write(`HTTP ${res.status}\n`);
-    if (res.body === undefined) ctx.io.out.write(res.text + '\n');
+    // A body that is no JSON is shown as text: on a terminal with its controls escaped.
+    if (res.body === undefined) ctx.io.out.write((ctx.io.tty.out ? escapeControls(res.text, { multiline: true }) : res.text) + '\n');
     else writeJson(ctx.io, res.body);
     client.unwrap(method, url, res);
     return;

@@ -9,7 +9,7 @@ import { printDryRun } from '../../src/dry-run.js';
 import { websiteParam } from '../../src/http/request-params.js';
 import { buildQueryConfig, checkQueryConfig } from '../../src/listener-query.js';
 import { render } from '../../src/render/output.js';
-import { formatDateTimeHint } from '../../src/render/format.js';
+import { dateColumn, shownTime } from '../../src/render/dates.js';
 
 interface Flags {
   name: string;
@@ -47,17 +47,16 @@ export async function create(ctx: Context, f: Flags): Promise<void> {
   const input = { query: websiteParam(ctx), body };
   if (f.dryRun) return printDryRun(ctx, ep, input);
   const res = await (await ctx.api()).call(ep, input);
-  const now = ctx.now();
   await render(ctx.io, { json: ctx.globals.json, data: res.raw }, {
     rows: [res.data],
     columns: [
-      { header: 'ID', value: (l: ContentListener) => l.id },
+      { header: 'ID', kind: 'id', value: (l: ContentListener) => l.id },
       { header: 'NAME', value: (l) => l.name },
-      { header: 'SOURCE', value: (l) => l.sourceType },
+      { header: 'SOURCE', kind: 'code', value: (l) => l.sourceType },
       { header: 'QUERY', value: (l) => JSON.stringify(l.queryConfig) },
-      { header: 'INTERVAL', value: (l) => l.pollInterval },
-      { header: 'ENABLED', value: (l) => (l.enabled ? 'yes' : 'no') },
-      { header: 'NEXT POLL', value: (l) => formatDateTimeHint(l.nextPollAt, now) },
+      { header: 'INTERVAL', kind: 'code', value: (l) => l.pollInterval },
+      { header: 'ENABLED', kind: 'code', value: (l) => (l.enabled ? 'yes' : 'no') },
+      dateColumn('NEXT POLL', (l: ContentListener) => l.nextPollAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true }),
     ],
   });
 }

@@ -7,7 +7,7 @@ import { printDryRun } from '../../src/dry-run.js';
 import { websiteParam } from '../../src/http/request-params.js';
 import { parseWhen, requireFuture, wireTime } from '../../src/when.js';
 import { render } from '../../src/render/output.js';
-import { formatDateTimeHint } from '../../src/render/format.js';
+import { dateColumn, shownTime } from '../../src/render/dates.js';
 import { addScheduleFromOptions, scheduleFrom, singleForm, type ScheduleFromFlags } from './schedule-from.js';
 
 export const scheduleCommand = (ctx: Context) =>
@@ -32,9 +32,9 @@ export async function schedule(ctx: Context, o: { id: string; at: string; dryRun
   await render(ctx.io, { json: ctx.globals.json, data: res.raw }, {
     rows: [res.data],
     columns: [
-      { header: 'ID', value: (p: ScheduledPost) => p.id },
-      { header: 'STATUS', value: (p) => p.status, style: (t, _p, s) => s.green(t) },
-      { header: 'SCHEDULED', value: (p) => formatDateTimeHint(p.scheduledAt, now) },
+      { header: 'ID', kind: 'id', value: (p: ScheduledPost) => p.id },
+      { header: 'STATUS', kind: 'code', value: (p) => p.status, style: (t, _p, s) => s.green(t) },
+      dateColumn('SCHEDULED', (p: ScheduledPost) => p.scheduledAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true }),
     ],
   });
 }

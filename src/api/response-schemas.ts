@@ -68,6 +68,12 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
               "type": "integer",
               "minimum": -9007199254740991,
               "maximum": 9007199254740991
+            },
+            "currency": {
+              "type": [
+                "string",
+                "null"
+              ]
             }
           },
           "required": [

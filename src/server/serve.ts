@@ -16,6 +16,7 @@ import { RateLimiter, rateLimitFileOf } from './rate-limit.js';
 import { mountExtraRoutes } from './extra-routes.js';
 import { createFaultInjector } from './faults.js';
 import type { FaultPlan } from './faults.js';
+import { escapeControls } from '../render/escape.js';
 
 /** `$CR_STORE`, else `$XDG_DATA_HOME/cr/store.json`, else `~/.local/share/cr/store.json`. */
 export function defaultStorePath(env: NodeJS.ProcessEnv = process.env): string {
@@ -62,7 +63,7 @@ export interface RunningServer {
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 export const formatLogLine = (e: RequestLogEntry, at = new Date()) =>
-  `${at.toISOString()} ${e.method} ${e.path} ${e.status} ${e.ms}ms key=${e.keyId ?? '-'}`;
+  `${at.toISOString()} ${e.method} ${escapeControls(e.path)} ${e.status} ${e.ms}ms key=${e.keyId ?? '-'}`;
 
 const envelopeText = (error: string, code: string) => JSON.stringify({ success: false, error, code });
 

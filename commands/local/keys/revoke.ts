@@ -4,6 +4,7 @@ import { withExamples, storeOption } from '../../../src/cli-kit.js';
 import { asCliError } from '../../../src/local/errors.js';
 import { storePathOf } from '../../../src/local/store-path.js';
 import { writeJson } from '../../../src/render/json.js';
+import { escapeControls } from '../../../src/render/escape.js';
 
 export const revokeCommand = (ctx: Context) =>
   withExamples(
@@ -20,5 +21,6 @@ export async function revoke(ctx: Context, id: string, o: { store?: string }): P
     throw await asCliError(err);
   }
   if (ctx.globals.json) writeJson(ctx.io, info);
-  ctx.notice(`Revoked key ${info.id} (${info.name}) at ${info.revoked_at}`);
+  // The name came from the store: escaped like every stored text (cli.md "At a terminal").
+  ctx.notice(escapeControls(`Revoked key ${info.id} (${info.name}) at ${info.revoked_at}`));
 }

@@ -44,6 +44,11 @@ export const EntitySummary = z.looseObject({
   nextRenewalDate: nullableString(),
   monthlyCostCents: z.number().int(),
   monthlyAiCostCents: z.number().int(),
+  /**
+   * Not in the published API: the local server adds the entity's currency (ISO 4217, null
+   * when unknown or mixed; docs/api-decisions.md). Optional: a client never requires it.
+   */
+  currency: z.string().nullable().optional(),
 });
 export type EntitySummary = z.infer<typeof EntitySummary>;
 
