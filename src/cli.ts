@@ -108,8 +108,8 @@ function reportError(ctx: Context, error: unknown): number {
     const text = error instanceof ApiError ? redactKeys(error.apiMessage) : message;
     writeJsonError(ctx.io, { error: text, code: errCode ?? null, status });
   } else {
-    // The message may quote the API or a file: never raw controls on the terminal (cli.md).
-    ctx.io.err.write(`error: ${escapeControls(message)}${errCode ? ` (${errCode})` : ''}\n`);
+    // Message and code may quote the API or a file: never raw controls on the terminal (cli.md).
+    ctx.io.err.write(escapeControls(`error: ${message}${errCode ? ` (${errCode})` : ''}`) + '\n');
   }
   if (ctx.globals.verbose && error instanceof Error && !(error instanceof CrError) && error.stack) {
     ctx.io.err.write(escapeControls(redactKeys(error.stack), { multiline: true }) + '\n');
