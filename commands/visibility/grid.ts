@@ -28,7 +28,7 @@ export async function grid(ctx: Context, f: { keyword?: string }): Promise<void>
   if (f.keyword !== undefined && res.data.keywords.length === 0) await refuseUntracked(ctx, client, f.keyword);
   const when = shownTime(ctx.env, ctx.now, res.response.headers);
   // Not a table: heat maps on a terminal, one TSV line per grid point when piped.
-  await render(ctx.io, { json: ctx.globals.json, data: res.raw }, { tsv: () => tsvRows(res.data), draw: (s) => heatMaps(s, res.data, when.now) });
+  await render(ctx.io, { json: ctx.globals.json, data: res.raw }, { tsv: () => tsvRows(res.data), draw: (s, width) => heatMaps(s, res.data, when.now, width) });
 }
 
 /**
@@ -50,14 +50,14 @@ export function tsvRows(data: Visibility): unknown[][] {
   );
 }
 
-function heatMaps(s: Styles, data: Visibility, now: Date): string {
+function heatMaps(s: Styles, data: Visibility, now: Date, width: number): string {
   const scan = data.scanDate ? `scan ${formatDateHint(data.scanDate, now)}` : 'no scan yet';
   if (data.keywords.length === 0) return s.dim(`No visibility data (${scan}).`);
   const blocks = data.keywords.map((k) => {
     const st = gridStats(k.gridPoints);
     const avg = st.averageRank === null ? 'not ranking anywhere' : `average rank ${st.averageRank.toFixed(1)} (ranking at ${st.ranking} of ${st.points} points)`;
     const top3 = `top 3 at ${Math.round(st.top3Share * 100)}% of points (${st.top3} of ${st.points})`;
-    return [`${s.bold(oneLineCell(k.keyword))}  ${s.dim(scan)}`, ...drawGrid(arrangeGrid(k.gridPoints), s), `${avg}; ${top3}`].join('\n');
+    return [`${s.bold(oneLineCell(k.keyword))}  ${s.dim(scan)}`, ...drawGrid(arrangeGrid(k.gridPoints), s), avg.length + top3.length + 2 <= width ? `${avg}; ${top3}` : `${avg};\n${top3}`].join('\n');
   });
-  return [...blocks, legend(s)].join('\n\n');
+  return [...blocks, legend(s, width)].join('\n\n');
 }
