@@ -63,7 +63,7 @@ function drawGrid<T>(
 ): string {
   const { columns } = view;
   const cell = (text: string, w: number, i: number, paint: (t: string) => string) => {
-    const cut = w > widths[i]! ? cutToWidth(text, widths[i]!) : text;
+    const cut = w > widths[i]! ? cutToWidth(text, widths[i]!, w) : text;
     const pad = ' '.repeat(Math.max(0, widths[i]! - (cut === text ? w : measure(cut))));
     const painted = paint(cut);
     return columns[i]!.align === 'right' ? pad + painted : painted + pad;

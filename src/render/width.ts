@@ -14,16 +14,22 @@ export function displayWidth(text: string): number {
 
 let segmenter: Intl.Segmenter | undefined;
 
-/** The text cut to at most `max` columns, ending in `…` when anything was cut. Never splits a grapheme. */
-export function cutToWidth(text: string, max: number): string {
-  if (displayWidth(text) <= max) return text;
+/** One grapheme's width: printable ASCII is one column, anything else asks string-width. */
+const segmentWidth = (g: string) => (g.length === 1 && g >= ' ' && g <= '~' ? 1 : stringWidth(g));
+
+/**
+ * The text cut to at most `max` columns, ending in `…` when anything was cut. Never splits a
+ * grapheme. `width` is the text's display width when the caller measured it already.
+ */
+export function cutToWidth(text: string, max: number, width = displayWidth(text)): string {
+  if (width <= max) return text;
   if (max <= 0) return '';
   if (PLAIN.test(text)) return text.slice(0, max - 1) + '…';
   segmenter ??= new Intl.Segmenter();
   let out = '';
   let used = 0;
   for (const { segment } of segmenter.segment(text)) {
-    const w = stringWidth(segment);
+    const w = segmentWidth(segment);
     if (used + w > max - 1) break;
     out += segment;
     used += w;
