@@ -50,7 +50,7 @@ export const createCommand = (ctx: Context) =>
       .option('--dry-run', 'print the request and send nothing')
       .action((f: Flags) => create(ctx, f)),
     [
-      'cr ads create --website 5f0c… --format single_image --name "Spring sale" --url https://shop.example.com/spring --image https://cdn.example.com/a.png',
+      'cr ads create --website 5f0c2a8e-7d41-4b6a-9c3e-2f8b1d6a4e90 --format single_image --name "Spring sale" --url https://shop.example.com/spring --image https://cdn.example.com/a.png',
       'cr ads create --body creative.json --name "Spring sale v2" --dry-run',
     ],
   );

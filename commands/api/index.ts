@@ -24,11 +24,11 @@ export function register(program: Command, ctx: Context): void {
         .description('call any path under the base URL and print the envelope data as JSON')
         .argument('<path>', 'path under the base URL, e.g. /finance/summary')
         .addOption(new Option('-X, --method <method>', 'HTTP method (default GET, or POST with -F/--input)'))
-        .option('-F, --field <key=value>', 'typed field: numbers, true/false/null parsed, @file reads a file; query for GET, body otherwise', collect, [])
+        .option('-F, --field <key=value>', 'typed field: numbers, true/false/null parsed, @file reads a file; query for GET, body otherwise (repeatable)', collect)
         .option('--input <file>', 'raw JSON request body from a file, or - for stdin')
         .option('-i, --include', 'print the whole response body, and the HTTP status on stderr')
-        .action((path: string, f: { method?: string; field: string[]; input?: string; include?: boolean }) =>
-          api(ctx, { path, method: f.method, fields: f.field, input: f.input, include: Boolean(f.include) }),
+        .action((path: string, f: { method?: string; field?: string[]; input?: string; include?: boolean }) =>
+          api(ctx, { path, method: f.method, fields: f.field ?? [], input: f.input, include: Boolean(f.include) }),
         ),
       ['cr api /finance/summary', 'cr api /content/listeners -F name=Feed -F source_type=rss -F query_config[feed_url]=https://example.com/feed.xml'],
     ),

@@ -14,7 +14,7 @@ import { dateColumn, shownTime } from '../../src/render/dates.js';
 interface Flags {
   name: string;
   source: SourceType;
-  query: string[];
+  query?: string[];
   queryJson?: string;
   interval?: string;
   dryRun?: boolean;
@@ -26,19 +26,19 @@ export const createCommand = (ctx: Context) =>
       .description('create a content listener; the source-specific query keys are checked before sending')
       .requiredOption('--name <name>', 'human-readable label')
       .addOption(new Option('--source <type>', 'external source').choices(SOURCE_TYPES).makeOptionMandatory())
-      .option('--query <key=value>', 'a query_config entry (repeat; a repeated key builds an array; keywords is always an array)', collect, [])
+      .option('--query <key=value>', 'a query_config entry (repeat; a repeated key builds an array; keywords is always an array)', collect)
       .option('--query-json <json>', 'query_config as a JSON object (--query entries win)')
       .addOption(new Option('--interval <interval>', 'poll interval (server default 24h)').choices(POLL_INTERVALS))
       .option('--dry-run', 'print the request and send nothing')
       .action((f: Flags) => create(ctx, f)),
     [
-      'cr listeners create --website 5f0c… --name "Node subreddit" --source reddit --query subreddit=node --interval 6h',
+      'cr listeners create --website 5f0c2a8e-7d41-4b6a-9c3e-2f8b1d6a4e90 --name "Node subreddit" --source reddit --query subreddit=node --interval 6h',
       'cr listeners create --name "Launch news" --source google_news --query keywords=acme --query keywords="acme launch" --dry-run',
     ],
   );
 
 export async function create(ctx: Context, f: Flags): Promise<void> {
-  const queryConfig = buildQueryConfig(f.query, f.queryJson);
+  const queryConfig = buildQueryConfig(f.query ?? [], f.queryJson);
   checkQueryConfig(f.source, queryConfig);
   const body: BodyOf<'createContentListener'> = { name: f.name, source_type: f.source, query_config: queryConfig };
   if (f.interval) body.poll_interval = f.interval;
