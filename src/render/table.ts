@@ -45,7 +45,11 @@ export function drawTable<T>(view: Pick<View<T>, 'rows' | 'columns'>, s: Styles,
   for (const layout of LAYOUTS) {
     const cellW = layout.short ? m.shortW : m.fullW;
     const natural = columns.map((_, i) => cellW.reduce((w, line) => Math.max(w, line[i]!), headerW[i]!));
-    const widths = fitWidths(columns.map((c, i) => ({ natural: natural[i]!, cuttable: cuttable(c), max: c.max })), width, layout.bordered);
+    const widths = fitWidths(
+      columns.map((c, i) => ({ natural: natural[i]!, cuttable: cuttable(c), max: c.max })),
+      width,
+      layout.bordered,
+    );
     if (widths) return drawGrid(view, layout.short ? m.short : m.full, cellW, headerW, widths, layout.bordered, s, measure);
   }
   return drawRecords(view, m.full, s, width);

@@ -100,11 +100,7 @@ describe.skipIf(!hasScript)('on a pseudo-terminal', () => {
 
   it('hostile API text: no ESC, BEL or C1 CSI byte reaches the terminal', async () => {
     const env = { CR_BASE_URL: `${hostile.url}/api/v1`, CR_API_KEY: KEYS.editor, NO_COLOR: '1' };
-    const runs = [
-      ...TABLES.slice(0, 6),
-      ['local', 'keys', 'list', '--store', hostileKeysStore],
-      ['visibility', 'grid', '--keyword', 'nope'],
-    ];
+    const runs = [...TABLES.slice(0, 6), ['local', 'keys', 'list', '--store', hostileKeysStore], ['visibility', 'grid', '--keyword', 'nope']];
     for (const args of runs) {
       const { bytes, code } = await onPty(args, 100, env);
       expect(code, args.join(' ')).toBe(args.includes('nope') ? 5 : 0);

@@ -45,18 +45,49 @@ describe('display width', () => {
 
 describe('fitWidths', () => {
   it('keeps natural widths when they fit', () => {
-    expect(fitWidths([{ natural: 10, cuttable: true }, { natural: 5, cuttable: false }], 40)).toEqual([10, 5]);
+    expect(
+      fitWidths(
+        [
+          { natural: 10, cuttable: true },
+          { natural: 5, cuttable: false },
+        ],
+        40,
+      ),
+    ).toEqual([10, 5]);
   });
   it('cuts the widest text column first, never the others', () => {
-    const w = fitWidths([{ natural: 30, cuttable: true }, { natural: 20, cuttable: true }, { natural: 36, cuttable: false }], 80)!;
+    const w = fitWidths(
+      [
+        { natural: 30, cuttable: true },
+        { natural: 20, cuttable: true },
+        { natural: 36, cuttable: false },
+      ],
+      80,
+    )!;
     expect(w[2]).toBe(36);
     expect(w.reduce((a, b) => a + b, 0) + frameWidth(3)).toBe(80);
     expect(w[0]).toBeGreaterThanOrEqual(w[1]!); // the widest lost most, down to the other's level
     expect(w[0]! - w[1]!).toBeLessThanOrEqual(1);
   });
   it('gives up (null) rather than cut an id', () => {
-    expect(fitWidths([{ natural: 36, cuttable: false }, { natural: 40, cuttable: true }], 40)).toBeNull();
-    expect(fitWidths([{ natural: 36, cuttable: false }, { natural: 40, cuttable: true }], 36 + MIN_TEXT + frameWidth(2))).toEqual([36, MIN_TEXT]);
+    expect(
+      fitWidths(
+        [
+          { natural: 36, cuttable: false },
+          { natural: 40, cuttable: true },
+        ],
+        40,
+      ),
+    ).toBeNull();
+    expect(
+      fitWidths(
+        [
+          { natural: 36, cuttable: false },
+          { natural: 40, cuttable: true },
+        ],
+        36 + MIN_TEXT + frameWidth(2),
+      ),
+    ).toEqual([36, MIN_TEXT]);
   });
 });
 

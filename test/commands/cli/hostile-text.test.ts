@@ -26,8 +26,7 @@ afterAll(async () => {
   cleanupTempDirs();
 });
 
-const cr = (args: string[], opts: RunCliOptions = {}) =>
-  runCli(args, { ...opts, env: { CR_BASE_URL: `${server.url}/api/v1`, CR_API_KEY: KEYS.editor, CR_NOW: NOW, COLUMNS: '100', ...opts.env } });
+const cr = (args: string[], opts: RunCliOptions = {}) => runCli(args, { ...opts, env: { CR_BASE_URL: `${server.url}/api/v1`, CR_API_KEY: KEYS.editor, CR_NOW: NOW, COLUMNS: '100', ...opts.env } });
 
 const COMMANDS = [
   ['finance', 'summary'],

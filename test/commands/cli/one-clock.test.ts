@@ -11,9 +11,25 @@ import { useHarness } from '../../helpers/harness.js';
 const SERVER_DATE = 'Sun, 22 Nov 2026 10:00:00 GMT';
 const entity = { id: 'e', name: 'E', accounting_tenant_id: null, owner_id: 'u', created_at: '2026-01-01T00:00:00Z' };
 const record = {
-  id: 'r', entity_id: 'e', website_id: null, client_name: 'Globex', type: 'recurring', amount_cents: 100, currency: 'USD', billing_frequency: 'monthly',
-  next_invoice_date: '2026-11-20', last_invoiced_at: null, status: 'active', renewal_date: null, payment_terms: null, started_at: '2026-01-01T00:00:00Z',
-  ended_at: null, notes: null, product_line_id: null, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
+  id: 'r',
+  entity_id: 'e',
+  website_id: null,
+  client_name: 'Globex',
+  type: 'recurring',
+  amount_cents: 100,
+  currency: 'USD',
+  billing_frequency: 'monthly',
+  next_invoice_date: '2026-11-20',
+  last_invoiced_at: null,
+  status: 'active',
+  renewal_date: null,
+  payment_terms: null,
+  started_at: '2026-01-01T00:00:00Z',
+  ended_at: null,
+  notes: null,
+  product_line_id: null,
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
 };
 const finance = {
   summaries: [{ entity, activeMrr: 100, activeClientCount: 1, nextRenewalDate: '2026-12-01', monthlyCostCents: 0, monthlyAiCostCents: 0 }],

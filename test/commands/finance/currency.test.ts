@@ -37,15 +37,17 @@ afterAll(async () => {
   cleanupTempDirs();
 });
 
-const summary = (baseUrl: string, tty = true) =>
-  runCli(['finance', 'summary'], { tty, env: { CR_BASE_URL: baseUrl, CR_API_KEY: KEYS.editor, CR_NOW: NOW, COLUMNS: '160' } });
+const summary = (baseUrl: string, tty = true) => runCli(['finance', 'summary'], { tty, env: { CR_BASE_URL: baseUrl, CR_API_KEY: KEYS.editor, CR_NOW: NOW, COLUMNS: '160' } });
 
 describe('cr finance summary: money per currency', () => {
   it('the local server sends each entity its currency', async () => {
     const res = await fetch(`${server.url}/api/v1/finance/summary`, { headers: { authorization: `Bearer ${KEYS.editor}` } });
     const body = (await res.json()) as { data: { summaries: { entity: { id: string }; currency: string | null }[]; invoiceAlerts: unknown[] } };
     expect(body.data.invoiceAlerts).toEqual([]);
-    expect(body.data.summaries.map((x) => [x.entity.id, x.currency])).toEqual([['ent-a', 'EUR'], ['ent-b', 'GBP']]);
+    expect(body.data.summaries.map((x) => [x.entity.id, x.currency])).toEqual([
+      ['ent-a', 'EUR'],
+      ['ent-b', 'GBP'],
+    ]);
   });
 
   it('with the field: € and £, never $, and one TOTAL row per currency', async () => {
