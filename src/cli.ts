@@ -4,6 +4,7 @@ import { CrError, ApiError, UsageError, exitCodeOf, InterruptedError } from './e
 import { groups } from './groups.js';
 import { redactKeys } from './redact.js';
 import { writeJsonError } from './render/json.js';
+import { escapeControls } from './render/escape.js';
 import { answerVersion, version } from './version.js';
 
 /**
@@ -107,10 +108,11 @@ function reportError(ctx: Context, error: unknown): number {
     const text = error instanceof ApiError ? redactKeys(error.apiMessage) : message;
     writeJsonError(ctx.io, { error: text, code: errCode ?? null, status });
   } else {
-    ctx.io.err.write(`error: ${message}${errCode ? ` (${errCode})` : ''}\n`);
+    // Message and code may quote the API or a file: never raw controls on the terminal (cli.md).
+    ctx.io.err.write(escapeControls(`error: ${message}${errCode ? ` (${errCode})` : ''}`) + '\n');
   }
   if (ctx.globals.verbose && error instanceof Error && !(error instanceof CrError) && error.stack) {
-    ctx.io.err.write(redactKeys(error.stack) + '\n');
+    ctx.io.err.write(escapeControls(redactKeys(error.stack), { multiline: true }) + '\n');
   }
   return code;
 }

@@ -9,7 +9,7 @@ import type { AdCreative } from '../../src/api/schemas/ads.js';
 import { printDryRun } from '../../src/dry-run.js';
 import { readAll } from '../../src/io/streams.js';
 import { render } from '../../src/render/output.js';
-import { formatDateTimeHint } from '../../src/render/format.js';
+import { dateColumn, shownTime } from '../../src/render/dates.js';
 
 interface Flags {
   format?: string;
@@ -50,7 +50,7 @@ export const createCommand = (ctx: Context) =>
       .option('--dry-run', 'print the request and send nothing')
       .action((f: Flags) => create(ctx, f)),
     [
-      'cr ads create --website 5f0c… --format single_image --name "Spring sale" --url https://shop.example.com/spring --image https://cdn.example.com/a.png',
+      'cr ads create --website 5f0c2a8e-7d41-4b6a-9c3e-2f8b1d6a4e90 --format single_image --name "Spring sale" --url https://shop.example.com/spring --image https://cdn.example.com/a.png',
       'cr ads create --body creative.json --name "Spring sale v2" --dry-run',
     ],
   );
@@ -105,19 +105,18 @@ export async function create(ctx: Context, f: Flags): Promise<void> {
   if (f.dryRun) return printDryRun(ctx, ep, { body });
   // The body mixes a user's --body file with flags; the server judges it (required fields: service-api.md "not shown").
   const res = await (await ctx.api()).call(ep, { body: body as BodyOf<'createAdCreative'> });
-  const now = ctx.now();
   await render(ctx.io, { json: ctx.globals.json, data: res.raw }, {
     rows: [res.data],
     columns: [
-      { header: 'ID', value: (a: AdCreative) => a.id },
+      { header: 'ID', kind: 'id', value: (a: AdCreative) => a.id },
       { header: 'NAME', value: (a) => a.name },
-      { header: 'PLATFORM', value: (a) => a.platform },
-      { header: 'FORMAT', value: (a) => a.adFormat },
-      { header: 'STATUS', value: (a) => a.status },
+      { header: 'PLATFORM', kind: 'code', value: (a) => a.platform },
+      { header: 'FORMAT', kind: 'code', value: (a) => a.adFormat },
+      { header: 'STATUS', kind: 'code', value: (a) => a.status },
       { header: 'CAMPAIGN', value: (a) => a.campaignName || a.campaignId || '-' },
       { header: 'DESTINATION', value: (a) => a.destinationUrl },
-      { header: 'IMAGES', value: (a) => a.imageUrls.length, align: 'right' },
-      { header: 'CREATED', value: (a) => formatDateTimeHint(a.createdAt, now) },
+      { header: 'IMAGES', kind: 'number', value: (a) => a.imageUrls.length, align: 'right' },
+      dateColumn('CREATED', (a: AdCreative) => a.createdAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true }),
     ],
   });
 }

@@ -5,6 +5,7 @@ import { collect, withExamples } from '../../src/cli-kit.js';
 import { UsageError } from '../../src/errors.js';
 import { readAll } from '../../src/io/streams.js';
 import { writeJson } from '../../src/render/json.js';
+import { escapeControls } from '../../src/render/escape.js';
 
 interface ApiOptions {
   path: string;
@@ -23,11 +24,11 @@ export function register(program: Command, ctx: Context): void {
         .description('call any path under the base URL and print the envelope data as JSON')
         .argument('<path>', 'path under the base URL, e.g. /finance/summary')
         .addOption(new Option('-X, --method <method>', 'HTTP method (default GET, or POST with -F/--input)'))
-        .option('-F, --field <key=value>', 'typed field: numbers, true/false/null parsed, @file reads a file; query for GET, body otherwise', collect, [])
+        .option('-F, --field <key=value>', 'typed field: numbers, true/false/null parsed, @file reads a file; query for GET, body otherwise (repeatable)', collect)
         .option('--input <file>', 'raw JSON request body from a file, or - for stdin')
         .option('-i, --include', 'print the whole response body, and the HTTP status on stderr')
-        .action((path: string, f: { method?: string; field: string[]; input?: string; include?: boolean }) =>
-          api(ctx, { path, method: f.method, fields: f.field, input: f.input, include: Boolean(f.include) }),
+        .action((path: string, f: { method?: string; field?: string[]; input?: string; include?: boolean }) =>
+          api(ctx, { path, method: f.method, fields: f.field ?? [], input: f.input, include: Boolean(f.include) }),
         ),
       ['cr api /finance/summary', 'cr api /content/listeners -F name=Feed -F source_type=rss -F query_config[feed_url]=https://example.com/feed.xml'],
     ),
@@ -107,7 +108,8 @@ export async function api(ctx: Context, o: ApiOptions): Promise<void> {
   const res = await client.send(method, url, body);
   if (o.include) {
     ctx.io.err.write(`HTTP ${res.status}\n`);
-    if (res.body === undefined) ctx.io.out.write(res.text + '\n');
+    // A body that is no JSON is shown as text: on a terminal with its controls escaped.
+    if (res.body === undefined) ctx.io.out.write((ctx.io.tty.out ? escapeControls(res.text, { multiline: true }) : res.text) + '\n');
     else writeJson(ctx.io, res.body);
     client.unwrap(method, url, res);
     return;

@@ -22,11 +22,11 @@ export async function subjects(ctx: Context): Promise<void> {
     rows: res.data,
     columns: [
       { header: 'NAME', value: (b: BrandSubject) => b.subjectName },
-      { header: 'TYPE', value: (b) => b.subjectType },
-      { header: 'STATUS', value: (b) => b.status },
-      { header: 'IMAGES', value: (b) => b.referenceImages.length, align: 'right' },
+      { header: 'TYPE', kind: 'code', value: (b) => b.subjectType },
+      { header: 'STATUS', kind: 'code', value: (b) => b.status },
+      { header: 'IMAGES', kind: 'number', value: (b) => b.referenceImages.length, align: 'right' },
       { header: 'PRIMARY IMAGE', value: primaryUrl },
-      { header: 'ID', value: (b) => b.id },
+      { header: 'ID', kind: 'id', value: (b) => b.id },
     ],
     empty: 'No brand subjects.',
   });

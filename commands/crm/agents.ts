@@ -5,7 +5,6 @@ import { routes } from '../../src/api/routes.js';
 import type { CrmAgent } from '../../src/api/schemas/crm.js';
 import { websiteParam } from '../../src/http/request-params.js';
 import { render } from '../../src/render/output.js';
-import { oneLine } from '../../src/render/format.js';
 
 export const agentsCommand = (ctx: Context) =>
   withExamples(
@@ -20,11 +19,12 @@ export async function agents(ctx: Context): Promise<void> {
     rows: res.data.agents,
     columns: [
       { header: 'NAME', value: (a: CrmAgent) => a.name },
-      { header: 'STATUS', value: (a) => a.status },
-      { header: 'VERSION', value: (a) => (a.activePromptVersion ? `v${a.activePromptVersion.versionNumber}` : '-') },
-      { header: 'PROMPT', value: (a) => (a.activePromptVersion ? oneLine(a.activePromptVersion.promptText, 60) : '-') },
-      { header: 'CRM ID', value: (a) => a.crmAgentId },
-      { header: 'ID', value: (a) => a.id },
+      { header: 'STATUS', kind: 'code', value: (a) => a.status },
+      { header: 'VERSION', kind: 'number', value: (a) => (a.activePromptVersion ? `v${a.activePromptVersion.versionNumber}` : '-') },
+      // The whole prompt on one line; a terminal cuts it to fit, a pipe gets every character.
+      { header: 'PROMPT', value: (a) => (a.activePromptVersion ? a.activePromptVersion.promptText : '-'), max: 60 },
+      { header: 'CRM ID', kind: 'id', value: (a) => a.crmAgentId },
+      { header: 'ID', kind: 'id', value: (a) => a.id },
     ],
     empty: 'No CRM agents.',
   });

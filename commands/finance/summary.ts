@@ -6,7 +6,8 @@ import type { FinanceSummary, InvoiceAlert } from '../../src/api/schemas/finance
 import { websiteParam } from '../../src/http/request-params.js';
 import { render, table } from '../../src/render/output.js';
 import type { Column } from '../../src/render/view.js';
-import { formatDateHint, formatMoney, relativeDays } from '../../src/render/format.js';
+import { formatMoney } from '../../src/render/format.js';
+import { dateColumn, shownTime } from '../../src/render/dates.js';
 import { financeRows, type EntityRow } from '../../src/render/finance.js';
 
 export const summaryCommand = (ctx: Context) =>
@@ -19,40 +20,34 @@ export async function summary(ctx: Context): Promise<void> {
   const client = await ctx.api();
   // Finance is not website data; website_id is still sent when given (cli.md: every command).
   const res = await client.call(routes.getFinanceSummary, { query: websiteParam(ctx) });
-  await show(ctx, res.data, res.raw);
+  await show(ctx, res.data, res.raw, res.response.headers);
 }
 
 const money = (pick: (r: EntityRow) => number) => (r: EntityRow) => formatMoney(pick(r), r.currency);
 
-async function show(ctx: Context, data: FinanceSummary, raw: unknown): Promise<void> {
-  const now = ctx.now();
+async function show(ctx: Context, data: FinanceSummary, raw: unknown, headers: Record<string, string>): Promise<void> {
+  // One clock for renewal and invoice hints: the server's Date header, else the local clock.
+  const when = shownTime(ctx.env, ctx.now, headers);
   const { entities, totals } = financeRows(data);
   const entityColumns: Column<EntityRow>[] = [
     { header: 'ENTITY', value: (r) => r.name, style: (t, r, s) => (r.total ? s.bold(t) : t) },
-    { header: 'MRR', value: money((r) => r.mrr), align: 'right' },
-    { header: 'ACTIVE CLIENTS', value: (r) => r.clients, align: 'right' },
-    { header: 'NEXT RENEWAL', value: (r) => formatDateHint(r.nextRenewal, now) },
-    { header: 'MONTHLY COST', value: money((r) => r.cost), align: 'right' },
-    { header: 'AI COST', value: money((r) => r.aiCost), align: 'right' },
-    { header: 'MARGIN', value: money((r) => r.margin), align: 'right', style: (t, r, s) => (r.margin < 0 ? s.red(t) : s.green(t)) },
+    { header: 'MRR', kind: 'money', value: money((r) => r.mrr), align: 'right' },
+    { header: 'CLIENTS', kind: 'number', value: (r) => r.clients, align: 'right' },
+    dateColumn('NEXT RENEWAL', (r) => r.nextRenewal, when),
+    { header: 'COST', kind: 'money', value: money((r) => r.cost), align: 'right' },
+    { header: 'AI COST', kind: 'money', value: money((r) => r.aiCost), align: 'right' },
+    { header: 'MARGIN', kind: 'money', value: money((r) => r.margin), align: 'right', style: (t, r, s) => (r.margin < 0 ? s.red(t) : s.green(t)) },
   ];
   const alertColumns: Column<InvoiceAlert>[] = [
     { header: 'CLIENT', value: (a) => a.revenueRecord.client_name },
     { header: 'ENTITY', value: (a) => a.entityName },
-    { header: 'AMOUNT', value: (a) => formatMoney(a.revenueRecord.amount_cents, a.revenueRecord.currency), align: 'right' },
-    // The server's daysUntilDue is authoritative for the hint (its clock decides "today").
-    { header: 'DUE', value: (a) => dueText(a), style: (t, a, s) => (a.isOverdue ? s.red(t) : t) },
-    { header: 'STATUS', value: (a) => (a.isOverdue ? 'OVERDUE' : a.daysUntilDue === 0 ? 'due today' : 'due'), style: (t, a, s) => (a.isOverdue ? s.bold.red(t) : t) },
+    { header: 'AMOUNT', kind: 'money', value: (a) => formatMoney(a.revenueRecord.amount_cents, a.revenueRecord.currency || null), align: 'right' },
+    { ...dateColumn('DUE', (a) => a.revenueRecord.next_invoice_date, when), style: (t, a, s) => (a.isOverdue ? s.red(t) : t) },
+    { header: 'STATUS', kind: 'code', value: (a) => (a.isOverdue ? 'OVERDUE' : a.daysUntilDue === 0 ? 'due today' : 'due'), style: (t, a, s) => (a.isOverdue ? s.bold.red(t) : t) },
   ];
   // Piped, two tables share one stream: a leading kind column tells them apart for `grep`/`awk`.
   await render(ctx.io, { json: ctx.globals.json, data: raw }, [
     table({ title: 'Business entities', rows: entities, totals, columns: entityColumns, empty: 'No business entities.', tsvTag: 'entity' }),
     table({ title: 'Invoice alerts (due within 7 days)', rows: data.invoiceAlerts, columns: alertColumns, empty: 'No invoices due in the next 7 days.', tsvTag: 'invoice' }),
   ]);
-}
-
-function dueText(a: InvoiceAlert): string {
-  const date = a.revenueRecord.next_invoice_date;
-  if (!date) return '-';
-  return `${date.slice(0, 10)} (${relativeDays(a.daysUntilDue)})`;
 }

@@ -25,15 +25,16 @@ export async function list(ctx: Context, f: { type?: string; limit?: number }): 
   await render(ctx.io, { json: ctx.globals.json, data: res.raw }, {
     rows: learnings,
     columns: [
-      { header: 'CONFIDENCE', value: (l: Learning) => formatPercent(l.confidenceScore), align: 'right' },
-      { header: 'TYPE', value: (l) => l.dimensionType },
+      { header: 'CONF', kind: 'number', value: (l: Learning) => formatPercent(l.confidenceScore), align: 'right' },
+      { header: 'TYPE', kind: 'code', value: (l) => l.dimensionType },
       { header: 'VALUE', value: (l) => l.dimensionValue },
-      { header: 'CHANNEL', value: (l) => l.channel },
-      { header: 'EVIDENCE', value: (l) => l.evidenceCount, align: 'right' },
-      // Wrapped to what the terminal has left; the cap only bounds very wide terminals.
-      { header: 'SUMMARY', value: (l) => l.summary, wrap: 120 },
+      { header: 'CHANNEL', kind: 'code', value: (l) => l.channel },
+      { header: 'EVIDENCE', kind: 'number', value: (l) => l.evidenceCount, align: 'right' },
+      // Cut to what the terminal has left; the cap only bounds very wide terminals.
+      { header: 'SUMMARY', value: (l) => l.summary, max: 120 },
     ],
     footer: learnings.length < total ? `showing ${learnings.length} of ${total}; raise --limit for more` : undefined,
+    partial: learnings.length < total ? `showing ${learnings.length} of ${total}; raise --limit for more` : undefined,
     empty: 'No confirmed learnings.',
   });
 }

@@ -9,12 +9,12 @@ import { printDryRun } from '../../src/dry-run.js';
 import { websiteParam } from '../../src/http/request-params.js';
 import { buildQueryConfig, checkQueryConfig } from '../../src/listener-query.js';
 import { render } from '../../src/render/output.js';
-import { formatDateTimeHint } from '../../src/render/format.js';
+import { dateColumn, shownTime } from '../../src/render/dates.js';
 
 interface Flags {
   name: string;
   source: SourceType;
-  query: string[];
+  query?: string[];
   queryJson?: string;
   interval?: string;
   dryRun?: boolean;
@@ -26,19 +26,19 @@ export const createCommand = (ctx: Context) =>
       .description('create a content listener; the source-specific query keys are checked before sending')
       .requiredOption('--name <name>', 'human-readable label')
       .addOption(new Option('--source <type>', 'external source').choices(SOURCE_TYPES).makeOptionMandatory())
-      .option('--query <key=value>', 'a query_config entry (repeat; a repeated key builds an array; keywords is always an array)', collect, [])
+      .option('--query <key=value>', 'a query_config entry (repeat; a repeated key builds an array; keywords is always an array)', collect)
       .option('--query-json <json>', 'query_config as a JSON object (--query entries win)')
       .addOption(new Option('--interval <interval>', 'poll interval (server default 24h)').choices(POLL_INTERVALS))
       .option('--dry-run', 'print the request and send nothing')
       .action((f: Flags) => create(ctx, f)),
     [
-      'cr listeners create --website 5f0c… --name "Node subreddit" --source reddit --query subreddit=node --interval 6h',
+      'cr listeners create --website 5f0c2a8e-7d41-4b6a-9c3e-2f8b1d6a4e90 --name "Node subreddit" --source reddit --query subreddit=node --interval 6h',
       'cr listeners create --name "Launch news" --source google_news --query keywords=acme --query keywords="acme launch" --dry-run',
     ],
   );
 
 export async function create(ctx: Context, f: Flags): Promise<void> {
-  const queryConfig = buildQueryConfig(f.query, f.queryJson);
+  const queryConfig = buildQueryConfig(f.query ?? [], f.queryJson);
   checkQueryConfig(f.source, queryConfig);
   const body: BodyOf<'createContentListener'> = { name: f.name, source_type: f.source, query_config: queryConfig };
   if (f.interval) body.poll_interval = f.interval;
@@ -47,17 +47,16 @@ export async function create(ctx: Context, f: Flags): Promise<void> {
   const input = { query: websiteParam(ctx), body };
   if (f.dryRun) return printDryRun(ctx, ep, input);
   const res = await (await ctx.api()).call(ep, input);
-  const now = ctx.now();
   await render(ctx.io, { json: ctx.globals.json, data: res.raw }, {
     rows: [res.data],
     columns: [
-      { header: 'ID', value: (l: ContentListener) => l.id },
+      { header: 'ID', kind: 'id', value: (l: ContentListener) => l.id },
       { header: 'NAME', value: (l) => l.name },
-      { header: 'SOURCE', value: (l) => l.sourceType },
+      { header: 'SOURCE', kind: 'code', value: (l) => l.sourceType },
       { header: 'QUERY', value: (l) => JSON.stringify(l.queryConfig) },
-      { header: 'INTERVAL', value: (l) => l.pollInterval },
-      { header: 'ENABLED', value: (l) => (l.enabled ? 'yes' : 'no') },
-      { header: 'NEXT POLL', value: (l) => formatDateTimeHint(l.nextPollAt, now) },
+      { header: 'INTERVAL', kind: 'code', value: (l) => l.pollInterval },
+      { header: 'ENABLED', kind: 'code', value: (l) => (l.enabled ? 'yes' : 'no') },
+      dateColumn('NEXT POLL', (l: ContentListener) => l.nextPollAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true }),
     ],
   });
 }

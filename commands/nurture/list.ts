@@ -9,7 +9,7 @@ import type { NurtureSequence } from '../../src/api/schemas/nurture.js';
 import type { ApiClient } from '../../src/http/client.js';
 import { websiteParam } from '../../src/http/request-params.js';
 import { render } from '../../src/render/output.js';
-import { formatDateTimeHint } from '../../src/render/format.js';
+import { dateColumn, shownTime } from '../../src/render/dates.js';
 
 interface Flags {
   status?: string;
@@ -38,6 +38,7 @@ export async function list(ctx: Context, f: Flags): Promise<void> {
   let total: number;
   let offset: number;
   let data: unknown;
+  let headers: Record<string, string> | undefined;
   if (f.all) {
     offset = f.offset ?? 0;
     ({ sequences, total } = await fetchAll(client, base, f.limit ?? NURTURE_MAX_LIMIT, offset));
@@ -47,18 +48,21 @@ export async function list(ctx: Context, f: Flags): Promise<void> {
     const res = await client.call(routes.listNurtureSequences, { query: { ...base, limit: f.limit, offset: f.offset } });
     ({ sequences, total, offset } = res.data);
     data = res.raw;
+    headers = res.response.headers;
   }
-  const now = ctx.now();
+  const when = shownTime(ctx.env, ctx.now, headers);
   await render(ctx.io, { json: ctx.globals.json, data }, {
     rows: sequences,
     columns: [
-      { header: 'ID', value: (s: NurtureSequence) => s.contentId },
-      { header: 'TITLE', value: (s) => s.title, wrap: 60 },
-      { header: 'STATUS', value: (s) => s.status },
-      { header: 'STEPS', value: (s) => s.stepCount, align: 'right' },
-      { header: 'UPDATED', value: (s) => formatDateTimeHint(s.updatedAt, now) },
+      { header: 'ID', kind: 'id', value: (s: NurtureSequence) => s.contentId },
+      { header: 'TITLE', value: (s) => s.title, max: 60 },
+      { header: 'STATUS', kind: 'code', value: (s) => s.status },
+      { header: 'STEPS', kind: 'number', value: (s) => s.stepCount, align: 'right' },
+      dateColumn('UPDATED', (s: NurtureSequence) => s.updatedAt, when, { time: true }),
     ],
     footer: sequences.length ? `showing ${offset + 1}-${offset + sequences.length} of ${total}` : undefined,
+    // Piped, a page of a longer list says so where a script's operator will see it.
+    partial: sequences.length && offset + sequences.length < total ? `showing ${sequences.length} of ${total}; --all for every page` : undefined,
     empty: total > 0 ? `No sequences at offset ${offset} (total ${total}).` : 'No nurture sequences.',
   });
 }

@@ -7,7 +7,7 @@ import { printDryRun } from '../../src/dry-run.js';
 import { websiteParam } from '../../src/http/request-params.js';
 import { parseWhen, requireFuture, wireTime } from '../../src/when.js';
 import { render } from '../../src/render/output.js';
-import { formatDateTimeHint } from '../../src/render/format.js';
+import { dateColumn, shownTime } from '../../src/render/dates.js';
 import { addScheduleFromOptions, scheduleFrom, singleForm, type ScheduleFromFlags } from './schedule-from.js';
 
 export const scheduleCommand = (ctx: Context) =>
@@ -15,10 +15,10 @@ export const scheduleCommand = (ctx: Context) =>
     addScheduleFromOptions(new Command('schedule')
       .description('schedule a draft post (or reschedule a scheduled one); --from FILE schedules many')
       .argument('[id]', 'social post id (uuid)')
-      .option('--at <when>', 'ISO 8601 date-time with Z or an offset, or +30m, +2h, +1d from now')
+      .option('--at <when>', 'required with <id>: ISO 8601 date-time with Z or an offset, or +30m, +2h, +1d from now')
       .option('--dry-run', 'print the request and send nothing'))
       .action((id: string | undefined, f: ScheduleFromFlags) => (f.from !== undefined ? scheduleFrom(ctx, id, f) : schedule(ctx, singleForm(id, f)))),
-    ['cr posts schedule 3b2f…e91 --at +2h', 'cr posts schedule 3b2f…e91 --at 2026-12-01T09:00:00Z --json', 'cr posts schedule --from posts.csv --state .cr-state.jsonl --junit report.xml'],
+    ['cr posts schedule 3b2f8c1d-6e4a-4f7b-a2d9-1c5e8b7f0e91 --at +2h', 'cr posts schedule 3b2f8c1d-6e4a-4f7b-a2d9-1c5e8b7f0e91 --at 2026-12-01T09:00:00Z --json', 'cr posts schedule --from posts.csv --state .cr-state.jsonl --junit report.xml'],
   );
 
 export async function schedule(ctx: Context, o: { id: string; at: string; dryRun: boolean }): Promise<void> {
@@ -32,9 +32,9 @@ export async function schedule(ctx: Context, o: { id: string; at: string; dryRun
   await render(ctx.io, { json: ctx.globals.json, data: res.raw }, {
     rows: [res.data],
     columns: [
-      { header: 'ID', value: (p: ScheduledPost) => p.id },
-      { header: 'STATUS', value: (p) => p.status, style: (t, _p, s) => s.green(t) },
-      { header: 'SCHEDULED', value: (p) => formatDateTimeHint(p.scheduledAt, now) },
+      { header: 'ID', kind: 'id', value: (p: ScheduledPost) => p.id },
+      { header: 'STATUS', kind: 'code', value: (p) => p.status, style: (t, _p, s) => s.green(t) },
+      dateColumn('SCHEDULED', (p: ScheduledPost) => p.scheduledAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true }),
     ],
   });
 }

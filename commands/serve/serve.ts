@@ -10,7 +10,7 @@ interface ServeOptions {
   host: string;
   port: number;
   rateLimit?: number;
-  allowedHost: string[];
+  allowedHost?: string[];
   faults?: string;
   seed?: number;
   maxStoreMb?: number;
@@ -36,7 +36,7 @@ export const serveCommand = (ctx: Context) =>
       .option('--port <port>', 'port (0 picks a free one)', intArg('--port', 0), 4010)
       .option('--rate-limit <n>', 'requests per key per hour (default 1000)', intArg('--rate-limit', 1))
       .option('--max-store-mb <n>', 'refuse writes (507) past this store size in MiB (default 256)', intArg('--max-store-mb', 1))
-      .option('--allowed-host <name>', 'accept this Host/Origin name too (repeatable; required off loopback)', collect, [])
+      .option('--allowed-host <name>', 'accept this Host/Origin name too (repeatable; required off loopback)', collect)
       .option('--drain-timeout <seconds>', 'on SIGINT/SIGTERM, wait at most this long for in-flight requests, then close the rest', secondsArg('--drain-timeout'), 10)
       .option('--max-connections <n>', 'open connections at most; more are closed at once', intArg('--max-connections', 1), 1024)
       .option('--faults <spec>', 'inject faults for testing scripts, e.g. "scheduleSocialPost:status=503,rate=0.2;*:latency=50ms" (README: Fault injection)')
@@ -47,7 +47,7 @@ export const serveCommand = (ctx: Context) =>
 
 export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   if (o.port > 65535) throw new UsageError(`--port must be at most 65535, got ${o.port}`);
-  if (!LOOPBACK_HOSTS.has(o.host) && o.allowedHost.length === 0) {
+  if (!LOOPBACK_HOSTS.has(o.host) && (o.allowedHost ?? []).length === 0) {
     throw new UsageError(`Listening on ${o.host} exposes the server beyond this machine`, 'pass --allowed-host NAME for each host name clients will use');
   }
   ctx.now(); // CR_NOW is read by the context (src/now.ts): a bad one stops here, exit 2
@@ -63,7 +63,7 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
       host: o.host,
       port: o.port,
       rateLimit: o.rateLimit,
-      allowedHosts: o.allowedHost,
+      allowedHosts: o.allowedHost ?? [],
       faults,
       maxStoreMb: o.maxStoreMb,
       limits: { drainMs: o.drainTimeout * 1000, maxConnections: o.maxConnections },

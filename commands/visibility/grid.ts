@@ -6,6 +6,10 @@ import type { Visibility } from '../../src/api/schemas/visibility.js';
 import { websiteParam } from '../../src/http/request-params.js';
 import { render } from '../../src/render/output.js';
 import { formatDateHint } from '../../src/render/format.js';
+import { shownTime } from '../../src/render/dates.js';
+import { oneLineCell } from '../../src/render/escape.js';
+import { EXIT, LocalError } from '../../src/errors.js';
+import type { ApiClient } from '../../src/http/client.js';
 import { arrangeGrid, drawGrid, gridStats, legend } from '../../src/render/heatmap.js';
 import type { Styles } from '../../src/render/styles.js';
 
@@ -19,9 +23,24 @@ export const gridCommand = (ctx: Context) =>
   );
 
 export async function grid(ctx: Context, f: { keyword?: string }): Promise<void> {
-  const res = await (await ctx.api()).call(routes.getGbpVisibility, { query: { ...websiteParam(ctx), keyword: f.keyword } });
+  const client = await ctx.api();
+  const res = await client.call(routes.getGbpVisibility, { query: { ...websiteParam(ctx), keyword: f.keyword } });
+  if (f.keyword !== undefined && res.data.keywords.length === 0) await refuseUntracked(ctx, client, f.keyword);
+  const when = shownTime(ctx.env, ctx.now, res.response.headers);
   // Not a table: heat maps on a terminal, one TSV line per grid point when piped.
-  await render(ctx.io, { json: ctx.globals.json, data: res.raw }, { tsv: () => tsvRows(res.data), draw: (s) => heatMaps(s, res.data, ctx.now()) });
+  await render(ctx.io, { json: ctx.globals.json, data: res.raw }, { tsv: () => tsvRows(res.data), draw: (s, width) => heatMaps(s, res.data, when.now, width) });
+}
+
+/**
+ * A --keyword the latest scan does not track is an error a script can see (exit 5, not
+ * found), naming the tracked keywords; an empty answer with exit 0 would read as "no
+ * ranks". With no scan at all, there is nothing to name: the empty grid says so.
+ */
+async function refuseUntracked(ctx: Context, client: ApiClient, keyword: string): Promise<void> {
+  const all = await client.call(routes.getGbpVisibility, { query: websiteParam(ctx) });
+  const tracked = all.data.keywords.map((k) => `"${k.keyword}"`);
+  if (tracked.length === 0) return;
+  throw new LocalError(`keyword "${keyword}" is not tracked; tracked keywords: ${tracked.join(', ')}`, EXIT.notFound, { code: 'KEYWORD_NOT_TRACKED' });
 }
 
 /** keyword, row, col (1-based, row 1 = north, col 1 = west), lat, lng, rank ('' = not ranking). */
@@ -31,14 +50,14 @@ export function tsvRows(data: Visibility): unknown[][] {
   );
 }
 
-function heatMaps(s: Styles, data: Visibility, now: Date): string {
+function heatMaps(s: Styles, data: Visibility, now: Date, width: number): string {
   const scan = data.scanDate ? `scan ${formatDateHint(data.scanDate, now)}` : 'no scan yet';
   if (data.keywords.length === 0) return s.dim(`No visibility data (${scan}).`);
   const blocks = data.keywords.map((k) => {
     const st = gridStats(k.gridPoints);
     const avg = st.averageRank === null ? 'not ranking anywhere' : `average rank ${st.averageRank.toFixed(1)} (ranking at ${st.ranking} of ${st.points} points)`;
     const top3 = `top 3 at ${Math.round(st.top3Share * 100)}% of points (${st.top3} of ${st.points})`;
-    return [`${s.bold(k.keyword)}  ${s.dim(scan)}`, ...drawGrid(arrangeGrid(k.gridPoints), s), `${avg}; ${top3}`].join('\n');
+    return [`${s.bold(oneLineCell(k.keyword))}  ${s.dim(scan)}`, ...drawGrid(arrangeGrid(k.gridPoints), s), avg.length + top3.length + 2 <= width ? `${avg}; ${top3}` : `${avg};\n${top3}`].join('\n');
   });
-  return [...blocks, legend(s)].join('\n\n');
+  return [...blocks, legend(s, width)].join('\n\n');
 }

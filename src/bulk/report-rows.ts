@@ -28,7 +28,7 @@ const COLUMNS: Column<RowResult>[] = [
     value: (r) => r.status,
     style: (t, r, s) => (r.status === 'scheduled' ? s.green(t) : r.status === 'skipped' ? s.dim(t) : r.status === 'failed' ? s.red(t) : s.yellow(t)),
   },
-  { header: 'DETAIL', value: (r) => escapeControls(detail(r)), wrap: 60 },
+  { header: 'DETAIL', value: (r) => escapeControls(detail(r)), max: 60 },
 ];
 
 /** TSV rows (off a terminal) or a table (on one), in file order, text escaped. */

@@ -52,7 +52,7 @@ export function createIO(env: NodeJS.ProcessEnv, facts: StreamFacts, noColor = f
     err: forced || facts.isTTY.err,
     in: facts.isTTY.in,
   };
-  const width = Number(env.COLUMNS) || facts.columns || 100;
+  const width = Number(env.COLUMNS) || facts.columns || 80;
   return {
     out: facts.out,
     err: facts.err,

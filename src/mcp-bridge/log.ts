@@ -1,5 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { redactKeys } from '../redact.js';
+import { escapeControls } from '../render/escape.js';
 
 /**
  * Text from the agent, the server or the API is never written raw to a log (cli.md, "At a
@@ -7,8 +8,7 @@ import { redactKeys } from '../redact.js';
  * masked, and the line is kept short.
  */
 export function oneLine(text: string, max = 300): string {
-  // eslint-disable-next-line no-control-regex
-  const escaped = redactKeys(text).replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  const escaped = escapeControls(redactKeys(text));
   return escaped.length > max ? `${escaped.slice(0, max - 1)}…` : escaped;
 }
 

@@ -1,13 +1,16 @@
 /**
- * Rows of `cr finance summary`. EntitySummary carries no currency, so an entity's money
- * is shown in the currency of its own revenue records seen in the invoice alerts when
- * they agree on one, else USD (the API's default currency).
+ * Rows of `cr finance summary`. The published EntitySummary carries no currency: an
+ * entity's currency is its `currency` field when the server adds one (the local server
+ * does, docs/api-decisions.md), else the one currency of its revenue records seen in the
+ * invoice alerts. When neither tells, the CLI does not guess: the amounts are shown as
+ * plain decimals and left out of every total (cli.md "Money totals are per currency").
  */
 import type { EntitySummary, FinanceSummary, InvoiceAlert } from '../api/schemas/finance.js';
 
 export interface EntityRow {
   name: string;
-  currency: string;
+  /** Null when unknown: no symbol, no total. */
+  currency: string | null;
   mrr: number;
   clients: number | null;
   nextRenewal: string | null;
@@ -17,13 +20,17 @@ export interface EntityRow {
   total: boolean;
 }
 
-/** Reads only each alert's record entity and currency. */
-export function entityCurrency(entityId: string, alerts: readonly { revenueRecord: Pick<InvoiceAlert['revenueRecord'], 'entity_id' | 'currency'> }[]): string {
-  const seen = new Set(alerts.filter((a) => a.revenueRecord.entity_id === entityId).map((a) => (a.revenueRecord.currency || 'USD').toUpperCase()));
-  return seen.size === 1 ? [...seen][0]! : 'USD';
+/** The entity's own `currency` when sent, else the one currency of its records among the alerts; null when unknown. */
+export function entityCurrency(
+  summary: Pick<EntitySummary, 'entity'> & { currency?: unknown },
+  alerts: readonly { revenueRecord: Pick<InvoiceAlert['revenueRecord'], 'entity_id' | 'currency'> }[],
+): string | null {
+  if (typeof summary.currency === 'string' && summary.currency) return summary.currency.toUpperCase();
+  const seen = new Set(alerts.filter((a) => a.revenueRecord.entity_id === summary.entity.id && a.revenueRecord.currency).map((a) => a.revenueRecord.currency.toUpperCase()));
+  return seen.size === 1 ? [...seen][0]! : null;
 }
 
-export function entityRow(s: EntitySummary, currency: string): EntityRow {
+export function entityRow(s: EntitySummary, currency: string | null): EntityRow {
   return {
     name: s.entity.name,
     currency,
@@ -38,15 +45,17 @@ export function entityRow(s: EntitySummary, currency: string): EntityRow {
 }
 
 /**
- * Totals, one row per currency: adding dollars to euros would be wrong. Client counts are
- * added too (a client of two entities counts twice); the earliest renewal is kept.
+ * Totals, one row per known currency: adding dollars to euros would be wrong, and so
+ * would adding amounts of an unknown currency to anything. Client counts are added too (a
+ * client of two entities counts twice); the earliest renewal is kept.
  */
 export function totalRows(rows: readonly EntityRow[]): EntityRow[] {
   if (rows.length < 2) return [];
   const byCurrency = new Map<string, EntityRow[]>();
-  for (const r of rows) byCurrency.set(r.currency, [...(byCurrency.get(r.currency) ?? []), r]);
+  for (const r of rows) if (r.currency) byCurrency.set(r.currency, [...(byCurrency.get(r.currency) ?? []), r]);
+  const named = byCurrency.size > 1 || rows.some((r) => !r.currency);
   return [...byCurrency.entries()].map(([currency, list]) => ({
-    name: byCurrency.size > 1 ? `TOTAL (${currency})` : 'TOTAL',
+    name: named ? `TOTAL (${currency})` : 'TOTAL',
     currency,
     mrr: sum(list.map((r) => r.mrr)),
     clients: sum(list.map((r) => r.clients ?? 0)),
@@ -61,6 +70,6 @@ export function totalRows(rows: readonly EntityRow[]): EntityRow[] {
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 export function financeRows(data: FinanceSummary): { entities: EntityRow[]; totals: EntityRow[] } {
-  const entities = data.summaries.map((s) => entityRow(s, entityCurrency(s.entity.id, data.invoiceAlerts)));
+  const entities = data.summaries.map((s) => entityRow(s, entityCurrency(s, data.invoiceAlerts)));
   return { entities, totals: totalRows(entities) };
 }

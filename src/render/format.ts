@@ -14,13 +14,18 @@ function moneyFormat(currency: string): Intl.NumberFormat | undefined {
   return moneyFormats.get(code);
 }
 
-/** Cents in a currency: 1234567, 'USD' → `$12,345.67`; an unknown code → `12,345.67 XYZ`. */
-export function formatMoney(cents: number, currency = 'USD'): string {
+const plainAmount = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/**
+ * Cents in a currency: 1234567, 'USD' → `$12,345.67`; an unknown code → `12,345.67 XYZ`;
+ * no currency (null: the CLI cannot know it) → `12,345.67`, never a guessed symbol.
+ */
+export function formatMoney(cents: number, currency: string | null): string {
   const amount = cents / 100;
-  const format = moneyFormat(currency || 'USD');
+  if (!currency) return plainAmount.format(amount);
+  const format = moneyFormat(currency);
   if (format) return format.format(amount);
-  const plain = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
-  return `${plain} ${currency.toUpperCase()}`;
+  return `${plainAmount.format(amount)} ${currency.toUpperCase()}`;
 }
 
 const DAY_MS = 86_400_000;
@@ -47,13 +52,40 @@ export function formatDateHint(date: string | null | undefined, now: Date): stri
   return `${day} (${relativeDays(daysFromToday(day, now))})`;
 }
 
-/** A date-time in UTC, minute precision, for tables: `2026-12-01 14:30 UTC (in 9 days)`. */
-export function formatDateTimeHint(value: string | null | undefined, now: Date): string {
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The formatter of a zone (an IANA name such as `Europe/Berlin`); an unknown name falls back to UTC. */
+function timeFormat(timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = timeZone ?? '';
+  let format = timeFormats.get(key);
+  if (!format) {
+    const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' };
+    try {
+      format = new Intl.DateTimeFormat('en-US', { ...options, timeZone: timeZone || undefined });
+    } catch {
+      format = new Intl.DateTimeFormat('en-US', { ...options, timeZone: 'UTC' });
+    }
+    timeFormats.set(key, format);
+  }
+  return format;
+}
+
+/** A date-time at minute precision in a time zone (the process's when none is named): `2026-12-01 15:30 GMT+1`. */
+export function formatLocalTime(d: Date, timeZone?: string): string {
+  const p: Record<string, string> = {};
+  for (const part of timeFormat(timeZone).formatToParts(d)) p[part.type] = part.value;
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${p.timeZoneName}`;
+}
+
+/**
+ * A date-time for tables, in the local time zone (cli.md "At a terminal": `TZ`) at minute
+ * precision, with a hint relative to `now`: `2026-12-01 14:30 UTC (in 9 days)`.
+ */
+export function formatDateTimeHint(value: string | null | undefined, now: Date, timeZone?: string): string {
   if (!value) return '-';
   const d = new Date(value);
   if (Number.isNaN(d.getTime())) return value;
-  const iso = d.toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC (${relativeTime(d.getTime() - now.getTime())})`;
+  return `${formatLocalTime(d, timeZone)} (${relativeTime(d.getTime() - now.getTime())})`;
 }
 
 /** `in 2 hours`, `5 minutes ago`, `in 3 days`. */

@@ -4,6 +4,7 @@
  * unit-tested without a terminal.
  */
 import type { Styles } from './styles.js';
+import { displayWidth } from './width.js';
 
 export type Band = 'top3' | 'top10' | 'top20' | 'none';
 
@@ -117,9 +118,13 @@ export function drawGrid(grid: readonly (readonly Cell[])[], s: Styles): string[
 }
 
 /** The legend under the maps. */
-export function legend(s: Styles): string {
+export function legend(s: Styles, width = Infinity): string {
+  const where = '[ ] business location, north up';
   // Without colour the swatches would be blank: the numbers carry the rank, so say that.
-  if (s.level === 0) return 'ranks 1-3, 4-10, 11-20 (colour off); -- not ranking   [ ] business location, north up';
-  const bands: Band[] = ['top3', 'top10', 'top20', 'none'];
-  return bands.map((b) => `${paintBand(s, b, '    ')} ${BAND_LABELS[b]}`).join('  ') + '   [ ] business location, north up';
+  const bands =
+    s.level === 0
+      ? 'ranks 1-3, 4-10, 11-20 (colour off); -- not ranking'
+      : (['top3', 'top10', 'top20', 'none'] as Band[]).map((b) => `${paintBand(s, b, '    ')} ${BAND_LABELS[b]}`).join('  ');
+  // Two lines on a terminal too narrow for one (cli.md "At a terminal": output fits).
+  return displayWidth(bands) + 3 + where.length <= width ? `${bands}   ${where}` : `${bands}\n${where}`;
 }

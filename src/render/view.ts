@@ -1,14 +1,35 @@
 import type { Styles } from './styles.js';
 
+/**
+ * What a column holds. Only `text` is ever cut to fit a terminal (cli.md "At a terminal":
+ * ids, numbers, money and dates are never cut); `code` is a short value from a fixed
+ * vocabulary (a status, a role, a type), never cut either.
+ */
+export type ColumnKind = 'text' | 'code' | 'id' | 'number' | 'money' | 'date';
+
+export type CellValue = string | number | boolean | null | undefined;
+
 /** One column of a table: how to get the cell text, and optionally how to colour it. */
 export interface Column<T> {
   header: string;
-  value: (row: T) => string | number | boolean | null | undefined;
+  value: (row: T) => CellValue;
+  /** What the column holds (default `text`): decides whether a cell may be cut. */
+  kind?: ColumnKind;
+  /**
+   * The piped (TSV) cell when it differs from the terminal one: a date's plain ISO value
+   * without the relative hint (cli.md: "Piped TSV holds plain ISO values, no hints").
+   */
+  plain?: (row: T) => CellValue;
+  /**
+   * A shorter form the table falls back to when the terminal is narrow, before it gives up
+   * on columns: a date without its relative hint. Never a cut value.
+   */
+  short?: (row: T) => CellValue;
   align?: 'left' | 'right';
   /** Decoration: on a terminal, or on piped TSV only when FORCE_COLOR asks for colour. */
   style?: (text: string, row: T, s: Styles) => string;
-  /** Wrap long text to this many characters on a terminal. */
-  wrap?: number;
+  /** A text column's widest on a terminal, in display columns (longer cells are cut with `…`). */
+  max?: number;
 }
 
 /** Rows shown as a table on a terminal and as TSV lines when piped (cli.md "Output"). */
@@ -18,6 +39,11 @@ export interface View<T> {
   title?: string;
   /** Extra lines under the table, terminal only (e.g. "showing 1-50 of 120"). */
   footer?: string;
+  /**
+   * Said on standard error when the rows are one page of a longer list and the output is
+   * piped, where no footer shows (cli.md: "nothing is dropped silently").
+   */
+  partial?: string;
   /** Message shown on a terminal instead of an empty table. */
   empty?: string;
   /** Rows drawn under `rows` on a terminal only (sums): piped, a script adds up for itself. */

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { endpointList, endpoints } from '../api/endpoints.js';
 import type { Endpoint, OperationId, TableEndpoint } from '../api/endpoints.js';
 import { systemClock } from './clock.js';
+import { dateHeader } from './date-header.js';
 import type { Clock } from './clock.js';
 import { StoreFullError, StoreUnavailableError } from './store/store.js';
 import type { Store } from './store/store.js';
@@ -299,6 +300,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
     });
   }
   if (opts.allowedHosts !== false) app.use('*', hostOriginCheck(opts.allowedHosts || []));
+  app.use('*', dateHeader(core.clock));
 
   opts.extend?.(app, core);
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { routes } from '../api/routes.js';
+import { escapeControls } from '../render/escape.js';
 
 /**
  * Injected faults for testing scripts against `cr serve` (cli.md "Local mode in CI"),
@@ -113,8 +114,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 // The request path goes into the log: shown with control characters escaped.
-// eslint-disable-next-line no-control-regex
-const escapeLog = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => '\\x' + c.charCodeAt(0).toString(16).padStart(2, '0'));
+const escapeLog = (s: string) => escapeControls(s);
 
 const ANSWERS: Record<429 | 500 | 503, [string, string]> = {
   429: ['Rate limit exceeded', 'RATE_LIMITED'],

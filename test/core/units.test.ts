@@ -44,7 +44,6 @@ describe('redact: redactKeys', () => {
 describe('format: formatMoney', () => {
   it('USD cents → $12,345.67', () => {
     expect(formatMoney(1234567, 'USD')).toBe('$12,345.67');
-    expect(formatMoney(1234567)).toBe('$12,345.67');
     expect(formatMoney(0, 'usd')).toBe('$0.00');
     expect(formatMoney(-500, 'USD')).toBe('-$5.00');
   });
@@ -57,8 +56,9 @@ describe('format: formatMoney', () => {
   it('an unknown currency code → plain amount and the code', () => {
     expect(formatMoney(1234567, 'xyz!')).toBe('12,345.67 XYZ!');
   });
-  it('an empty currency falls back to USD', () => {
-    expect(formatMoney(100, '')).toBe('$1.00');
+  it('no currency (unknown to the CLI): a plain amount, no guessed symbol', () => {
+    expect(formatMoney(100, '')).toBe('1.00');
+    expect(formatMoney(1234567, null)).toBe('12,345.67');
   });
 });
 

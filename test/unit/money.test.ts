@@ -14,7 +14,7 @@ describe('formatMoney (cents in the record currency)', () => {
     // A well-formed but unknown code: Intl shows the code itself before the amount.
     [1234567, 'XYZ', 'XYZ\u00a012,345.67'],
     [1234567, 'not a code', '12,345.67 NOT A CODE'],
-    [0, '', '$0.00'],
+    [0, '', '0.00'],
   ])('%d %s → %s', (cents, currency, expected) => {
     expect(formatMoney(cents, currency)).toBe(expected);
   });
@@ -23,13 +23,16 @@ describe('formatMoney (cents in the record currency)', () => {
 const alert = (entity_id: string, currency: string) => ({ revenueRecord: { entity_id, currency } });
 
 describe('finance rows', () => {
-  it('takes an entity currency from its records in the alerts, else USD', () => {
-    expect(entityCurrency('e1', [alert('e1', 'eur'), alert('e2', 'JPY')])).toBe('EUR');
-    expect(entityCurrency('e1', [alert('e1', 'EUR'), alert('e1', 'GBP')])).toBe('USD');
-    expect(entityCurrency('e3', [alert('e1', 'EUR')])).toBe('USD');
+  const summary = (id: string, currency?: string | null) => ({ entity: { id, name: id, accounting_tenant_id: null, owner_id: 'u', created_at: '' }, currency });
+
+  it("takes an entity's currency from its own field, else its records in the alerts, else none", () => {
+    expect(entityCurrency(summary('e1', 'eur'), [alert('e1', 'GBP')])).toBe('EUR');
+    expect(entityCurrency(summary('e1'), [alert('e1', 'eur'), alert('e2', 'JPY')])).toBe('EUR');
+    expect(entityCurrency(summary('e1', null), [alert('e1', 'EUR'), alert('e1', 'GBP')])).toBeNull();
+    expect(entityCurrency(summary('e3'), [alert('e1', 'EUR')])).toBeNull();
   });
 
-  const row = (name: string, currency: string, mrr: number, cost: number): EntityRow => ({
+  const row = (name: string, currency: string | null, mrr: number, cost: number): EntityRow => ({
     name, currency, mrr, clients: 1, nextRenewal: null, cost, aiCost: 0, margin: mrr - cost, total: false,
   });
 
@@ -41,11 +44,17 @@ describe('finance rows', () => {
     expect(mixed.map((r) => r.name)).toEqual(['TOTAL (USD)', 'TOTAL (EUR)']);
   });
 
+  it('adds no amount of an unknown currency to any total', () => {
+    const totals = totalRows([row('a', 'USD', 100, 10), row('b', null, 300, 5), row('c', null, 7, 0)]);
+    expect(totals).toEqual([expect.objectContaining({ name: 'TOTAL (USD)', mrr: 100, cost: 10 })]);
+    expect(totalRows([row('a', null, 100, 10), row('b', null, 300, 5)])).toEqual([]);
+  });
+
   it('computes margin = MRR − monthly cost', () => {
     const { entities } = financeRows({
       summaries: [{ entity: { id: 'e', name: 'E', accounting_tenant_id: null, owner_id: 'u', created_at: '' }, activeMrr: 1000, activeClientCount: 2, nextRenewalDate: null, monthlyCostCents: 1500, monthlyAiCostCents: 200 }],
       invoiceAlerts: [],
     });
-    expect(entities[0]).toMatchObject({ margin: -500, currency: 'USD' });
+    expect(entities[0]).toMatchObject({ margin: -500, currency: null });
   });
 });

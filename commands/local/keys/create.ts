@@ -23,7 +23,7 @@ export const createCommand = (ctx: Context) =>
       .option('--name <name>', 'a label for the key')
       .addOption(storeOption())
       .action((f: CreateOptions) => create(ctx, f)),
-    ['cr local keys create --role editor --website 3f1c…', 'cr local keys create --role viewer --agency 9a0d… --name "read-only CI"'],
+    ['cr local keys create --role editor --website 3f1c9b2e-5a47-4d8c-b6e1-7a0f2c9d8e31', 'cr local keys create --role viewer --agency 9a0d4c7f-2e18-4b5a-8f3d-6c1e9b7a2d54 --name "read-only CI"'],
   );
 
 export async function create(ctx: Context, o: CreateOptions): Promise<void> {

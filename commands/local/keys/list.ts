@@ -3,7 +3,9 @@ import type { Context } from '../../../src/context.js';
 import { withExamples, storeOption } from '../../../src/cli-kit.js';
 import { asCliError } from '../../../src/local/errors.js';
 import { storePathOf } from '../../../src/local/store-path.js';
+import type { KeyInfo } from '../../../src/server/keys.js';
 import { render } from '../../../src/render/output.js';
+import { dateColumn, shownTime } from '../../../src/render/dates.js';
 
 export const listCommand = (ctx: Context) =>
   withExamples(
@@ -19,15 +21,18 @@ export async function list(ctx: Context, o: { store?: string }): Promise<void> {
   } catch (err) {
     throw await asCliError(err);
   }
+  // No server answered: the hint clock is the local one.
+  const when = shownTime(ctx.env, ctx.now);
   await render(ctx.io, { json: ctx.globals.json, data: keys }, {
     rows: keys,
     columns: [
-      { header: 'ID', value: (k) => String(k.id) },
+      { header: 'ID', kind: 'id', value: (k) => String(k.id) },
       { header: 'NAME', value: (k) => String(k.name) },
-      { header: 'ROLE', value: (k) => String(k.role) },
-      { header: 'SCOPE', value: (k) => (k.website_id ? `website ${k.website_id}` : `agency ${k.agency_id}`) },
-      { header: 'CREATED', value: (k) => String(k.created_at) },
-      { header: 'REVOKED', value: (k) => (k.revoked_at ? String(k.revoked_at) : '') },
+      { header: 'ROLE', kind: 'code', value: (k) => String(k.role) },
+      { header: 'SCOPE', kind: 'id', value: (k) => (k.website_id ? `website ${k.website_id}` : `agency ${k.agency_id}`) },
+      // Dates as in every table: local time and a hint on a terminal, plain ISO piped.
+      dateColumn('CREATED', (k: KeyInfo) => String(k.created_at), when, { time: true }),
+      dateColumn('REVOKED', (k: KeyInfo) => (k.revoked_at ? String(k.revoked_at) : null), when, { time: true }),
     ],
     empty: 'No keys.',
   });

@@ -4,11 +4,12 @@ import { withExamples, storeOption } from '../../../src/cli-kit.js';
 import { asCliError } from '../../../src/local/errors.js';
 import { storePathOf } from '../../../src/local/store-path.js';
 import { writeJson } from '../../../src/render/json.js';
+import { escapeControls } from '../../../src/render/escape.js';
 
 export const revokeCommand = (ctx: Context) =>
   withExamples(
     new Command('revoke').description('revoke a key by id').argument('<id>').addOption(storeOption()).action((id: string, f: { store?: string }) => revoke(ctx, id, f)),
-    ['cr local keys revoke 0b6f2f7e-…'],
+    ['cr local keys revoke 0b6f2f7e-4c1a-4e8d-9b2f-5a7c3e1d6f08'],
   );
 
 export async function revoke(ctx: Context, id: string, o: { store?: string }): Promise<void> {
@@ -20,5 +21,6 @@ export async function revoke(ctx: Context, id: string, o: { store?: string }): P
     throw await asCliError(err);
   }
   if (ctx.globals.json) writeJson(ctx.io, info);
-  ctx.notice(`Revoked key ${info.id} (${info.name}) at ${info.revoked_at}`);
+  // The name came from the store: escaped like every stored text (cli.md "At a terminal").
+  ctx.notice(escapeControls(`Revoked key ${info.id} (${info.name}) at ${info.revoked_at}`));
 }

@@ -49,6 +49,11 @@ export const EntitySummary = z
     nextRenewalDate: calendarDate().nullable(),
     monthlyCostCents: z.number().int(),
     monthlyAiCostCents: z.number().int(),
+    /**
+     * Not in the published API: the local server adds the entity's currency (ISO 4217, null
+     * when unknown or mixed; docs/api-decisions.md). Optional: a client never requires it.
+     */
+    currency: z.string().nullable().optional(),
   })
   .meta({ id: 'EntitySummary', description: 'Finance aggregates of one business entity (decisions.md §6)' });
 export type EntitySummary = z.infer<typeof EntitySummary>;

@@ -50,6 +50,23 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string, keep: (item: 
 }
 
 /**
+ * The local server's extension to EntitySummary (docs/api-decisions.md): the one currency
+ * of all the entity's revenue records (any status), upper-cased; null when it has none or
+ * they mix currencies. The published API has no such field, so no client may require it.
+ */
+function entityCurrencies(records: readonly Revenue[], owned: ReadonlySet<string>): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  for (const r of records) {
+    if (!owned.has(r.entity_id)) continue;
+    const code = (r.currency || '').toUpperCase() || null;
+    const seen = out.get(r.entity_id);
+    if (seen === undefined) out.set(r.entity_id, code);
+    else if (seen !== code) out.set(r.entity_id, null);
+  }
+  return out;
+}
+
+/**
  * GET /finance/summary (decisions.md §6). Pure. One pass over the records; dates are
  * compared as ISO strings (which sort like dates), and day counts are computed only for
  * the few records that become alerts.
@@ -61,6 +78,7 @@ export function financeSummary(input: FinanceInput): FinanceSummary {
   const ownedIds = new Set(owned.map((e) => e.id));
   const activeOf = groupBy(input.records, (r) => r.entity_id, (r) => r.status === 'active' && ownedIds.has(r.entity_id));
   const costsOf = groupBy(input.costs, (c) => c.entity_id, (c) => ownedIds.has(c.entity_id));
+  const currencyOf = entityCurrencies(input.records, ownedIds);
   const summaries: EntitySummary[] = [];
   const alerts: InvoiceAlert[] = [];
   for (const e of owned) {
@@ -87,6 +105,7 @@ export function financeSummary(input: FinanceInput): FinanceSummary {
       nextRenewalDate: nextRenewal,
       monthlyCostCents: costs.reduce((sum, c) => sum + c.monthly_cents, 0),
       monthlyAiCostCents: costs.reduce((sum, c) => sum + (c.category === 'ai' ? c.monthly_cents : 0), 0),
+      currency: currencyOf.get(e.id) ?? null,
     });
   }
   alerts.sort(

@@ -11,4 +11,11 @@ describe('cr crm agents', () => {
     expect(t.stdout).toContain('v3');
     expect(t.stdout).toContain('You are a friendly sales assistant. Qualify');
   });
+
+  it('piped: the whole prompt on one line, never cut', async () => {
+    const r = await h.cr(['crm', 'agents']);
+    const cells = r.stdout.trimEnd().split('\t');
+    expect(cells[3]).toBe('You are a friendly sales assistant. Qualify leads by budget, authority, need and timing before booking a call.');
+    expect(r.stdout).not.toContain('…');
+  });
 });

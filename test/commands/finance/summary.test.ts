@@ -39,6 +39,7 @@ describe('cr finance summary', () => {
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines.filter((l) => l.startsWith('entity\t'))).toHaveLength(2);
     expect(lines.filter((l) => l.startsWith('invoice\t'))).toHaveLength(3);
-    expect(lines.find((l) => l.includes('Globex'))!.split('\t')).toEqual(['invoice', 'Globex', 'Acme Studio', '$12,345.67', '2026-11-20 (2 days ago)', 'OVERDUE']);
+    // Dates piped are the API's plain ISO values, no relative hint.
+    expect(lines.find((l) => l.includes('Globex'))!.split('\t')).toEqual(['invoice', 'Globex', 'Acme Studio', '$12,345.67', '2026-11-20', 'OVERDUE']);
   });
 });

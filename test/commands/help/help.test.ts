@@ -54,3 +54,23 @@ describe('--help shows examples', () => {
     expect(r.stdout).toMatch(/Examples:\n {2}\$ cr /);
   });
 });
+
+describe('help texts an operator can paste from', () => {
+  const VERBS = [
+    ...LEAVES.filter((l) => l.length === 2),
+    ['api'], ['serve'], ['local', 'init'], ['local', 'keys', 'create'], ['local', 'keys', 'list'], ['local', 'keys', 'revoke'],
+  ];
+  it('examples use whole ids (no "…"), and repeatable flags show no "(default: [])"', async () => {
+    for (const verb of VERBS) {
+      const r = await runCli([...verb, '--help']);
+      expect(r.exitCode, verb.join(' ')).toBe(0);
+      expect(r.stdout, verb.join(' ')).not.toContain('…');
+      expect(r.stdout, verb.join(' ')).not.toContain('(default: [])');
+    }
+  });
+
+  it('posts schedule says --at is required with an id', async () => {
+    const r = await runCli(['posts', 'schedule', '--help']);
+    expect(r.stdout).toMatch(/--at <when>\s+required with <id>/);
+  });
+});

@@ -16,10 +16,15 @@ describe('cr listeners create', () => {
   });
 
   it('--query-json; terminal table', async () => {
-    const r = await h.cr(['listeners', 'create', '--name', 'Feed', '--source', 'rss', '--query-json', '{"feed_url":"https://example.com/feed.xml"}'], { tty: true });
+    const r = await h.cr(['listeners', 'create', '--name', 'Feed', '--source', 'rss', '--query-json', '{"feed_url":"https://example.com/feed.xml"}'], { tty: true, env: { COLUMNS: '220' } });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('https://example.com/feed.xml');
     expect(r.stdout).toContain('24h');
+    // On a narrower terminal the query text is cut to fit; the id and the date never are.
+    const narrow = await h.cr(['listeners', 'create', '--name', 'Feed', '--source', 'rss', '--query-json', '{"feed_url":"https://example.com/feed.xml"}'], { tty: true, env: { COLUMNS: '120' } });
+    expect(narrow.stdout).toContain('…');
+    expect(narrow.stdout).toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+    for (const line of narrow.stdout.trimEnd().split('\n')) expect(line.replace(/\x1b\[[0-9;]*m/g, '').length).toBeLessThanOrEqual(120);
   });
 
   it('missing source keys: exit 2 with the server message, nothing sent', async () => {

@@ -47,4 +47,19 @@ describe('cr nurture list', () => {
     const r = await h.cr(['nurture', 'list', '--all']);
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(450);
   });
+
+  it('piped, one page of a longer list says so on stderr; the last page and --all do not', async () => {
+    const page = await h.cr(['nurture', 'list']);
+    expect(page.stdout.trimEnd().split('\n')).toHaveLength(50);
+    expect(page.stderr).toBe('showing 50 of 450; --all for every page\n');
+    const last = await h.cr(['nurture', 'list', '--offset', '440']);
+    expect(last.stderr).toBe('');
+    const all = await h.cr(['nurture', 'list', '--all']);
+    expect(all.stderr).toBe('');
+  });
+
+  it('piped dates are the plain ISO values, no relative hint', async () => {
+    const r = await h.cr(['nurture', 'list', '--limit', '1']);
+    expect(r.stdout).toBe('seq-000\tSequence 0\tactive\t0\t2026-11-22T10:00:00.000Z\n');
+  });
 });

@@ -30,3 +30,15 @@ describe('cr visibility grid', () => {
     expect(rows[81]![5]).toBe(''); // not ranking
   });
 });
+
+describe('cr visibility grid --keyword for a keyword the scan does not track', () => {
+  it('exit 5 (not found), naming the tracked keywords; nothing on stdout', async () => {
+    for (const json of [false, true]) {
+      const r = await h.cr(['visibility', 'grid', '--keyword', 'nope', ...(json ? ['--json'] : [])]);
+      expect(r.exitCode).toBe(5);
+      expect(r.stdout).toBe('');
+      if (json) expect(JSON.parse(r.stderr)).toMatchObject({ code: 'KEYWORD_NOT_TRACKED' });
+      else expect(r.stderr).toBe('error: keyword "nope" is not tracked; tracked keywords: "plumber near me", "emergency plumber" (KEYWORD_NOT_TRACKED)\n');
+    }
+  });
+});

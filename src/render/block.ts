@@ -1,0 +1,66 @@
+import type { IO } from '../io/streams.js';
+import { oneLineCell } from './escape.js';
+import { cellText, styles, type Styles } from './styles.js';
+import type { Column, View } from './view.js';
+
+/**
+ * One part of an output with its row type erased, so one output may hold tables of
+ * different rows (finance: entities and invoices) or a drawing that is no table (the
+ * visibility heat map). `table()` makes one from a View.
+ */
+export interface Block {
+  title?: string;
+  /** Terminal only, dimmed under the block. */
+  footer?: string;
+  /** Piped only, on standard error: the rows are one page of more (View.partial). */
+  partial?: string;
+  /** The lines piped output gets, as cells (escaped onto one line by `writeTsv`). */
+  tsv(io: IO): readonly (readonly unknown[])[];
+  /** The terminal form, without title and footer. */
+  draw(s: Styles, width: number): string | Promise<string>;
+}
+
+/** A TSV cell already escaped and styled (FORCE_COLOR): written as it is. */
+class Ready {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * A TSV cell: one line, no tab, no control character (cli.md "At a terminal"), and never
+ * cut: piped output carries every character.
+ */
+const tsvCell = (v: unknown): string => (v instanceof Ready ? v.text : oneLineCell(cellText(v)));
+
+/** A row's TSV cells: the plain value, styled only when colour was forced (FORCE_COLOR, cli.md). */
+function tsvCells<T>(io: IO, columns: readonly Column<T>[], row: T): unknown[] {
+  const s = io.color ? styles(true) : undefined;
+  return columns.map((c) => {
+    const value = (c.plain ?? c.value)(row);
+    return s && c.style ? new Ready(c.style(tsvCell(value), row, s)) : value;
+  });
+}
+
+/** A View as a Block: a bordered table on a terminal, its rows as TSV when piped. */
+export function table<T>(view: View<T>): Block {
+  const tag = view.tsvTag === undefined ? [] : [view.tsvTag];
+  return {
+    title: view.title,
+    footer: view.footer,
+    partial: view.partial,
+    tsv: (io) => view.rows.map((row) => [...tag, ...tsvCells(io, view.columns, row)]),
+    async draw(s, width) {
+      if (view.rows.length === 0 && view.empty) return s.dim(view.empty);
+      const { drawTable } = await import('./table.js');
+      return drawTable({ ...view, rows: [...view.rows, ...(view.totals ?? [])] }, s, width);
+    },
+  };
+}
+
+/** Piped output: each block's rows as tab-separated lines; a partial list says so on stderr. */
+export function writeTsv(io: IO, blocks: readonly Block[]): void {
+  for (const block of blocks) {
+    const rows = block.tsv(io);
+    if (rows.length) io.out.write(rows.map((r) => r.map(tsvCell).join('\t')).join('\n') + '\n');
+    if (block.partial) io.err.write(block.partial + '\n');
+  }
+}

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../../src/server/serve.js';
+import { fixedClock } from '../../../src/server/clock.js';
+import { runCli, type RunCliOptions } from '../../helpers/run-cli.js';
+import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
+import { KEYS, NOW } from '../../helpers/fixture-store.js';
+import { HOSTILE, RAW_CONTROL, writeHostileStore } from '../../helpers/hostile-store.js';
+import { fail, startTestServer, type TestServer } from '../../helpers/http-server.js';
+
+// cli.md "At a terminal": text from the API or a store is never written raw. The real
+// server serves a store full of escape sequences; every output mode must show them escaped.
+let server: Awaited<ReturnType<typeof startServer>>;
+let stub: TestServer;
+let keysStore: string;
+
+beforeAll(async () => {
+  const storePath = writeHostileStore(tempDir('cr-hostile-'));
+  keysStore = writeHostileStore(tempDir('cr-hostile-keys-'));
+  server = await startServer({ storePath, host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
+  // The one thing the real server cannot be made to say: an error message with controls.
+  stub = await startTestServer(fail(400, `bad name ${HOSTILE.title}${HOSTILE.csi}`, `BAD${HOSTILE.csi}`));
+});
+afterAll(async () => {
+  await server.close();
+  await stub.close();
+  cleanupTempDirs();
+});
+
+const cr = (args: string[], opts: RunCliOptions = {}) => runCli(args, { ...opts, env: { CR_BASE_URL: `${server.url}/api/v1`, CR_API_KEY: KEYS.editor, CR_NOW: NOW, COLUMNS: '100', ...opts.env } });
+
+const COMMANDS = [
+  ['finance', 'summary'],
+  ['crm', 'agents'],
+  ['brand', 'subjects'],
+  ['nurture', 'list', '--limit', '3'],
+  ['learnings', 'list'],
+  ['visibility', 'grid'],
+];
+
+/** Colour is the one escape a terminal may get: SGR sequences, nothing else. */
+const withoutColour = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
+
+describe('hostile text from the API', () => {
+  for (const args of COMMANDS) {
+    it(`${args.join(' ')}: escaped on a terminal (with and without colour) and in TSV`, async () => {
+      for (const opts of [{ tty: true }, { tty: true, env: { NO_COLOR: undefined } }, {}] as RunCliOptions[]) {
+        const r = await cr(args, opts);
+        expect(r.exitCode).toBe(0);
+        expect(withoutColour(r.stdout)).not.toMatch(RAW_CONTROL);
+        expect(r.stdout).toMatch(/\\x(1b|9b)/);
+      }
+    });
+  }
+
+  it('the escaped form is readable: \\x1b]0;pwned\\x07', async () => {
+    const r = await cr(['crm', 'agents']);
+    expect(r.stdout).toContain('Closer \\x1b]0;pwned\\x07\\x1b[2J');
+    expect(r.stdout).toContain('\\x9b31m');
+  });
+
+  it('--json stays JSON, with no raw C1 byte', async () => {
+    const r = await cr(['crm', 'agents', '--json']);
+    expect(r.stdout).not.toMatch(RAW_CONTROL);
+    expect(JSON.parse(r.stdout).agents[0].name).toBe(`Closer ${HOSTILE.title}`);
+    expect(JSON.parse(r.stdout).agents[0].activePromptVersion.promptText).toContain(HOSTILE.csi);
+  });
+
+  it('cr local keys list: escaped on a terminal and piped', async () => {
+    for (const tty of [true, false]) {
+      const r = await runCli(['local', 'keys', 'list', '--store', keysStore], { tty, env: { CR_NOW: NOW } });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).not.toMatch(RAW_CONTROL);
+      expect(r.stdout).toContain('editor \\x1b]0;pwned');
+    }
+  });
+
+  it('an error line quoting API text: escaped, in text and in --json', async () => {
+    const env = { CR_BASE_URL: stub.baseUrl };
+    const text = await cr(['crm', 'agents'], { env });
+    expect(text.exitCode).toBe(6);
+    expect(text.stderr).toMatch(/^error: .*bad name \\x1b\]0;pwned\\x07/);
+    expect(text.stderr).not.toMatch(RAW_CONTROL);
+    const json = await cr(['crm', 'agents', '--json'], { env });
+    expect(json.stderr).not.toMatch(RAW_CONTROL);
+    expect(JSON.parse(json.stderr).error).toBe(`bad name ${HOSTILE.title}${HOSTILE.csi}`);
+  });
+
+  it('an error line naming a stored keyword: escaped', async () => {
+    const r = await cr(['visibility', 'grid', '--keyword', `nope${HOSTILE.title}`]);
+    expect(r.exitCode).toBe(5);
+    expect(r.stderr).not.toMatch(RAW_CONTROL);
+    expect(r.stderr).toContain('"plumber \\x1b]0;pwned\\x07\\x1b[2J"');
+  });
+});

@@ -1,0 +1,114 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server/serve.js';
+import { fixedClock } from '../../src/server/clock.js';
+import { initStore } from '../../src/server/init-store.js';
+import { displayWidth } from '../../src/render/width.js';
+import { BIN } from '../helpers/cli.js';
+import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
+import { KEYS, NOW } from '../helpers/fixture-store.js';
+import { HOSTILE, writeHostileStore } from '../helpers/hostile-store.js';
+
+/**
+ * On a real pseudo-terminal (util-linux `script`), because what is at stake is what a
+ * terminal receives: the width the CLI reads from the terminal itself (no COLUMNS), and
+ * the bytes that reach it (cli.md "At a terminal"). The spinner is kept off (CI=1): its
+ * cursor codes are not API text.
+ */
+const SCRIPT = '/usr/bin/script';
+const hasScript = existsSync(SCRIPT);
+
+type Server = Awaited<ReturnType<typeof startServer>>;
+let demo: Server;
+let demoKey: string;
+let demoStore: string;
+/** Copies no server holds: `cr local keys list` reads the store file itself. */
+let demoKeysStore: string;
+let hostileKeysStore: string;
+let hostile: Server;
+let hostileStore: string;
+
+beforeAll(async () => {
+  if (!hasScript) return;
+  demoStore = join(tempDir('cr-pty-demo-'), 'store.json');
+  demoKey = (await initStore(demoStore, { demo: true, clock: fixedClock(NOW) })).key;
+  demoKeysStore = join(tempDir('cr-pty-keys-'), 'store.json');
+  await initStore(demoKeysStore, { demo: true, clock: fixedClock(NOW) });
+  hostileKeysStore = writeHostileStore(tempDir('cr-pty-hostile-keys-'));
+  demo = await startServer({ storePath: demoStore, host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
+  hostileStore = writeHostileStore(tempDir('cr-pty-hostile-'));
+  hostile = await startServer({ storePath: hostileStore, host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
+});
+afterAll(async () => {
+  await demo?.close();
+  await hostile?.close();
+  cleanupTempDirs();
+});
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Runs bin/cr.js on a pty `cols` wide; returns the raw bytes the terminal got and the exit code. */
+async function onPty(args: string[], cols: number, env: Record<string, string>): Promise<{ bytes: Buffer; code: number }> {
+  const dir = tempDir('cr-pty-cfg-');
+  const command = `stty cols ${cols} rows 50; exec node ${quote(BIN)} ${args.map(quote).join(' ')}`;
+  const r = await execa(SCRIPT, ['-qfec', command, '/dev/null'], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CR_CONFIG_DIR: dir, CR_NOW: NOW, TZ: 'UTC', LANG: 'C.UTF-8', TERM: 'xterm-256color', CI: '1', ...env },
+    extendEnv: false,
+    reject: false,
+    encoding: 'buffer',
+    timeout: 30_000,
+    stdin: 'ignore',
+  });
+  // script passes the child's exit status on with -e.
+  return { bytes: Buffer.from(r.stdout as Uint8Array), code: r.exitCode ?? -1 };
+}
+
+/** The lines a terminal shows: colour (SGR) removed, the pty's CR dropped. */
+const shownLines = (bytes: Buffer) =>
+  bytes
+    .toString('utf8')
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .replace(/\r/g, '')
+    .split('\n');
+
+const TABLES: string[][] = [
+  ['finance', 'summary'],
+  ['crm', 'agents'],
+  ['brand', 'subjects'],
+  ['nurture', 'list'],
+  ['learnings', 'list'],
+  ['visibility', 'grid'],
+  ['listeners', 'create', '--name', 'Harbor dental mentions across every local news feed', '--source', 'rss', '--query', 'feed_url=https://news.example/harbor/dental/feed.xml'],
+];
+
+describe.skipIf(!hasScript)('on a pseudo-terminal', () => {
+  for (const cols of [80, 60]) {
+    it(`every table fits ${cols} columns (the terminal's own width)`, async () => {
+      const env = { CR_BASE_URL: `${demo.url}/api/v1`, CR_API_KEY: demoKey };
+      for (const args of [...TABLES, ['local', 'keys', 'list', '--store', demoKeysStore]]) {
+        const { bytes, code } = await onPty(args, cols, env);
+        expect(code, args.join(' ')).toBe(0);
+        const lines = shownLines(bytes);
+        expect(lines.join('\n')).not.toContain('\u001b');
+        const wide = lines.filter((l) => displayWidth(l) > cols);
+        expect(wide, `${args.join(' ')} at ${cols}`).toEqual([]);
+      }
+    }, 120_000);
+  }
+
+  it('hostile API text: no ESC, BEL or C1 CSI byte reaches the terminal', async () => {
+    const env = { CR_BASE_URL: `${hostile.url}/api/v1`, CR_API_KEY: KEYS.editor, NO_COLOR: '1' };
+    const runs = [...TABLES.slice(0, 6), ['local', 'keys', 'list', '--store', hostileKeysStore], ['visibility', 'grid', '--keyword', 'nope']];
+    for (const args of runs) {
+      const { bytes, code } = await onPty(args, 100, env);
+      expect(code, args.join(' ')).toBe(args.includes('nope') ? 5 : 0);
+      for (const byte of [0x1b, 0x07, 0x9b]) expect(bytes.includes(byte), `${args.join(' ')}: byte 0x${byte.toString(16)}`).toBe(false);
+    }
+    // The escaped form shows what was there.
+    const { bytes } = await onPty(['crm', 'agents'], 200, env);
+    expect(bytes.toString('utf8')).toContain('\\x1b]0;pwned\\x07');
+    expect(HOSTILE.title).toContain('\u001b');
+  }, 120_000);
+});

@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { fitWidths, frameWidth, MIN_TEXT } from '../../src/render/fit.js';
+import { drawTable } from '../../src/render/table.js';
+import { styles } from '../../src/render/styles.js';
+import { cutToWidth, displayWidth } from '../../src/render/width.js';
+import type { Column } from '../../src/render/view.js';
+
+interface Row {
+  id: string;
+  name: string;
+  note: string;
+  amount: string;
+  when: string;
+}
+
+const ID = '7d674759-6d21-426f-ab1d-40facc8ee7cf';
+const rows: Row[] = [
+  { id: ID, name: 'Reception bot 🦷 for the front desk', note: '日本語のメモ、とても長いテキストです。', amount: '$12,345.67', when: '2026-12-01' },
+  { id: '47460d86-a579-4b84-85f8-2b4c81c5f254', name: 'Recall', note: 'short', amount: '€5.00', when: '2026-11-20' },
+];
+const columns: Column<Row>[] = [
+  { header: 'ID', kind: 'id', value: (r) => r.id },
+  { header: 'NAME', value: (r) => r.name },
+  { header: 'NOTE', value: (r) => r.note },
+  { header: 'AMOUNT', kind: 'money', value: (r) => r.amount, align: 'right' },
+  { header: 'DATE', kind: 'date', value: (r) => `${r.when} (in 9 days)`, short: (r) => r.when },
+];
+const s = styles(false);
+const lines = (text: string) => text.split('\n');
+
+describe('display width', () => {
+  it('counts wide characters and emoji as two columns, ASCII as one', () => {
+    expect(displayWidth('abc')).toBe(3);
+    expect(displayWidth('日本')).toBe(4);
+    expect(displayWidth('🦷')).toBe(2);
+    expect(displayWidth('\u001b[31mred\u001b[39m')).toBe(3);
+  });
+  it('cuts to a width with an ellipsis, never inside a wide character', () => {
+    expect(cutToWidth('abcdef', 4)).toBe('abc…');
+    expect(cutToWidth('日本語', 4)).toBe('日…');
+    expect(displayWidth(cutToWidth('日本語のメモ', 5))).toBeLessThanOrEqual(5);
+    expect(cutToWidth('short', 10)).toBe('short');
+  });
+});
+
+describe('fitWidths', () => {
+  it('keeps natural widths when they fit', () => {
+    expect(
+      fitWidths(
+        [
+          { natural: 10, cuttable: true },
+          { natural: 5, cuttable: false },
+        ],
+        40,
+      ),
+    ).toEqual([10, 5]);
+  });
+  it('cuts the widest text column first, never the others', () => {
+    const w = fitWidths(
+      [
+        { natural: 30, cuttable: true },
+        { natural: 20, cuttable: true },
+        { natural: 36, cuttable: false },
+      ],
+      80,
+    )!;
+    expect(w[2]).toBe(36);
+    expect(w.reduce((a, b) => a + b, 0) + frameWidth(3)).toBe(80);
+    expect(w[0]).toBeGreaterThanOrEqual(w[1]!); // the widest lost most, down to the other's level
+    expect(w[0]! - w[1]!).toBeLessThanOrEqual(1);
+  });
+  it('gives up (null) rather than cut an id', () => {
+    expect(
+      fitWidths(
+        [
+          { natural: 36, cuttable: false },
+          { natural: 40, cuttable: true },
+        ],
+        40,
+      ),
+    ).toBeNull();
+    expect(
+      fitWidths(
+        [
+          { natural: 36, cuttable: false },
+          { natural: 40, cuttable: true },
+        ],
+        36 + MIN_TEXT + frameWidth(2),
+      ),
+    ).toEqual([36, MIN_TEXT]);
+  });
+});
+
+describe('drawTable fits the terminal', () => {
+  for (const width of [200, 120, 100, 80, 70, 60, 50]) {
+    it(`${width} columns: every line fits; ids, money and dates whole`, () => {
+      const out = drawTable({ rows, columns }, s, width);
+      for (const line of lines(out)) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+      for (const r of rows) {
+        expect(out).toContain(r.id);
+        expect(out).toContain(r.amount);
+        expect(out).toContain(r.when);
+      }
+    });
+  }
+
+  it('wide: the whole table with borders; narrower: text cut with …, then no borders, then no hints', () => {
+    expect(drawTable({ rows, columns }, s, 200)).toContain('日本語のメモ、とても長いテキストです。');
+    const cut = drawTable({ rows, columns }, s, 110);
+    expect(cut).toContain('│');
+    expect(cut).toContain('…');
+    expect(cut).toContain('(in 9 days)');
+    expect(drawTable({ rows, columns }, s, 95)).not.toContain('│');
+    expect(drawTable({ rows, columns }, s, 80)).not.toContain('(in 9 days)');
+  });
+
+  it('too narrow for any table: one block of HEADER value lines per row', () => {
+    const out = drawTable({ rows, columns }, s, 50);
+    expect(out).toContain(`ID      ${ID}`);
+    expect(out).toContain('DATE    2026-12-01 (in 9 days)');
+  });
+
+  it('escapes control characters in cells', () => {
+    const out = drawTable({ rows: [{ ...rows[1]!, name: 'x\u001b[2Jy\u009b' }], columns }, s, 200);
+    expect(out).toContain('x\\x1b[2Jy\\x9b');
+    expect(out).not.toMatch(/[\u001b\u009b]/);
+  });
+
+  it('measures each cell a fixed number of times: linear in the rows', () => {
+    const count = (n: number) => {
+      let calls = 0;
+      const many = Array.from({ length: n }, (_, i) => ({ ...rows[i % 2]!, name: `name ${i % 10}` }));
+      drawTable({ rows: many, columns }, s, 100, (t) => {
+        calls++;
+        return displayWidth(t);
+      });
+      return calls;
+    };
+    const [small, large] = [count(1000), count(4000)];
+    // Cells measured once (twice for a column with a short form), plus the few cells cut.
+    expect(large).toBeLessThanOrEqual(4000 * (columns.length + 1) * 2);
+    expect(large / small).toBeLessThanOrEqual(4.01);
+  });
+});
