@@ -56,7 +56,10 @@ export async function rootProgram(): Promise<Command> {
 /** Builds the program; loads every group with `all` (completion), else only the one named. */
 export async function buildProgram(ctx: Context, argv: string[], all = false): Promise<Command> {
   const program = await rootProgram();
-  const word = commandWord(argv, valueFlagsOf(program));
+  const flags = valueFlagsOf(program);
+  let word = commandWord(argv, flags);
+  // `cr help GROUP` shows GROUP's help: that group is the one to load.
+  if (word === 'help') word = commandWord(argv.slice(argv.indexOf('help') + 1), flags);
   const wanted = all || word === 'completion' ? groups : groups.filter((g) => g.name === word);
   for (const g of groups) {
     if (wanted.includes(g)) {
@@ -120,6 +123,8 @@ function reportError(ctx: Context, error: unknown): number {
 /** Turns a commander usage failure into our UsageError, with a hint naming the help. */
 function fromCommander(error: CommanderError, argv: string[]): UsageError | undefined {
   if (['commander.helpDisplayed', 'commander.version'].includes(error.code)) return undefined;
+  // Help asked for (`cr help`, `cr help GROUP`) exits 0; help shown for a missing command exits 1.
+  if (error.code === 'commander.help' && error.exitCode === 0) return undefined;
   const message = error.message.replace(/^error: /, '').split('\n')[0]!;
   const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2).join(' ');
   const hint = error.code === 'commander.help' || error.code === 'commander.executeSubCommandAsync' ? undefined : `run \`cr ${words ? words + ' ' : ''}--help\``;

@@ -54,8 +54,8 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   const { startServer, defaultStorePath, handleShutdownSignals } = await import('../../src/server/serve.js');
   const faults = o.faults === undefined ? undefined : await faultPlan(ctx, o.faults, o.seed);
   // A log reader that goes away (`cr serve 2>&1 | head`) must not stop the server (decisions.md §9).
-  const { ignoreClosedOutput } = await import('../../src/server/log-text.js');
-  ignoreClosedOutput(process.stderr, process.stdout);
+  const { ignoreClosedProcessOutput } = await import('../../src/server/log-text.js');
+  ignoreClosedProcessOutput();
   let server;
   try {
     server = await startServer({

@@ -38,8 +38,9 @@ export interface QueryConfigIssue {
 /** Keys of query_config that hold one text value; keywords is a list and feed_url a URL. */
 const TEXT_KEYS: ReadonlySet<string> = new Set(['subreddit', 'channel_id', 'company', 'handle', 'board']);
 
+/** Written as the document states it (`pattern: ^https?://`, schemas/query-configs.ts), and parsable. */
 function isHttpUrl(url: unknown): boolean {
-  if (typeof url !== 'string') return false;
+  if (typeof url !== 'string' || !/^https?:\/\//.test(url)) return false;
   try {
     return ['http:', 'https:'].includes(new URL(url).protocol);
   } catch {

@@ -40,3 +40,6 @@ export function ignoreClosedOutput(...streams: NodeJS.WritableStream[]): void {
     if (s.listenerCount('error') === 0) s.on('error', () => undefined);
   }
 }
+
+/** The same for the process's own stdout and stderr, where `cr serve` prints its URL and log. */
+export const ignoreClosedProcessOutput = (): void => ignoreClosedOutput(process.stderr, process.stdout);

@@ -60,6 +60,14 @@ describe('query_config: the document and the server agree', () => {
     expect(rejected).toBeGreaterThan(500);
   });
 
+  it.each(['https:news.example/feed', 'http:/news.example/feed', ' https://news.example/feed', 'HTTPS://news.example/feed'])(
+    'feed_url %j, which the WHATWG parser takes, is refused by both',
+    (feed_url) => {
+      expect(documented.rss({ feed_url })).toBe(false);
+      expect(queryConfigIssues('rss', { feed_url }).map((i) => i.path)).toEqual(['query_config.feed_url']);
+    },
+  );
+
   it('rss needs feed_url in both (the case generated clients got wrong)', () => {
     expect(documented.rss({})).toBe(false);
     expect(queryConfigIssues('rss', {}).map((i) => i.path)).toEqual(['query_config']);

@@ -74,3 +74,25 @@ describe('help texts an operator can paste from', () => {
     expect(r.stdout).toMatch(/--at <when>\s+required with <id>/);
   });
 });
+
+describe('cr help [command]', () => {
+  it('cr help prints the program help and exits 0', async () => {
+    const r = await runCli(['help']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('Commands:');
+    expect(r.stderr).toBe('');
+  });
+
+  it.each(GROUPS)('cr help %s prints that group\'s help and exits 0', async (group) => {
+    const r = await runCli(['help', group]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('');
+    const direct = await runCli([group, '--help']);
+    expect(r.stdout).toBe(direct.stdout);
+  });
+
+  it('cr help with an unknown command still exits 2', async () => {
+    const r = await runCli(['help', 'nope']);
+    expect(r.exitCode).toBe(2);
+  });
+});
