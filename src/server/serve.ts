@@ -40,12 +40,14 @@ export interface StartServerOptions {
   allowedHosts?: string[];
   fs?: StoreFs;
   /** Journal fold thresholds and backups kept (tests; defaults in Store.open). */
-  storeOptions?: Pick<OpenStoreOptions, 'journalMaxBytes' | 'journalMaxRecords' | 'backups'>;
+  storeOptions?: Pick<OpenStoreOptions, 'journalMaxBytes' | 'journalMaxRecords' | 'backups' | 'initial'>;
   /** Extra routes; default: MCP at /api/v1/mcp and OpenAPI at /api/v1/openapi.json. */
   extend?: AppOptions['extend'];
   onInternalError?: (err: unknown) => void;
   /** Injected faults (`cr serve --faults`, src/server/faults.ts), applied before the app. */
   faults?: FaultPlan;
+  /** What holds the store's lock, in words ("cr serve", "cr --local"): named to a refused process. */
+  lockLabel?: string;
 }
 
 export interface RunningServer {
@@ -106,7 +108,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const host = opts.host ?? '127.0.0.1';
   const port = opts.port ?? 4010;
   const clock = opts.clock ?? clockFromEnv();
-  const store = await Store.open(storePath, { ...opts.storeOptions, fs: opts.fs });
+  const store = await Store.open(storePath, { ...opts.storeOptions, fs: opts.fs, lockLabel: opts.lockLabel });
   collectLoadGarbage(storePath, undefined, opts.fs);
   let rateLimiter: RateLimiter;
   try {

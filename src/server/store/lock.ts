@@ -3,16 +3,22 @@ import { dirname } from 'node:path';
 import { isCode, nodeFs } from './fs-layer.js';
 import type { StoreFs, SyncFs } from './fs-layer.js';
 
+/** Who holds a lock: its pid, since when, and what it is (`cr serve`, `cr --local`…) when it said. */
+export type Holder = { pid: number; startedAt?: string; label?: string };
+
 /** Another live process (or this one) holds the store. */
 export class StoreLockedError extends Error {
   readonly code = 'STORE_LOCKED';
   constructor(
     readonly storePath: string,
-    readonly holder: { pid: number; startedAt?: string },
+    readonly holder: Holder,
+    /** What the holder is, in words, and what to do; the lock's own view when not given. */
+    described?: string,
   ) {
     super(
-      `${storePath} is in use by another cr server (pid ${holder.pid}${holder.startedAt ? `, since ${holder.startedAt}` : ''}); ` +
-        'stop it first (one server per store file)',
+      described ??
+        `${storePath} is in use by ${holder.label ?? 'another cr process'} (pid ${holder.pid}${holder.startedAt ? `, since ${holder.startedAt}` : ''}); ` +
+          'stop it first (one server per store file)',
     );
     this.name = 'StoreLockedError';
   }
@@ -30,8 +36,6 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-type Holder = { pid: number; startedAt?: string };
-
 /** The lock file's text; undefined when there is none, null when it cannot be read. */
 function readText(fs: SyncFs, path: string): string | null | undefined {
   try {
@@ -44,8 +48,9 @@ function readText(fs: SyncFs, path: string): string | null | undefined {
 
 function parseHolder(text: string | null): Holder {
   try {
-    const parsed = JSON.parse(text ?? '') as { pid?: unknown; startedAt?: unknown };
-    return { pid: Number(parsed.pid), startedAt: typeof parsed.startedAt === 'string' ? parsed.startedAt : undefined };
+    const parsed = JSON.parse(text ?? '') as { pid?: unknown; startedAt?: unknown; label?: unknown };
+    const label = typeof parsed.label === 'string' && /^cr[ a-z-]{0,40}$/.test(parsed.label) ? parsed.label : undefined;
+    return { pid: Number(parsed.pid), startedAt: typeof parsed.startedAt === 'string' ? parsed.startedAt : undefined, label };
   } catch {
     return { pid: NaN }; // unreadable, empty or garbled: treated as stale
   }
@@ -173,14 +178,14 @@ function takeOver(fs: SyncFs, lockPath: string, staleText: string | null, token:
 
 /**
  * Single-writer lock: `<store>.lock`, created complete (temp file, then link), holding pid
- * and start time. A lock whose pid is not alive is stale and taken over. Returns the
+ * and start time (and what holds it: `label`, e.g. "cr serve"). A lock whose pid is not alive is stale and taken over. Returns the
  * release function. All of it goes through the fs layer (`storeFs.sync`).
  */
-export function acquireLock(storePath: string, storeFs: StoreFs = nodeFs): () => void {
+export function acquireLock(storePath: string, storeFs: StoreFs = nodeFs, label?: string): () => void {
   const fs = storeFs.sync;
   const lockPath = lockPathOf(storePath);
   fs.mkdir(dirname(lockPath), { recursive: true });
-  const token = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), store: storePath });
+  const token = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), store: storePath, label });
   // Bounded: a pass wins, meets a live holder, makes progress on a stale lock, or waits 5 ms
   // while another process takes it over.
   for (let attempt = 0; attempt < 100; attempt++) {

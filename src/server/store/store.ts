@@ -29,6 +29,8 @@ export interface OpenStoreOptions extends CommitOptions {
   fs?: StoreFs;
   /** Take the single-writer lock (default true). */
   lock?: boolean;
+  /** What takes the lock, in words ("cr serve"), so a refused process can say who holds it. */
+  lockLabel?: string;
   /** Content of a store file that does not exist yet (default: empty store). */
   initial?: () => StoreData;
 }
@@ -70,7 +72,7 @@ export class Store {
    */
   static async open(path: string, opts: OpenStoreOptions = {}): Promise<Store> {
     const fs = opts.fs ?? nodeFs;
-    const release = opts.lock === false ? null : acquireLock(path, fs);
+    const release = opts.lock === false ? null : acquireLock(path, fs, opts.lockLabel);
     let fsyncs = 0;
     const onSync = () => void fsyncs++;
     try {
