@@ -17,7 +17,7 @@ export class StoreLockedError extends Error {
   ) {
     super(
       described ??
-        `${storePath} is in use by ${holder.label ?? 'another cr process'} (pid ${holder.pid}${holder.startedAt ? `, since ${holder.startedAt}` : ''}); ` +
+        `${storePath} is in use by another cr server (pid ${holder.pid}${holder.startedAt ? `, since ${holder.startedAt}` : ''}); ` +
           'stop it first (one server per store file)',
     );
     this.name = 'StoreLockedError';
