@@ -30,6 +30,7 @@ export async function readStore(path: string): Promise<StoreData> {
     const plan = planReplay(parseJournal(journalPath, journal), snapshotId(bytes));
     if (plan.matched) return replay(journalPath, data, plan.groups).data;
     if (plan.unsaved === 0) return data;
-    if (attempt >= 5) throw new StoreError(journalPath, `holds writes made after another version of ${path}; run a local command that opens the store to check it`);
+    if (attempt >= 5)
+      throw new StoreError(journalPath, `holds writes made after another version of ${path}; run a local command that opens the store to check it`);
   }
 }

@@ -49,7 +49,11 @@ export async function waitForServer(o: { urlFile: string; timeoutMs: number; pid
     const url = urlIn(o.urlFile);
     if (url && (await answers(url))) return url;
     if (o.pid !== undefined && !alive(o.pid)) {
-      throw new LocalError(`cr local wait: the server process (pid ${o.pid}) exited before a URL in ${escapeControls(o.urlFile)} answered; see its log`, EXIT.failure, { code: 'SERVER_EXITED' });
+      throw new LocalError(
+        `cr local wait: the server process (pid ${o.pid}) exited before a URL in ${escapeControls(o.urlFile)} answered; see its log`,
+        EXIT.failure,
+        { code: 'SERVER_EXITED' },
+      );
     }
     if (Date.now() >= deadline) {
       const what = url ? `the server at ${url} did not answer` : `no URL appeared in ${escapeControls(o.urlFile)}`;

@@ -20,10 +20,6 @@ const PARALLEL = 8;
 const storeOf = (home: string) => join(home, '.local', 'share', 'cr', 'store.json');
 const env = (home: string) => ({ HOME: home, CR_CONFIG_DIR: home });
 
-function keysIn(store: string): { id: string; name: string; revoked_at: string | null }[] {
-  return (JSON.parse(readFileSync(store, 'utf8')) as { api_keys: { id: string; name: string; revoked_at: string | null }[] }).api_keys;
-}
-
 async function keysListed(home: string, store?: string): Promise<{ id: string; name: string }[]> {
   const r = await runBin(['local', 'keys', 'list', '--json', ...(store ? ['--store', store] : [])], { env: env(home), configDir: home });
   expect(r.stderr).toBe('');
@@ -90,9 +86,7 @@ describe('parallel local commands on one store', () => {
     const init = await runBin(['local', 'init', '--store', store, '--demo', '--json'], { env: env(home), configDir: home });
     expect(init.exitCode).toBe(0);
     const websiteId = (JSON.parse(init.stdout) as { websiteId: string }).websiteId;
-    const runs = await all(PARALLEL, () =>
-      runBin(['local', 'keys', 'create', '--role', 'viewer', '--website', websiteId, '--store', store], { env: env(home), configDir: home, timeoutMs: 45_000 }),
-    );
+    const runs = await all(PARALLEL, () => runBin(['local', 'keys', 'create', '--role', 'viewer', '--website', websiteId, '--store', store], { env: env(home), configDir: home, timeoutMs: 45_000 }));
     for (const r of runs) expect({ exit: r.exitCode, stderr: r.stderr }).toMatchObject({ exit: 0 });
     expect(new Set(runs.map((r) => r.stdout.trim())).size).toBe(PARALLEL);
     expect(await keysListed(home, store)).toHaveLength(PARALLEL + 1);
@@ -110,8 +104,7 @@ describe('a store in a read-only folder', () => {
     const dir = join(home, 'store');
     const store = join(dir, 'store.json');
     expect((await runBin(['local', 'init', '--store', store, '--demo'], { env: env(home), configDir: home })).exitCode).toBe(0);
-    const inReadOnly = (args: string[]) =>
-      execa('unshare', ['-rm', ...READ_ONLY, dir, process.execPath, BIN, ...args], { cwd: ROOT, env: env(home), reject: false, timeout: 15_000 });
+    const inReadOnly = (args: string[]) => execa('unshare', ['-rm', ...READ_ONLY, dir, process.execPath, BIN, ...args], { cwd: ROOT, env: env(home), reject: false, timeout: 15_000 });
     const list = await inReadOnly(['local', 'keys', 'list', '--store', store, '--json']);
     expect(list.stderr).toBe('');
     expect(list.exitCode).toBe(0);
