@@ -19,11 +19,20 @@ export const statusCommand = (ctx: Context) =>
  * One check request with the key (the one `cr auth login` makes), for its rate-limit headers:
  * how many requests are left and when the window resets (src/http/rate-budget.ts).
  */
-async function checkBudget(ctx: Context, target: { baseUrl: string; key: string; crmSegment?: string }): Promise<RateBudget | undefined> {
+async function checkBudget(ctx: Context, target: { baseUrl: string; key: string; crmSegment?: string }): Promise<{ budget?: RateBudget; failure?: unknown }> {
   const [{ routes }, { budgetOf }] = await Promise.all([import('../../src/api/routes.js'), import('../../src/http/rate-budget.js')]);
   const client = await ctx.connect(target);
-  const { response } = await client.call(routes.getFinanceSummary);
-  return budgetOf(response.headers);
+  const url = client.urlFor(routes.getFinanceSummary);
+  // Only the status and headers matter here, not the body: a rejected key (401) or a 429 is
+  // the command's error; any other answer still carries the budget.
+  const res = await client.send('GET', url);
+  const budget = budgetOf(res.headers);
+  try {
+    if (res.status === 401 || res.status === 429) client.unwrap('GET', url, res);
+  } catch (failure) {
+    return { budget, failure };
+  }
+  return { budget };
 }
 
 export async function status(ctx: Context): Promise<void> {
@@ -35,7 +44,7 @@ export async function status(ctx: Context): Promise<void> {
   if (c.baseUrl) {
     const { requireUsable } = await import('../../src/credentials.js');
     try {
-      budget = await checkBudget(ctx, requireUsable(c));
+      ({ budget, failure } = await checkBudget(ctx, requireUsable(c)));
     } catch (err) {
       failure = err;
     }
