@@ -53,15 +53,19 @@ export class ApiError extends CrError {
   retryAfter?: string;
   body?: unknown;
 
-  /** Builds the error from a status and whatever body came back (envelope or not). */
-  static from(status: number, payload: unknown, method: string, url: string, retryAfter?: string): ApiError {
+  /**
+   * Builds the error from a status and whatever body came back (envelope or not). `retryAt`
+   * is a 429's wait said for people (`14:05 (in 23 min)`, src/http/rate-budget.ts); without
+   * it the Retry-After value is put in words.
+   */
+  static from(status: number, payload: unknown, method: string, url: string, retryAfter?: string, retryAt?: string): ApiError {
     const envelope = (payload && typeof payload === 'object' ? payload : {}) as Record<string, unknown>;
     const serverMessage = typeof envelope.error === 'string' ? envelope.error : `HTTP ${status}`;
     const code = typeof envelope.code === 'string' ? envelope.code : undefined;
     const details = Array.isArray(envelope.details) ? (envelope.details as ErrorDetail[]) : undefined;
     let message = serverMessage;
     if (details?.length) message += ': ' + details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ');
-    if (status === 429) message += `; retry after ${describeRetryAfter(retryAfter)}`;
+    if (status === 429) message += `; retry after ${retryAt ?? describeRetryAfter(retryAfter)}`;
     return new ApiError(status, `${message} (${method} ${url})`, method, url, { code, details, retryAfter, body: payload, apiMessage: message });
   }
 }

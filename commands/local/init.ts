@@ -17,11 +17,15 @@ export const initCommand = (ctx: Context) =>
   );
 
 async function init(ctx: Context, o: { store?: string; demo?: boolean; force?: boolean }): Promise<void> {
-  const [{ defaultStorePath }, { initStore }] = await Promise.all([import('../../src/server/serve.js'), import('../../src/server/init-store.js')]);
+  const [{ defaultStorePath }, { initStore }, { withStoreLock }] = await Promise.all([
+    import('../../src/server/serve.js'),
+    import('../../src/server/init-store.js'),
+    import('../../src/local/lock-wait.js'),
+  ]);
   const storePath = o.store ?? defaultStorePath(ctx.env);
   let made;
   try {
-    made = await initStore(storePath, { demo: Boolean(o.demo), force: Boolean(o.force) });
+    made = await withStoreLock(() => initStore(storePath, { demo: Boolean(o.demo), force: Boolean(o.force) }), { storePath });
   } catch (err) {
     throw await asCliError(err);
   }

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { collect, intArg, storeOption, withExamples } from '../../src/cli-kit.js';
@@ -16,6 +17,7 @@ interface ServeOptions {
   maxStoreMb?: number;
   drainTimeout: number;
   maxConnections: number;
+  urlFile?: string;
 }
 
 /** Seconds, fractions allowed (`--drain-timeout 0.5`). */
@@ -41,8 +43,9 @@ export const serveCommand = (ctx: Context) =>
       .option('--max-connections <n>', 'open connections at most; more are closed at once', intArg('--max-connections', 1), 1024)
       .option('--faults <spec>', 'inject faults for testing scripts, e.g. "scheduleSocialPost:status=503,rate=0.2;*:latency=50ms" (README: Fault injection)')
       .option('--seed <n>', 'seed of the --faults draws (default: random, printed)', intArg('--seed', 0))
+      .option('--url-file <file>', 'write the base URL to this file once listening (whole, never half-written); removed on exit')
       .action((f: ServeOptions) => serve(ctx, f)),
-    ['cr serve', 'cr serve --store ./fixtures/store.json --port 0 --rate-limit 5'],
+    ['cr serve', 'cr serve --store ./ci-store.json --port 0 --url-file url.txt &  cr local wait --url-file url.txt'],
   );
 
 export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
@@ -51,11 +54,16 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
     throw new UsageError(`Listening on ${o.host} exposes the server beyond this machine`, 'pass --allowed-host NAME for each host name clients will use');
   }
   ctx.now(); // CR_NOW is read by the context (src/now.ts): a bad one stops here, exit 2
-  const { startServer, defaultStorePath, handleShutdownSignals } = await import('../../src/server/serve.js');
+  const [{ startServer, defaultStorePath, handleShutdownSignals }, { announceServe }] = await Promise.all([
+    import('../../src/server/serve.js'),
+    import('../../src/local/serve-ad.js'),
+  ]);
   const faults = o.faults === undefined ? undefined : await faultPlan(ctx, o.faults, o.seed);
   // A log reader that goes away (`cr serve 2>&1 | head`) must not stop the server (decisions.md §9).
   const { ignoreClosedProcessOutput } = await import('../../src/server/log-text.js');
   ignoreClosedProcessOutput();
+  // A file left by an earlier run must not be taken for this server's URL (README, CI recipe).
+  if (o.urlFile) rmSync(o.urlFile, { force: true });
   let server;
   try {
     server = await startServer({
@@ -69,14 +77,23 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
       limits: { drainMs: o.drainTimeout * 1000, maxConnections: o.maxConnections },
       clock: { now: () => ctx.now() },
       log: (line) => ctx.io.err.write(line + '\n'),
+      lockLabel: 'cr serve',
     });
   } catch (err) {
     throw await asCliError(err);
   }
-  // Signal handlers go in before the URL is printed: a script may send SIGTERM the moment
-  // it reads the URL, and without a handler that signal would kill the process outright.
-  handleShutdownSignals(server, { onError: (err) => ctx.notice(`cr serve: error while stopping: ${(err as Error).message}`) });
-  ctx.io.out.write(`${server.url}/api/v1\n`);
+  // Signal handlers go in before the URL is written anywhere: a script may send SIGTERM the
+  // moment it reads the URL, and without a handler that signal would kill the process outright.
+  const url = `${server.url}/api/v1`;
+  const running = server;
+  let unannounce = () => {};
+  const stop = async () => {
+    unannounce();
+    await running.close();
+  };
+  handleShutdownSignals({ close: stop }, { onError: (err) => ctx.notice(`cr serve: error while stopping: ${(err as Error).message}`) });
+  unannounce = announceServe(server.storePath, url, server.port, o.urlFile);
+  ctx.io.out.write(`${url}\n`);
   ctx.notice(`cr serve: listening on ${server.url}/api/v1 over ${server.storePath} (Ctrl-C to stop)`);
   // Stay in this action until a signal has drained the server; the handler exits 0.
   await new Promise<never>(() => {});

@@ -3,6 +3,8 @@ import type { IO } from '../io/streams.js';
 import { redactKeys } from '../redact.js';
 import { userAgent } from '../version.js';
 import { ApiClient, DEFAULT_TIMEOUT_MS } from './client.js';
+import type { RawResponse } from './client.js';
+import { budgetOf, isLow, lowBudgetNotice } from './rate-budget.js';
 import { spinnerActivity } from '../io/activity.js';
 
 /** What the builder reads from the run: its streams, environment and global flags. */
@@ -35,5 +37,22 @@ export function buildClient(s: ClientSettings, target: ClientTarget): ApiClient 
   // --verbose already narrates each request; a spinner would garble those lines.
   const activity = s.verbose ? undefined : spinnerActivity(s.io);
   const { baseUrl, key, crmSegment } = target;
-  return new ApiClient({ baseUrl, key, crmSegment, timeoutMs, userAgent: userAgent(), log, retryBaseMs, activity, dispatcher: s.dispatcher });
+  const onResponse = lowBudgetWatch((line) => s.io.err.write(line + '\n'));
+  return new ApiClient({ baseUrl, key, crmSegment, timeoutMs, userAgent: userAgent(), log, retryBaseMs, activity, dispatcher: s.dispatcher, onResponse });
+}
+
+/**
+ * One notice on stderr per command (per client) when a response says fewer than 10 % of
+ * the key's requests are left, in every output mode: stderr never mixes with --json data,
+ * and a script's log is where a budget running out should show. A 429 says it itself.
+ */
+function lowBudgetWatch(write: (line: string) => void): (res: RawResponse) => void {
+  let said = false;
+  return (res) => {
+    if (said || res.status === 429) return;
+    const budget = budgetOf(res.headers);
+    if (!budget || !isLow(budget)) return;
+    said = true;
+    write(lowBudgetNotice(budget));
+  };
 }

@@ -9,6 +9,7 @@ import { endpointUrl, joinUrl } from './url.js';
 import { responseSchemas } from '../api/response-schemas.js';
 import { backoffDelay, isRetryableStatus, RETRY_ATTEMPTS } from './retry.js';
 import { describeNetworkFailure } from './network-errors.js';
+import { retryWhen } from './rate-budget.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -24,6 +25,8 @@ export interface ClientOptions {
   retryBaseMs?: number;
   /** Shows that a request is under way (a spinner on a terminal). */
   activity?: (label: string) => () => void;
+  /** Sees each response's headers (the rate budget notice, src/http/rate-budget.ts). */
+  onResponse?: (res: RawResponse) => void;
   /**
    * Sends every request through this undici dispatcher instead of the client's own pool
    * (tests pass a MockAgent for what a real server cannot produce). The caller closes it.
@@ -107,7 +110,10 @@ export class ApiClient {
 
   /** Unwraps a success envelope, or throws the typed error the response stands for. */
   unwrap(method: string, url: string, res: RawResponse): { data: unknown } {
-    if (res.status >= 400) throw ApiError.from(res.status, res.body, method, url, res.headers['retry-after']);
+    if (res.status >= 400) {
+      const retryAt = res.status === 429 ? retryWhen(res.headers) : undefined;
+      throw ApiError.from(res.status, res.body, method, url, res.headers['retry-after'], retryAt);
+    }
     const body = res.body as Record<string, unknown> | undefined;
     if (!body || typeof body !== 'object' || body.success !== true || !('data' in body)) {
       const got = res.body === undefined ? `a non-JSON body (${res.headers['content-type'] ?? 'no content type'})` : 'JSON without a success envelope';
@@ -186,7 +192,9 @@ export class ApiClient {
     } catch {
       parsed = undefined;
     }
-    return { status: res.statusCode, headers: flat, body: parsed, text };
+    const raw = { status: res.statusCode, headers: flat, body: parsed, text };
+    this.options.onResponse?.(raw);
+    return raw;
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
-import type { ProfileStore } from '../profiles.js';
+import { LocalError, EXIT } from '../errors.js';
 import { asCliError } from './errors.js';
+import type { Store } from '../server/store/store.js';
+import type { ServeAd } from './serve-ad.js';
 
 export const LOCAL_PROFILE = 'local';
 export const DEFAULT_LOCAL_URL = 'http://127.0.0.1:4010/api/v1';
@@ -10,43 +11,102 @@ export interface EmbeddedHost {
   env: NodeJS.ProcessEnv;
   /** The business clock, so CR_NOW is read once per process (by the context). */
   now(): Date;
-  profiles(): Promise<ProfileStore>;
   notice(line: string): void;
 }
 
+export interface LocalTarget {
+  baseUrl: string;
+  key: string;
+  close: () => Promise<void>;
+}
+
+/** What --local says when the key it keeps was revoked: it makes no new admin key on its own. */
+function revokedError(storePath: string, keyId: string, revokedAt: string): LocalError {
+  return new LocalError(
+    `the key --local uses for ${storePath} (id ${keyId}) was revoked at ${revokedAt}; --local does not make a new admin key on its own. ` +
+      'Give it one: cr local keys create --role admin --website ID --for-local',
+    EXIT.auth,
+    { code: 'LOCAL_KEY_REVOKED' },
+  );
+}
+
 /**
- * --local: starts the local server in this process on 127.0.0.1 and a free port, over the
- * default store (created with demo data on first use), and returns a key for it. The key
- * is the `local` profile's when the store knows it; otherwise a new admin key is made and
- * saved in that profile.
+ * --local's key in an open store (held under its lock): the one it keeps beside the store
+ * (src/local/credential.ts), else a new admin key, made only when it has none, with a notice.
  */
-export async function startEmbedded(host: EmbeddedHost): Promise<{ baseUrl: string; key: string; close: () => Promise<void> }> {
-  host.now(); // a bad CR_NOW is a usage error before anything starts, not a 500 later
-  const [{ startServer, defaultStorePath }, { initStore }, { createApiKey }, { sha256Hex }] = await Promise.all([
-    import('../server/serve.js'),
-    import('../server/init-store.js'),
+async function keyFor(store: Store, storePath: string, host: EmbeddedHost): Promise<string> {
+  const [{ credentialState, readCredential, saveCredential, credentialPathOf }, { createApiKey }, { DEMO }] = await Promise.all([
+    import('./credential.js'),
     import('../server/keys.js'),
-    import('../server/auth.js'),
+    import('../server/seed.js'),
   ]);
-  const storePath = defaultStorePath(host.env);
-  const profiles = await host.profiles();
-  let key = profiles.get(LOCAL_PROFILE)?.apiKey;
+  const found = credentialState(store.data, readCredential(storePath));
+  if (found.state === 'ok') return found.key;
+  if (found.state === 'revoked') throw revokedError(storePath, found.keyId, found.revokedAt);
+  const websiteId = store.list('websites')[0]?.id;
+  if (!websiteId) throw new LocalError(`The local store ${storePath} has no website to scope a key to`, EXIT.failure, { code: 'STORE_NO_WEBSITE' });
+  const owner = store.get('users', DEMO.ownerUserId) ? DEMO.ownerUserId : undefined;
+  const made = await createApiKey(store, { role: 'admin', websiteId, userId: owner, name: 'cr --local', now: host.now() });
+  saveCredential(storePath, { keyId: made.record.id, key: made.key });
+  host.notice(`cr: --local: made an admin key (id ${made.record.id}) for ${storePath}; kept in ${credentialPathOf(storePath)} (mode 0600), not in a profile`);
+  return made.key;
+}
+
+/** Runs the server in this process over the store, under its lock; the store is made (demo data) when missing. */
+async function embed(host: EmbeddedHost, storePath: string): Promise<LocalTarget> {
+  const [{ startServer }, { demoStore }] = await Promise.all([import('../server/serve.js'), import('../server/seed.js')]);
+  const clock = { now: () => host.now() };
+  let created = false;
+  const initial = () => {
+    created = true;
+    return demoStore(clock);
+  };
+  const server = await startServer({ storePath, host: '127.0.0.1', port: 0, log: false, clock, lockLabel: 'cr --local', storeOptions: { initial } });
   try {
-    if (!existsSync(storePath)) {
-      ({ key } = await initStore(storePath, { demo: true }));
-      host.notice(`cr: created the local store ${storePath} with demo data`);
-      profiles.save(LOCAL_PROFILE, { ...profiles.get(LOCAL_PROFILE), baseUrl: DEFAULT_LOCAL_URL, apiKey: key }, false);
-    }
-    const server = await startServer({ storePath, host: '127.0.0.1', port: 0, log: false, clock: { now: () => host.now() } });
-    const known = key && server.store.list('api_keys').some((k) => k.key_sha256 === sha256Hex(key!) && !k.revoked_at);
-    if (!known) {
-      const websiteId = server.store.list('websites')[0]?.id;
-      if (!websiteId) throw new Error(`The local store ${storePath} has no website to scope a key to`);
-      ({ key } = await createApiKey(server.store, { role: 'admin', websiteId, name: 'local admin (--local)' }));
-      profiles.save(LOCAL_PROFILE, { ...profiles.get(LOCAL_PROFILE), baseUrl: DEFAULT_LOCAL_URL, apiKey: key }, false);
-    }
+    if (created) host.notice(`cr: created the local store ${storePath} with demo data`);
+    const key = await keyFor(server.store, storePath, host);
     host.notice(`cr: --local: embedded server over ${storePath}`);
-    return { baseUrl: `${server.url}/api/v1`, key: key!, close: () => server.close() };
+    return { baseUrl: `${server.url}/api/v1`, key, close: () => server.close() };
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
+}
+
+/**
+ * A `cr serve` holds the store: --local sends its requests there, with its own key (read
+ * without the lock). It cannot make a key meanwhile (the server holds the store).
+ */
+async function viaServer(host: EmbeddedHost, storePath: string, ad: ServeAd): Promise<LocalTarget> {
+  const [{ readStore }, { credentialState, readCredential }] = await Promise.all([import('./read-store.js'), import('./credential.js')]);
+  const found = credentialState(await readStore(storePath), readCredential(storePath));
+  if (found.state === 'revoked') throw revokedError(storePath, found.keyId, found.revokedAt);
+  if (found.state === 'none') {
+    throw new LocalError(
+      `${storePath} is served by cr serve on port ${ad.port} (pid ${ad.pid}), and --local has no key for it yet; ` +
+        'run one --local command while no server holds the store (it makes the key), or use the server with a profile: --base-url ' +
+        ad.url,
+      EXIT.auth,
+      { code: 'LOCAL_NO_KEY' },
+    );
+  }
+  host.notice(`cr: --local: sending to cr serve on port ${ad.port} (pid ${ad.pid}) over ${storePath}`);
+  return { baseUrl: ad.url, key: found.key, close: async () => {} };
+}
+
+/**
+ * --local (cli.md "Local mode", "Local mode in CI"): the local server over the default store
+ * (created with demo data on first use), in this process on 127.0.0.1 and a free port, or
+ * the `cr serve` that already holds that store. Another short-lived holder (a parallel
+ * --local run) is waited for. The key is --local's own (src/local/credential.ts); no profile
+ * is read or written.
+ */
+export async function startEmbedded(host: EmbeddedHost): Promise<LocalTarget> {
+  host.now(); // a bad CR_NOW is a usage error before anything starts, not a 500 later
+  const [{ defaultStorePath }, { withStoreLock }] = await Promise.all([import('../server/serve.js'), import('./lock-wait.js')]);
+  const storePath = defaultStorePath(host.env);
+  try {
+    return await withStoreLock(() => embed(host, storePath), { storePath, onServe: (ad) => viaServer(host, storePath, ad) });
   } catch (err) {
     throw await asCliError(err);
   }

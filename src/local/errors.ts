@@ -1,5 +1,7 @@
 import { LocalError, UsageError } from '../errors.js';
 import type { KeyErrorKind } from '../server/keys.js';
+import { dirname } from 'node:path';
+import { escapeControls } from '../bulk/escape.js';
 
 /** Exit code of an unusable store file (EX_CONFIG from sysexits.h). */
 export const EXIT_BAD_STORE = 78;
@@ -18,10 +20,18 @@ const KEY_ERROR_IS_USAGE: Record<KeyErrorKind, boolean> = {
   'no-user': false,
 };
 
+/** File-system refusals met beside a store (a read-only folder, no permission): said in words. */
+const FS_REFUSALS: Record<string, string> = {
+  EROFS: 'the folder is on a read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+};
+
 /**
  * Maps the server's store and key errors to CLI errors: an invalid store exits 78, a store
- * held by another server exits 1 with the holder named, a bad key request exits 2.
- * Anything else passes through.
+ * held by another process exits 1 with the holder named, a bad key request exits 2, a
+ * folder the store's files cannot be written in exits 1 naming the path. Anything else
+ * passes through.
  */
 export async function asCliError(err: unknown): Promise<unknown> {
   const [{ StoreError }, { StoreLockedError }, { KeyError }] = await Promise.all([
@@ -33,6 +43,11 @@ export async function asCliError(err: unknown): Promise<unknown> {
   if (err instanceof StoreLockedError) return new LocalError(err.message, 1, { cause: err, code: 'STORE_LOCKED' });
   if (err instanceof KeyError) {
     return KEY_ERROR_IS_USAGE[err.kind] ? new UsageError(err.message) : new LocalError(err.message, 1, { cause: err, code: 'STORE_NO_USER' });
+  }
+  const errno = err as NodeJS.ErrnoException;
+  if (errno instanceof Error && typeof errno.code === 'string' && FS_REFUSALS[errno.code]) {
+    const where = typeof errno.path === 'string' ? `in ${escapeControls(dirname(errno.path))}` : 'beside the store';
+    return new LocalError(`cannot write ${where}: ${FS_REFUSALS[errno.code]} (${errno.code}); commands that only read, such as cr local keys list, still work`, 1, { cause: err, code: 'STORE_NOT_WRITABLE' });
   }
   return err;
 }

@@ -44,7 +44,7 @@ export interface StartServerOptions {
   allowedHosts?: string[];
   fs?: StoreFs;
   /** Journal fold thresholds and backups kept (tests; defaults in Store.open). */
-  storeOptions?: Pick<OpenStoreOptions, 'journalMaxBytes' | 'journalMaxRecords' | 'backups'>;
+  storeOptions?: Pick<OpenStoreOptions, 'journalMaxBytes' | 'journalMaxRecords' | 'backups' | 'initial'>;
   /** Size cap of the store in MiB (decisions.md §9, `--max-store-mb`; default 256). */
   maxStoreMb?: number;
   /** Lines about the store (a fold failing, then working again); default: the log, else standard error. */
@@ -56,6 +56,8 @@ export interface StartServerOptions {
   faults?: FaultPlan;
   /** Open connections at most, and how long a stop drains (connections.ts). */
   limits?: ConnectionLimits;
+  /** What holds the store's lock, in words ("cr serve", "cr --local"): named to a refused process. */
+  lockLabel?: string;
 }
 
 export interface RunningServer {
@@ -140,7 +142,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     notice(
       `cr serve: the lock on ${logSafe(storePath)} was taken over by another server while this one was not running (stopped or frozen); writes are refused from now on`,
     );
-  const store = await Store.open(storePath, { ...opts.storeOptions, fs: opts.fs, maxStoreBytes, onFoldProblem, onLockLost });
+  const store = await Store.open(storePath, { ...opts.storeOptions, fs: opts.fs, maxStoreBytes, onFoldProblem, onLockLost, lockLabel: opts.lockLabel });
   collectLoadGarbage(storePath, undefined, opts.fs);
   let rateLimiter: RateLimiter;
   try {

@@ -164,7 +164,7 @@ describe('ApiClient: error statuses → ApiError', () => {
     const e = await apiError(summary());
     expect([e.status, e.code]).toEqual([429, 'RATE_LIMITED']);
     expect(e.retryAfter).toBe('3600');
-    expect(e.message).toContain('retry after 1 hour');
+    expect(e.message).toMatch(/retry after \d{2}:\d{2} \(in 60 min\)/); // local clock time, src/http/rate-budget.ts
     expect(server.requests).toHaveLength(1);
   });
 

@@ -130,7 +130,11 @@ describe('keys never leak (item 9)', () => {
     await run('auth logout', ['auth', 'logout', '--profile', 'leak', '--verbose'], { exit: 0 });
 
     outputs.push({ what: 'server log (stderr)', text: s.stderr() }, { what: 'server stdout', text: s.stdout() });
-    const files = [...filesUnder(join(dir, 'store')), ...filesUnder(join(dir, 'local')), ...filesUnder(cfg).filter((f) => !f.endsWith('config.json'))];
+    // --local's own key file (src/local/credential.ts) holds a key by design, like config.json: owner-only, checked below.
+    const localKeyFiles = filesUnder(join(dir, 'local')).filter((f) => f.endsWith('.local-key'));
+    expect(localKeyFiles).toHaveLength(1);
+    for (const f of localKeyFiles) expect(statSync(f).mode & 0o777).toBe(0o600);
+    const files = [...filesUnder(join(dir, 'store')), ...filesUnder(join(dir, 'local')).filter((f) => !f.endsWith('.local-key')), ...filesUnder(cfg).filter((f) => !f.endsWith('config.json'))];
     for (const f of files) outputs.push({ what: `file ${f}`, text: readFileSync(f).toString('latin1') });
 
     const leaks = outputs.flatMap((o) => (o.text.match(KEY_RE) ?? []).map((k) => `${o.what}: ${k.slice(0, 10)}…`));

@@ -12,6 +12,7 @@ interface CreateOptions {
   agency?: string;
   name?: string;
   store?: string;
+  forLocal?: boolean;
 }
 
 export const createCommand = (ctx: Context) =>
@@ -21,6 +22,7 @@ export const createCommand = (ctx: Context) =>
       .addOption(new Option('--role <role>', `${ROLES.slice(0, -1).join(', ')} or ${ROLES.at(-1)}`).choices(ROLES).makeOptionMandatory())
       .option('--agency <id>', 'scope the key to an agency')
       .option('--name <name>', 'a label for the key')
+      .option('--for-local', "make it the key --local uses for this store (kept beside the store, not printed)")
       .addOption(storeOption())
       .action((f: CreateOptions) => create(ctx, f)),
     ['cr local keys create --role editor --website 3f1c9b2e-5a47-4d8c-b6e1-7a0f2c9d8e31', 'cr local keys create --role viewer --agency 9a0d4c7f-2e18-4b5a-8f3d-6c1e9b7a2d54 --name "read-only CI"'],
@@ -29,14 +31,24 @@ export const createCommand = (ctx: Context) =>
 export async function create(ctx: Context, o: CreateOptions): Promise<void> {
   const website = ctx.globals.website;
   if (!website === !o.agency) throw new UsageError('Pass exactly one of --website ID or --agency ID');
-  const { addApiKey } = await import('../../../src/server/keys.js');
+  const [{ addApiKey }, { withStoreLock }] = await Promise.all([import('../../../src/server/keys.js'), import('../../../src/local/lock-wait.js')]);
+  const storePath = await storePathOf(ctx.env, o.store);
+  const name = o.name ?? (o.forLocal ? 'cr --local' : undefined);
   let made;
   try {
-    made = await addApiKey(await storePathOf(ctx.env, o.store), { role: o.role, websiteId: website, agencyId: o.agency, name: o.name });
+    made = await withStoreLock(() => addApiKey(storePath, { role: o.role, websiteId: website, agencyId: o.agency, name }), { storePath });
   } catch (err) {
     throw await asCliError(err);
   }
   const { key_sha256: _hash, ...info } = made.record;
+  if (o.forLocal) {
+    // --local's own key (src/local/credential.ts): kept beside the store, so never printed.
+    const { saveCredential, credentialPathOf } = await import('../../../src/local/credential.js');
+    saveCredential(storePath, { keyId: info.id, key: made.key });
+    if (ctx.globals.json) writeJson(ctx.io, info);
+    ctx.notice(`Created ${o.role} key ${info.id} for --local; kept in ${credentialPathOf(storePath)} (mode 0600).`);
+    return;
+  }
   if (ctx.globals.json) writeJson(ctx.io, { ...info, key: made.key });
   else ctx.io.out.write(`${made.key}\n`);
   ctx.notice(`Created ${o.role} key ${info.id}; the key above is shown once.`);

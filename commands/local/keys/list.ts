@@ -13,11 +13,15 @@ export const listCommand = (ctx: Context) =>
     ['cr local keys list', 'cr local keys list --json | jq -r ".[].id"'],
   );
 
+/**
+ * Reads the store without its writer lock (src/local/read-store.ts): the list works beside
+ * a running `cr serve` or `--local`, and on a read-only folder.
+ */
 export async function list(ctx: Context, o: { store?: string }): Promise<void> {
-  const { listKeys } = await import('../../../src/server/keys.js');
+  const { readStore } = await import('../../../src/local/read-store.js');
   let keys;
   try {
-    keys = await listKeys(await storePathOf(ctx.env, o.store));
+    keys = (await readStore(await storePathOf(ctx.env, o.store))).api_keys.map(({ key_sha256: _hash, ...info }) => info);
   } catch (err) {
     throw await asCliError(err);
   }

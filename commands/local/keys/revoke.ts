@@ -13,10 +13,11 @@ export const revokeCommand = (ctx: Context) =>
   );
 
 export async function revoke(ctx: Context, id: string, o: { store?: string }): Promise<void> {
-  const { revokeKey } = await import('../../../src/server/keys.js');
+  const [{ revokeKey }, { withStoreLock }] = await Promise.all([import('../../../src/server/keys.js'), import('../../../src/local/lock-wait.js')]);
+  const storePath = await storePathOf(ctx.env, o.store);
   let info;
   try {
-    info = await revokeKey(await storePathOf(ctx.env, o.store), id);
+    info = await withStoreLock(() => revokeKey(storePath, id), { storePath });
   } catch (err) {
     throw await asCliError(err);
   }

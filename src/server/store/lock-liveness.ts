@@ -49,6 +49,8 @@ export interface Holder {
   startedAt?: string;
   pidNs?: string;
   bootId?: string;
+  /** What holds the lock, in words (`cr serve`, `cr --local`…), when it said. */
+  label?: string;
 }
 
 /** The lock (or guard) was written in this pid namespace, this boot: its pid can be checked. */

@@ -3,21 +3,26 @@ import { dirname } from 'node:path';
 import { isCode, nodeFs } from './fs-layer.js';
 import type { StoreFs, SyncFs } from './fs-layer.js';
 import { HEARTBEAT_MS, STALE_MS, heartbeatOf, judge, pidAlive, processIdentity, sameNamespace } from './lock-liveness.js';
+
 import type { Holder } from './lock-liveness.js';
 
 export { processIdentity } from './lock-liveness.js';
+export type { Holder } from './lock-liveness.js';
 
 /** Another live process (or this one) holds the store. */
 export class StoreLockedError extends Error {
   readonly code = 'STORE_LOCKED';
   constructor(
     readonly storePath: string,
-    readonly holder: { pid: number; startedAt?: string },
+    readonly holder: Holder,
     elsewhere = false,
+    /** What the holder is, in words, and what to do; the lock's own view when not given. */
+    described?: string,
   ) {
     super(
-      `${storePath} is in use by another cr server (pid ${holder.pid}${elsewhere ? ' in another pid namespace' : ''}${holder.startedAt ? `, since ${holder.startedAt}` : ''}); ` +
-        'stop it first (one server per store file)',
+      described ??
+        `${storePath} is in use by another cr server (pid ${holder.pid}${elsewhere ? ' in another pid namespace' : ''}${holder.startedAt ? `, since ${holder.startedAt}` : ''}); ` +
+          'stop it first (one server per store file)',
     );
     this.name = 'StoreLockedError';
   }
@@ -40,7 +45,8 @@ const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
 function parseHolder(text: string | null): Holder {
   try {
     const parsed = JSON.parse(text ?? '') as Record<string, unknown>;
-    return { pid: Number(parsed.pid), startedAt: str(parsed.startedAt), pidNs: str(parsed.pidNs), bootId: str(parsed.bootId) };
+    const label = typeof parsed.label === 'string' && /^cr[ a-z-]{0,40}$/.test(parsed.label) ? parsed.label : undefined;
+    return { pid: Number(parsed.pid), startedAt: str(parsed.startedAt), pidNs: str(parsed.pidNs), bootId: str(parsed.bootId), label };
   } catch {
     return { pid: NaN }; // unreadable, empty or garbled: treated as stale
   }
@@ -185,6 +191,8 @@ export interface LockOptions {
    * must stop writing at once.
    */
   onLost?: () => void;
+  /** What takes the lock, in words (`cr serve`, `cr --local`…), named to a refused process. */
+  label?: string;
 }
 
 /** Tokens of the locks this process holds (a lock with our pid that is not one of them is an earlier run's). */
@@ -242,7 +250,7 @@ export function acquireLock(storePath: string, storeFs: StoreFs = nodeFs, opts: 
   const timing = { heartbeatMs: opts.heartbeatMs ?? HEARTBEAT_MS, staleMs: opts.staleMs ?? STALE_MS };
   const lockPath = lockPathOf(storePath);
   fs.mkdir(dirname(lockPath), { recursive: true });
-  const token = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), store: storePath, ...processIdentity(fs) });
+  const token = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), store: storePath, ...processIdentity(fs), label: opts.label });
   // Bounded: a pass wins, meets a live holder, makes progress on a stale lock, or waits 5 ms
   // while another process takes it over.
   for (let attempt = 0; attempt < 100; attempt++) {

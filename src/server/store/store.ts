@@ -31,6 +31,8 @@ export interface OpenStoreOptions extends CommitOptions {
   fs?: StoreFs;
   /** Take the single-writer lock (default true). */
   lock?: boolean;
+  /** What takes the lock, in words ("cr serve"), so a refused process can say who holds it. */
+  lockLabel?: string;
   /** Content of a store file that does not exist yet (default: empty store). */
   initial?: () => StoreData;
   /**
@@ -87,7 +89,7 @@ export class Store {
       void opened?.writer.abandon().catch(() => undefined);
       opts.onLockLost?.();
     };
-    const release = opts.lock === false ? null : acquireLock(path, fs, { onLost });
+    const release = opts.lock === false ? null : acquireLock(path, fs, { onLost, label: opts.lockLabel });
     let fsyncs = 0;
     const onSync = () => void fsyncs++;
     try {

@@ -48,7 +48,7 @@ describe('cr api: exit codes from HTTP statuses', () => {
       expect(lines[0]).toContain((reply.body as { error: string }).error);
       expect(lines[0]).toContain(`GET ${server.baseUrl}/some/path`);
       if (code) expect(lines[0]!.endsWith(`(${code})`)).toBe(true);
-      if (status === 429) expect(lines[0]).toContain('retry after 2 minutes');
+      if (status === 429) expect(lines[0]).toMatch(/retry after \d{2}:\d{2} \(in 2 min\)/);
       if (status === 400) expect(lines[0]).toContain('limit: Too big');
       // Only 502/503/504 are retried; none of these.
       expect(server.requests).toHaveLength(1);

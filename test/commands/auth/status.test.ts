@@ -38,6 +38,7 @@ describe('cr auth status', () => {
       keySource: 'profile',
       baseUrlSource: 'profile',
       crmSegment: 'crm',
+      rateLimit: null, // this stub sends no X-RateLimit-* headers; status-budget.test.ts has the real server's
     });
     expect(j.stdout + j.stderr).not.toContain(KEY);
   });

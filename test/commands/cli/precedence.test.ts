@@ -42,6 +42,8 @@ function config(): string {
 async function status(args: string[], env: Record<string, string> = {}) {
   const r = await runCli([...args, 'auth', 'status', '--json'], { configDir: config(), env });
   expect(r.exitCode, r.stderr).toBe(0);
+  // Its check request (for the rate budget) is not what the request counts below are about.
+  for (const s of [flagSrv, envSrv, profSrv, otherSrv]) s.reset();
   return JSON.parse(r.stdout) as { profile: string; baseUrl: string; key: string; keySource: string; baseUrlSource: string };
 }
 

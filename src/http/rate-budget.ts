@@ -1,0 +1,92 @@
+/**
+ * The key's rate budget as the server reports it (X-RateLimit-Limit, -Remaining, -Reset;
+ * service-api.md "Limits"), and when a rate-limited key may go on, said for people: a clock
+ * time in the local time zone and how long that is (cli.md "At a terminal": relative hints
+ * come from one clock, the server's `Date` header when present, else the local clock).
+ */
+export interface RateBudget {
+  limit: number;
+  remaining: number;
+  /** When the window ends, on the local clock. */
+  resetAt: Date;
+  /** Milliseconds until then. */
+  resetInMs: number;
+}
+
+/** Below this share of the limit left, a command says so on stderr (once). */
+export const LOW_BUDGET_SHARE = 0.1;
+
+const whole = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v.trim()) ? Number(v) : undefined);
+
+/** The server's clock from its `Date` header, else undefined. */
+function serverNow(headers: Record<string, string>): number | undefined {
+  const t = headers.date ? Date.parse(headers.date) : NaN;
+  return Number.isNaN(t) ? undefined : t;
+}
+
+/** Milliseconds until an absolute server time (epoch ms), measured on the server's clock when it gave one. */
+function untilServerTime(headers: Record<string, string>, at: number, localNow: number): number {
+  return Math.max(0, at - (serverNow(headers) ?? localNow));
+}
+
+/**
+ * That server time on the local clock: the same instant when the clocks agree within a few
+ * seconds (the `Date` header has whole seconds only), else shifted by the server's skew.
+ */
+function onLocalClock(headers: Record<string, string>, at: number, localNow: number): Date {
+  const server = serverNow(headers);
+  if (server === undefined || Math.abs(server - localNow) < 5000) return new Date(Math.max(at, localNow));
+  return new Date(localNow + Math.max(0, at - server));
+}
+
+/** The budget in a response's headers, or undefined when they are missing or malformed. */
+export function budgetOf(headers: Record<string, string>, localNow: number = Date.now()): RateBudget | undefined {
+  const limit = whole(headers['x-ratelimit-limit']);
+  const remaining = whole(headers['x-ratelimit-remaining']);
+  const reset = whole(headers['x-ratelimit-reset']);
+  if (limit === undefined || remaining === undefined || reset === undefined || limit === 0) return undefined;
+  const resetInMs = untilServerTime(headers, reset * 1000, localNow);
+  return { limit, remaining, resetAt: onLocalClock(headers, reset * 1000, localNow), resetInMs };
+}
+
+export const isLow = (b: RateBudget) => b.remaining < b.limit * LOW_BUDGET_SHARE;
+
+/** `in 45 s`, `in 23 min`, `in 3 h`. */
+export function inWords(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  if (s < 60) return `in ${s} s`;
+  const min = Math.round(s / 60); // the Date header's whole seconds would otherwise turn 60 min into 61
+  if (min < 120) return `in ${min} min`;
+  return `in ${Math.round(min / 60)} h`;
+}
+
+/** `14:05`, in the local time zone (TZ); with the date when it is not within the next 20 hours. */
+export function clockTime(at: Date, inMs: number): string {
+  const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false }).format(at);
+  if (inMs < 20 * 3_600_000) return time;
+  const day = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  return `${day} ${time}`;
+}
+
+/** `14:05 (in 23 min)`. */
+export const whenText = (at: Date, inMs: number) => `${clockTime(at, inMs)} (${inWords(inMs)})`;
+
+/**
+ * When a 429's key may go on: the window's reset (X-RateLimit-Reset) when given, else
+ * Retry-After (seconds or an HTTP date); undefined when the answer says neither.
+ */
+export function retryWhen(headers: Record<string, string>, localNow: number = Date.now()): string | undefined {
+  const reset = whole(headers['x-ratelimit-reset']);
+  const ra = headers['retry-after']?.trim();
+  let at: number | undefined;
+  if (reset !== undefined) at = reset * 1000;
+  else if (ra && /^\d+$/.test(ra)) at = (serverNow(headers) ?? localNow) + Number(ra) * 1000;
+  else if (ra && !Number.isNaN(Date.parse(ra))) at = Date.parse(ra);
+  if (at === undefined) return undefined;
+  const inMs = untilServerTime(headers, at, localNow);
+  return whenText(onLocalClock(headers, at, localNow), inMs);
+}
+
+/** The notice a command prints (once) when fewer than 10 % of the key's requests are left. */
+export const lowBudgetNotice = (b: RateBudget) =>
+  `cr: rate limit: ${b.remaining} of ${b.limit} requests left for this key until ${whenText(b.resetAt, b.resetInMs)}`;

@@ -1,0 +1,51 @@
+import { readFile } from 'node:fs/promises';
+import { StoreError } from '../server/store/errors.js';
+import { parseStoreBuffer } from '../server/store/snapshot.js';
+import { journalPathOf, snapshotId } from '../server/store/journal.js';
+import { eachGroup, planScan, scanJournal } from '../server/store/journal-scan.js';
+import { Replayer } from '../server/store/replay.js';
+import { isCode, nodeFs } from '../server/store/fs-layer.js';
+import type { StoreData } from '../server/store/schema.js';
+
+const readOrUndefined = (path: string) =>
+  readFile(path).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw new StoreError(path, `cannot read (${err.code ?? err.message})`, { cause: err });
+  });
+
+/**
+ * The store as its last acknowledged write left it, read without the writer lock and
+ * without writing anything: the snapshot plus the journal's groups after it, a torn last
+ * line ignored (as the writer does, decisions.md §7). For what only reads (`cr local keys
+ * list`, --local's look at its key): it works beside a running `cr serve` or `--local`, and
+ * on a read-only folder. A fold in between the two reads (the journal names a newer
+ * snapshot) is met by reading both again.
+ */
+export async function readStore(path: string): Promise<StoreData> {
+  for (let attempt = 1; ; attempt++) {
+    const bytes = await readOrUndefined(path);
+    if (!bytes) throw new StoreError(path, 'no store here (cr local init creates one)');
+    const data = parseStoreBuffer(path, bytes);
+    const journalPath = journalPathOf(path);
+    let scan;
+    try {
+      scan = await scanJournal(nodeFs, journalPath);
+    } catch (err) {
+      if (isCode(err, 'ENOENT')) return data;
+      throw err;
+    }
+    const plan = planScan(scan, snapshotId(bytes));
+    if (plan.matched) {
+      const replayer = new Replayer(journalPath, data);
+      await eachGroup(nodeFs, journalPath, plan.anchorEnd, scan.goodLength, (group) => {
+        replayer.apply(group.line, group.groups);
+        return undefined;
+      });
+      replayer.finish();
+      return data;
+    }
+    if (plan.unsaved === 0) return data;
+    if (attempt >= 5)
+      throw new StoreError(journalPath, `holds writes made after another version of ${path}; run a local command that opens the store to check it`);
+  }
+}

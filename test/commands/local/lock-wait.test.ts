@@ -1,0 +1,63 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { runCli } from '../../helpers/run-cli.js';
+import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
+import { acquireLock, StoreLockedError } from '../../../src/server/store/lock.js';
+import { withStoreLock } from '../../../src/local/lock-wait.js';
+
+/**
+ * Waiting for a short-lived holder of a store's lock, and saying who holds it. The holder
+ * here is this process (alive), under the label a real `--local` or `cr serve` writes.
+ */
+afterAll(() => cleanupTempDirs());
+
+async function newStore(home: string): Promise<{ store: string; websiteId: string }> {
+  const store = join(home, 'store.json');
+  const init = await runCli(['local', 'init', '--store', store, '--json'], { configDir: home });
+  expect(init.exitCode).toBe(0);
+  return { store, websiteId: (JSON.parse(init.stdout) as { websiteId: string }).websiteId };
+}
+
+describe('a store held by a short --local run', () => {
+  it('cr local keys create waits for it and succeeds', async () => {
+    const home = tempDir('cr-wait-');
+    const { store, websiteId } = await newStore(home);
+    const release = acquireLock(store, undefined, { label: 'cr --local' });
+    const freed = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        release();
+        resolve();
+      }, 300),
+    );
+    const r = await runCli(['local', 'keys', 'create', '--role', 'viewer', '--website', websiteId, '--store', store], { configDir: home });
+    await freed;
+    expect(r.stderr).not.toContain('in use');
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('names the holder when it does not let go in time', async () => {
+    const home = tempDir('cr-wait-');
+    const { store } = await newStore(home);
+    const release = acquireLock(store, undefined, { label: 'cr --local' });
+    try {
+      const err = await withStoreLock(async () => acquireLock(store), { storePath: store, waitMs: 100 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StoreLockedError);
+      expect((err as Error).message).toBe(`${store} is in use by a short cr --local run (pid ${process.pid}); it did not finish within 0 s; try again`);
+    } finally {
+      release();
+    }
+  });
+
+  it('refuses at once, naming it, when a cr serve holds the store', async () => {
+    const home = tempDir('cr-wait-');
+    const { store } = await newStore(home);
+    const release = acquireLock(store, undefined, { label: 'cr serve' });
+    try {
+      const r = await runCli(['local', 'keys', 'revoke', 'nope', '--store', store], { configDir: home });
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toContain(`is in use by another cr server (pid ${process.pid}, cr serve starting or not answering); stop it first`);
+    } finally {
+      release();
+    }
+  });
+});

@@ -1,0 +1,53 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../../helpers/run-cli.js';
+import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
+import { startServer } from '../../../src/server/serve.js';
+
+/** `cr local wait --url-file FILE`: returns once the URL in FILE answers; gives up clearly. */
+afterAll(() => cleanupTempDirs());
+
+describe('cr local wait', () => {
+  it('prints the URL once the server in the file answers', async () => {
+    const dir = tempDir();
+    const server = await startServer({ storePath: join(dir, 'store.json'), port: 0, log: false });
+    try {
+      const file = join(dir, 'url.txt');
+      writeFileSync(file, `${server.url}/api/v1\n`);
+      const r = await runCli(['local', 'wait', '--url-file', file, '--timeout', '5']);
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toBe(`${server.url}/api/v1\n`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('gives up with exit 8 when no URL appears in time, naming the file', async () => {
+    const file = join(tempDir(), 'url.txt');
+    const r = await runCli(['local', 'wait', '--url-file', file, '--timeout', '1']);
+    expect(r.exitCode).toBe(8);
+    expect(r.stderr).toContain(`no URL appeared in ${file} within 1 s`);
+  });
+
+  it('keeps waiting past a URL nothing answers at, then gives up (a file left by an earlier run)', async () => {
+    const dir = tempDir();
+    const server = await startServer({ storePath: join(dir, 'store.json'), port: 0, log: false });
+    const stale = `${server.url}/api/v1`;
+    await server.close();
+    const file = join(dir, 'url.txt');
+    writeFileSync(file, `${stale}\n`);
+    const r = await runCli(['local', 'wait', '--url-file', file, '--timeout', '1']);
+    expect(r.exitCode).toBe(8);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`the server at ${stale} did not answer`);
+  });
+
+  it('stops at once with exit 1 when the --pid process has exited', async () => {
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    const r = await runCli(['local', 'wait', '--url-file', join(tempDir(), 'url.txt'), '--pid', String(gone), '--timeout', '20']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`the server process (pid ${gone}) exited`);
+  });
+});

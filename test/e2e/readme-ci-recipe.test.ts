@@ -1,0 +1,57 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, ROOT } from '../helpers/cli.js';
+import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
+
+/**
+ * The README's CI recipe (the fenced block after `<!-- ci-recipe -->`), run as written with
+ * bash, 20 times in a row: `cr serve` in the background, then commands against it, must not
+ * race (cli.md "Local mode in CI"). Real processes: the race is between two of them. Each run
+ * has its own folder, config and store; its trap stops its server before bash exits.
+ */
+afterAll(() => cleanupTempDirs());
+
+const RUNS = 20;
+
+function recipe(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block = /<!-- ci-recipe -->\n```bash\n([\s\S]*?)```/.exec(readme);
+  if (!block) throw new Error('README.md has no ```bash block after <!-- ci-recipe -->');
+  return block[1]!;
+}
+
+/** A folder with `cr` on it: the built launcher, as an installed package would put it on PATH. */
+function binDir(): string {
+  const dir = tempDir('cr-recipe-bin-');
+  const cr = join(dir, 'cr');
+  writeFileSync(cr, `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+  chmodSync(cr, 0o755);
+  return dir;
+}
+
+describe('README CI recipe', () => {
+  it(`runs as written, ${RUNS} times in a row, each exiting 0 with its server stopped`, { timeout: 240_000 }, async () => {
+    const script = recipe();
+    expect(script).toContain('cr serve');
+    const path = `${binDir()}:${process.env.PATH ?? '/usr/bin:/bin'}`;
+    for (let run = 1; run <= RUNS; run++) {
+      const dir = tempDir('cr-recipe-');
+      writeFileSync(join(dir, 'recipe.sh'), script);
+      const r = await execa('bash', ['recipe.sh'], {
+        cwd: dir,
+        env: { PATH: path, HOME: dir, CR_CONFIG_DIR: dir, NO_COLOR: '1', LANG: 'C.UTF-8' },
+        extendEnv: false,
+        reject: false,
+        timeout: 60_000,
+      });
+      const log = existsSync(join(dir, 'cr-serve.log')) ? readFileSync(join(dir, 'cr-serve.log'), 'utf8') : '';
+      expect({ run, exitCode: r.exitCode, stderr: r.stderr, log }).toMatchObject({ run, exitCode: 0 });
+      // The command ran against the background server, and the trap stopped it cleanly.
+      expect(log).toMatch(/GET \/api\/v1\/finance\/summary 200/);
+      expect(existsSync(join(dir, 'cr-url.txt'))).toBe(false);
+      expect(existsSync(join(dir, 'ci-store.json.lock'))).toBe(false);
+    }
+  });
+});
