@@ -26,6 +26,8 @@ const secondsArg =
   (value: string): number => {
     const n = Number(value.trim());
     if (!/^\d+(\.\d+)?$/.test(value.trim()) || !Number.isFinite(n)) throw new UsageError(`${flag} must be a number of seconds, got "${value}"`);
+    // A timer past 2^31-1 ms fires at once: the deadline would close everything on the spot.
+    if (n * 1000 > 2 ** 31 - 1) throw new UsageError(`${flag} must be at most 2147483 seconds, got "${value}"`);
     return n;
   };
 

@@ -46,11 +46,14 @@ export class FaultSpecError extends Error {}
 
 const STATUSES = new Set([429, 500, 503]);
 const API_PREFIX = '/api/v1';
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function duration(value: string, what: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(value.trim());
-  if (!m) throw new FaultSpecError(`${what} must be a duration like 250ms or 2s, got "${value}"`);
-  return Math.round(Number(m[1]) * (m[2] === 's' ? 1000 : 1));
+  const ms = m ? Math.round(Number(m[1]) * (m[2] === 's' ? 1000 : 1)) : Number.NaN;
+  // A timer longer than 2^31-1 ms fires at once: refused rather than turned into no delay.
+  if (!(ms <= MAX_TIMER_MS)) throw new FaultSpecError(`${what} must be a duration like 250ms or 2s (at most ${MAX_TIMER_MS}ms), got "${value}"`);
+  return ms;
 }
 
 const escapeRe = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
@@ -62,7 +65,7 @@ function routeMatcher(route: string): FaultRule['matches'] {
     const re = new RegExp('^' + route.split('/').map((seg) => (seg === '**' ? '.*' : seg.split('*').map(escapeRe).join('[^/]*'))).join('/') + '/?$');
     return (_m, path) => re.test(path);
   }
-  const r = (routes as Record<string, { method: string; path: string }>)[route];
+  const r = Object.hasOwn(routes, route) ? (routes as Record<string, { method: string; path: string }>)[route] : undefined;
   if (!r) throw new FaultSpecError(`unknown route "${route}": use *, an operationId (e.g. scheduleSocialPost) or a path glob starting with /`);
   const re = new RegExp('^' + r.path.split(/\{\w+\}/).map(escapeRe).join('[^/]+') + '/?$');
   return (method, path) => method === r.method && re.test(path);
@@ -176,7 +179,7 @@ export function createFaultInjector(plan: FaultPlan, opts: { limit: number; log?
         res.writeHead(status, headers);
         res.end(body);
       };
-      if (delay > 0) setTimeout(act, delay);
+      if (delay > 0) setTimeout(act, Math.min(delay, MAX_TIMER_MS));
       else act();
     },
   };

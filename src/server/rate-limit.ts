@@ -78,7 +78,7 @@ export class RateLimiter {
       const parsed = safeJsonParse(text) as { windows?: Record<string, Window> };
       const now = this.now();
       for (const [keyId, w] of Object.entries(parsed.windows ?? {})) {
-        if (Number.isFinite(w?.start) && Number.isInteger(w?.count) && current(w, now)) {
+        if (Number.isFinite(w?.start) && Number.isInteger(w?.count) && w.count >= 0 && current(w, now)) {
           this.windows.set(keyId, { start: w.start, count: w.count });
         }
       }

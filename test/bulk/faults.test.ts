@@ -62,6 +62,15 @@ describe('cr serve --faults (the built binary)', () => {
 });
 
 describe('the fault layer', () => {
+  it('parseFaults: a name of Object.prototype is an unknown route; a latency past what a timer holds is refused', () => {
+    for (const route of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      expect(() => parseFaults(`${route}:drop`, 1)).toThrow(`unknown route "${route}"`);
+    }
+    expect(() => parseFaults('*:latency=99999999999s', 1)).toThrow('latency must be');
+    expect(() => parseFaults('*:latency=10ms,jitter=3000000000', 1)).toThrow('jitter must be');
+    expect(parseFaults('*:latency=2147483647', 1)).toBeDefined();
+  });
+
   it('seededRandom: the same seed gives the same draws, another seed others', () => {
     const a = seededRandom(7);
     const b = seededRandom(7);

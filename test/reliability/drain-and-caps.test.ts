@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { lockPathOf } from '../../src/server/store/lock.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
+import { runCli } from '../helpers/run-cli.js';
 import { FIXTURE, KEYS, V, ensureBuilt, parseRawResponse, request, sleep, spawnServe, startFixtureServer, stopServe } from './support.js';
 import type { SpawnedServe } from './support.js';
 
@@ -161,4 +162,12 @@ describe('drain deadline and connection cap', () => {
     expect(stopped).toBe('stopped');
     expect(silent.state.closed && kept.state.closed).toBe(true);
   }, 20_000);
+});
+
+describe('--drain-timeout bounds', () => {
+  it('a deadline longer than a timer can hold is a usage error, not a stop that closes everything at once', async () => {
+    const r = await runCli(['serve', '--port', '0', '--drain-timeout', '99999999999']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--drain-timeout must be');
+  });
 });

@@ -70,6 +70,24 @@ describe('the lock heartbeat', () => {
     release();
   });
 
+  it('a lock of this namespace whose holder is a zombie (killed, not yet reaped) is taken over at once', async () => {
+    const dir = tempDir('cr-beat-zombie-');
+    const store = join(dir, 'store.json');
+    // `sh` forks a child that exits at once, then becomes `sleep`, which never reaps it.
+    const parent = execa('sh', ['-c', 'true & echo $!; exec sleep 5']);
+    const zombie = await new Promise<number>((resolve) => parent.stdout!.once('data', (d) => resolve(Number(String(d).trim()))));
+    for (let i = 0; i < 100 && !readFileSync(`/proc/${zombie}/stat`, 'utf8').includes(') Z'); i++) await sleep(10);
+    writeFileSync(lockPathOf(store), JSON.stringify({ pid: zombie, startedAt: '2025-06-15T12:00:00.000Z', store, ...here }));
+    try {
+      const release = acquireLock(store, nodeFs, FAST);
+      expect(JSON.parse(readFileSync(lockPathOf(store), 'utf8')).pid).toBe(process.pid);
+      release();
+    } finally {
+      parent.kill();
+      await parent.catch(() => undefined);
+    }
+  });
+
   it('a lock with no namespace (an older cr) is judged by its heartbeat too', () => {
     const dir = tempDir('cr-beat-legacy-');
     const store = join(dir, 'store.json');

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { RateLimiter, rateLimitFileOf } from '../../src/server/rate-limit.js';
 import { KEYS, fixtureStore, startFixtureServer } from './helpers.js';
 
@@ -92,6 +92,16 @@ describe('rate limit (decisions §3), limit 5', () => {
     const again = new RateLimiter({ limit: 10, file });
     expect(again.hit('k1').remaining).toBe(6);
     await again.stop();
+  });
+  it('a sidecar count below zero is not taken: remaining never exceeds the limit', async () => {
+    const store = await fixtureStore();
+    cleanups.push(store.cleanup);
+    const file = rateLimitFileOf(store.path);
+    const now = Date.now();
+    await writeFile(file, JSON.stringify({ version: 1, windowMs: 3_600_000, windows: { k: { start: now, count: -1_000_000 } } }));
+    const rl = new RateLimiter({ limit: 10, file, now: () => now });
+    expect(rl.hit('k').remaining).toBe(9);
+    await rl.stop();
   });
 });
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { isCode } from './fs-layer.js';
 import type { SyncFs } from './fs-layer.js';
 
@@ -63,9 +64,16 @@ export function pidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return isCode(err, 'EPERM');
+  }
+  // A killed process whose parent has not reaped it yet (a slow or absent init, a container's
+  // pid 1 that never waits) still answers signal 0, but holds nothing: state Z or X.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return true;
   }
 }
 
