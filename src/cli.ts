@@ -4,6 +4,7 @@ import { CrError, ApiError, UsageError, exitCodeOf, InterruptedError } from './e
 import { groups } from './groups.js';
 import { redactKeys } from './redact.js';
 import { writeJsonError } from './render/json.js';
+import { checkScriptFlags } from './output/flags.js';
 import { answerVersion, version } from './version.js';
 
 /**
@@ -47,6 +48,11 @@ export async function rootProgram(): Promise<Command> {
     .option('--local', 'use the embedded local server and default local store')
     .option('--verbose', 'log each HTTP request and response to stderr (key redacted)')
     .addOption(new Option('--timeout <seconds>', 'request timeout in seconds (default 30)').argParser(parseTimeout))
+    // cli.md "For scripts"; which command takes which is checked before it runs (src/output/flags.ts).
+    .option('--jq <expression>', 'filter the JSON output with jq (strings print raw, one result a line)')
+    .option('--csv', 'print the rows as CSV (RFC 4180) with a header row and full values')
+    .option('--jsonl', 'print a list as JSON Lines, one item a line (streams with --all)')
+    .option('-q, --quiet', 'print only ids, one a line; nothing on stderr but errors')
     .option('--no-color', 'disable colour')
     .showSuggestionAfterError(true)
     .addHelpText('after', '\nRun `cr <command> --help` for a command\'s flags and examples.\nDocs: README.md (quick start, profiles, exit codes).');
@@ -65,7 +71,7 @@ export async function buildProgram(ctx: Context, argv: string[], all = false): P
       program.command(g.name).description(g.summary);
     }
   }
-  program.hook('preAction', (_this, action) => {
+  program.hook('preAction', async (_this, action) => {
     const o = action.optsWithGlobals() as Record<string, unknown>;
     ctx.setGlobals({
       profile: o.profile as string | undefined,
@@ -76,7 +82,13 @@ export async function buildProgram(ctx: Context, argv: string[], all = false): P
       verbose: Boolean(o.verbose),
       timeout: o.timeout as number | undefined,
       color: o.color !== false,
+      jq: o.jq as string | undefined,
+      csv: Boolean(o.csv),
+      jsonl: Boolean(o.jsonl),
+      quiet: Boolean(o.quiet),
     });
+    checkScriptFlags(action, ctx.globals);
+    if (ctx.globals.jq !== undefined) await (await import('./render/jq.js')).checkJq(ctx.globals.jq);
   });
   configureTree(program, ctx);
   return program;

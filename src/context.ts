@@ -7,9 +7,10 @@ import { processIO, type IO } from './io/streams.js';
 import { createPrompter, type Prompter } from './io/prompt.js';
 import { startSpinner, type Spinner } from './io/spinner.js';
 import { nowFrom } from './now.js';
+import type { ScriptFlags } from './output/flags.js';
 
-/** Options every command accepts (cli.md "Global flags"). */
-export interface GlobalOptions {
+/** Options every command accepts (cli.md "Global flags" and "For scripts"). */
+export interface GlobalOptions extends ScriptFlags {
   profile?: string;
   baseUrl?: string;
   json: boolean;
@@ -52,7 +53,7 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, io: IO = pro
     io,
     env,
     now: nowFrom(env),
-    globals: { json: false, local: false, verbose: false, color: true },
+    globals: { json: false, local: false, verbose: false, color: true, csv: false, jsonl: false, quiet: false },
     setGlobals(g) {
       Object.assign(ctx.globals, g);
       if (g.color === false) {

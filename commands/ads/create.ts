@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { collect, withExamples } from '../../src/cli-kit.js';
+import { scriptable } from '../../src/output/flags.js';
 import { UsageError } from '../../src/errors.js';
 import { routes } from '../../src/api/routes.js';
 import type { BodyOf } from '../../src/api/io-types.js';
@@ -30,7 +31,7 @@ interface Flags {
 }
 
 export const createCommand = (ctx: Context) =>
-  withExamples(
+  scriptable(withExamples(
     new Command('create')
       .description('create an ad creative (flags per body field, or --body FILE; flags win over the file)')
       .option('--format <format>', 'ad_format, e.g. single_image, carousel, video')
@@ -52,8 +53,7 @@ export const createCommand = (ctx: Context) =>
     [
       'cr ads create --website 5f0c… --format single_image --name "Spring sale" --url https://shop.example.com/spring --image https://cdn.example.com/a.png',
       'cr ads create --body creative.json --name "Spring sale v2" --dry-run',
-    ],
-  );
+    ]), { jq: true, csv: true, quiet: true });
 
 /** A flag and its alias (the body field's own name): either one, or both agreeing. */
 function flagOrAlias(flag: string, value: string | undefined, alias: string, aliasValue: string | undefined): string | undefined {
@@ -106,8 +106,9 @@ export async function create(ctx: Context, f: Flags): Promise<void> {
   // The body mixes a user's --body file with flags; the server judges it (required fields: service-api.md "not shown").
   const res = await (await ctx.api()).call(ep, { body: body as BodyOf<'createAdCreative'> });
   const now = ctx.now();
-  await render(ctx.io, { json: ctx.globals.json, data: res.raw }, {
+  await render(ctx.io, { ...ctx.globals, data: res.raw }, {
     rows: [res.data],
+    id: (a) => a.id,
     columns: [
       { header: 'ID', value: (a: AdCreative) => a.id },
       { header: 'NAME', value: (a) => a.name },
@@ -117,7 +118,7 @@ export async function create(ctx: Context, f: Flags): Promise<void> {
       { header: 'CAMPAIGN', value: (a) => a.campaignName || a.campaignId || '-' },
       { header: 'DESTINATION', value: (a) => a.destinationUrl },
       { header: 'IMAGES', value: (a) => a.imageUrls.length, align: 'right' },
-      { header: 'CREATED', value: (a) => formatDateTimeHint(a.createdAt, now) },
+      { header: 'CREATED', value: (a) => formatDateTimeHint(a.createdAt, now), csv: (a) => a.createdAt },
     ],
   });
 }

@@ -1,16 +1,16 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
+import { scriptable } from '../../src/output/flags.js';
 import { AuthMissingError } from '../../src/errors.js';
 import { maskKey } from '../../src/redact.js';
 import { writeJson } from '../../src/render/json.js';
 import { CRM_PATH_SEGMENT } from '../../src/api/vocabulary.js';
 
 export const statusCommand = (ctx: Context) =>
-  withExamples(
+  scriptable(withExamples(
     new Command('status').description('show the active profile (key masked); exit 3 when none').action(() => status(ctx)),
-    ['cr auth status', 'cr auth status --json | jq -r .baseUrl'],
-  );
+    ['cr auth status', 'cr auth status --jq .baseUrl']), { jq: true });
 
 export async function status(ctx: Context): Promise<void> {
   const c = await ctx.credentials();
@@ -23,6 +23,10 @@ export async function status(ctx: Context): Promise<void> {
     baseUrlSource: c.source.baseUrl ?? null,
     crmSegment: c.crmSegment ?? CRM_PATH_SEGMENT,
   };
+  if (ctx.globals.jq !== undefined) {
+    const { writeJq } = await import('../../src/render/jq.js');
+    return writeJq(ctx.io, view, ctx.globals.jq);
+  }
   if (ctx.globals.json) return writeJson(ctx.io, view);
   const lines = [
     ['profile', `${view.profile}`],

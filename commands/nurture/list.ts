@@ -4,12 +4,16 @@ import { intArg, withExamples } from '../../src/cli-kit.js';
 import { UsageError } from '../../src/errors.js';
 import { routes } from '../../src/api/routes.js';
 import type { QueryOf } from '../../src/api/io-types.js';
-import { NURTURE_MAX_LIMIT } from '../../src/api/vocabulary.js';
+import { NURTURE_MAX_LIMIT, NURTURE_STATUSES } from '../../src/api/vocabulary.js';
 import type { NurtureSequence } from '../../src/api/schemas/nurture.js';
 import type { ApiClient } from '../../src/http/client.js';
+import { walkPages } from '../../src/http/pages.js';
 import { websiteParam } from '../../src/http/request-params.js';
+import { scriptable } from '../../src/output/flags.js';
 import { render } from '../../src/render/output.js';
 import { formatDateTimeHint } from '../../src/render/format.js';
+import type { Column } from '../../src/render/view.js';
+import { streamPages } from './stream.js';
 
 interface Flags {
   status?: string;
@@ -19,21 +23,38 @@ interface Flags {
 }
 
 export const listCommand = (ctx: Context) =>
-  withExamples(
-    new Command('list')
-      .description('list nurture sequences, most recently updated first (one page, or every page with --all)')
-      .option('--status <status>', 'only sequences with this status, e.g. draft, active, paused, archived')
-      .option('--limit <n>', `page size, 1-${NURTURE_MAX_LIMIT} (server default 50)`, intArg('--limit', 1))
-      .option('--offset <n>', 'number of sequences to skip', intArg('--offset', 0))
-      .option('--all', `walk every page from --offset on (--limit per request, else ${NURTURE_MAX_LIMIT}) and print one list`)
-      .action((f: Flags) => list(ctx, f)),
-    ['cr nurture list --status active --limit 20', "cr nurture list --all --json | jq '.total'"],
+  scriptable(
+    withExamples(
+      new Command('list')
+        .description('list nurture sequences, most recently updated first (one page, or every page with --all)')
+        .option('--status <status>', `only sequences with this status: ${NURTURE_STATUSES.join(', ')}`)
+        .option('--limit <n>', `page size, 1-${NURTURE_MAX_LIMIT} (server default 50)`, intArg('--limit', 1))
+        .option('--offset <n>', 'number of sequences to skip', intArg('--offset', 0))
+        .option('--all', `walk every page from --offset on (--limit per request, else ${NURTURE_MAX_LIMIT}) and print one list`)
+        .action((f: Flags) => list(ctx, f)),
+      ['cr nurture list --status active --limit 20', "cr nurture list --all --jq '.total'", 'cr nurture list --all --jsonl > sequences.jsonl', 'cr nurture list --status draft -q | xargs -n1 echo'],
+    ),
+    { jq: true, csv: true, jsonl: true, quiet: true },
   );
+
+/** The table's columns; `--csv` takes the full update time. */
+export const nurtureColumns = (now: Date): Column<NurtureSequence>[] => [
+  { header: 'ID', value: (s) => s.contentId },
+  { header: 'TITLE', value: (s) => s.title, wrap: 60 },
+  { header: 'STATUS', value: (s) => s.status },
+  { header: 'STEPS', value: (s) => s.stepCount, align: 'right' },
+  { header: 'UPDATED', value: (s) => formatDateTimeHint(s.updatedAt, now), csv: (s) => s.updatedAt },
+];
 
 export async function list(ctx: Context, f: Flags): Promise<void> {
   if (f.limit !== undefined && f.limit > NURTURE_MAX_LIMIT) throw new UsageError(`--limit must be at most ${NURTURE_MAX_LIMIT}, got ${f.limit}`);
   const client = await ctx.api();
   const base = { ...websiteParam(ctx), status: f.status };
+  const g = ctx.globals;
+  if (f.all && (g.jsonl || g.csv || g.quiet)) {
+    // Line formats stream: each page is written before the next is asked for (cli.md "For scripts").
+    return streamPages(ctx, pagesOf(client, base, f.limit ?? NURTURE_MAX_LIMIT, f.offset ?? 0), nurtureColumns(ctx.now()), (s) => s.contentId);
+  }
   let sequences: NurtureSequence[];
   let total: number;
   let offset: number;
@@ -48,36 +69,30 @@ export async function list(ctx: Context, f: Flags): Promise<void> {
     ({ sequences, total, offset } = res.data);
     data = res.raw;
   }
-  const now = ctx.now();
-  await render(ctx.io, { json: ctx.globals.json, data }, {
+  await render(ctx.io, { ...g, data, items: sequences }, {
     rows: sequences,
-    columns: [
-      { header: 'ID', value: (s: NurtureSequence) => s.contentId },
-      { header: 'TITLE', value: (s) => s.title, wrap: 60 },
-      { header: 'STATUS', value: (s) => s.status },
-      { header: 'STEPS', value: (s) => s.stepCount, align: 'right' },
-      { header: 'UPDATED', value: (s) => formatDateTimeHint(s.updatedAt, now) },
-    ],
+    columns: nurtureColumns(ctx.now()),
+    id: (s) => s.contentId,
     footer: sequences.length ? `showing ${offset + 1}-${offset + sequences.length} of ${total}` : undefined,
     empty: total > 0 ? `No sequences at offset ${offset} (total ${total}).` : 'No nurture sequences.',
   });
 }
 
-/**
- * Every page from `start`, `pageSize` at a time, until `total` is reached. An empty page
- * ends the walk too, so a shrinking list cannot loop forever. The raw items are kept so
- * that --json carries every field the server sent.
- */
+/** The pages from `start`, `pageSize` at a time; raw items, so every field the server sent is kept. */
+function pagesOf(client: ApiClient, base: QueryOf<'listNurtureSequences'>, pageSize: number, start: number) {
+  return walkPages<NurtureSequence>(async (offset) => {
+    const res = await client.call(routes.listNurtureSequences, { query: { ...base, limit: pageSize, offset } });
+    return { items: (res.raw as { sequences: NurtureSequence[] }).sequences, total: res.data.total };
+  }, start, pageSize);
+}
+
+/** Every page, gathered for the outputs that need the whole list (the table, --json, --jq). */
 async function fetchAll(client: ApiClient, base: QueryOf<'listNurtureSequences'>, pageSize: number, start: number): Promise<{ sequences: NurtureSequence[]; total: number }> {
   const sequences: NurtureSequence[] = [];
   let total = 0;
-  for (let offset = start; ; ) {
-    const res = await client.call(routes.listNurtureSequences, { query: { ...base, limit: pageSize, offset } });
-    const page = (res.raw as { sequences: NurtureSequence[] }).sequences;
-    total = res.data.total;
-    sequences.push(...page);
-    offset += page.length;
-    if (page.length === 0 || offset >= total) break;
+  for await (const page of pagesOf(client, base, pageSize, start)) {
+    sequences.push(...page.items);
+    total = page.total ?? total;
   }
   return { sequences, total };
 }

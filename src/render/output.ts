@@ -2,6 +2,8 @@ import type { IO } from '../io/streams.js';
 import { writeJson } from './json.js';
 import { cellText, styles, type Styles } from './styles.js';
 import type { Column, View } from './view.js';
+import { csvTableOf, type CsvTable } from './csv.js';
+import { isScripted, renderScript, type RenderOptions } from '../output/script.js';
 
 /**
  * One part of an output with its row type erased, so one output may hold tables of
@@ -16,6 +18,10 @@ export interface Block {
   tsv(io: IO): readonly (readonly unknown[])[];
   /** The terminal form, without title and footer. */
   draw(s: Styles, width: number): string | Promise<string>;
+  /** `--csv`: the block as a CSV table, when it is one. */
+  csv?(): CsvTable;
+  /** `-q`: the ids of its rows. */
+  ids?(): string[];
 }
 
 /** TSV cells must stay on one line and never contain the separator. */
@@ -39,6 +45,8 @@ export function table<T>(view: View<T>): Block {
       const { drawTable } = await import('./table.js');
       return drawTable({ ...view, rows: [...view.rows, ...(view.totals ?? [])] }, s, width);
     },
+    csv: () => csvTableOf(view),
+    ids: view.id ? () => view.rows.map(view.id!) : undefined,
   };
 }
 
@@ -51,9 +59,11 @@ const isView = <T>(o: View<T> | Block): o is View<T> => 'columns' in o;
  * off a terminal the same rows as plain TSV (coloured only when FORCE_COLOR says so); on
  * a terminal tables (or a block's own drawing) with colour.
  */
-export async function render<T>(io: IO, opts: { json: boolean; data: unknown }, output: Output<T>): Promise<void> {
-  if (opts.json) return writeJson(io, opts.data);
+export async function render<T>(io: IO, opts: RenderOptions, output: Output<T>): Promise<void> {
   const blocks = isBlockList(output) ? output : [isView(output) ? table(output) : output];
+  // --jq, --csv, --jsonl, -q (cli.md "For scripts").
+  if (isScripted(opts)) return renderScript(io, opts, blocks);
+  if (opts.json) return writeJson(io, opts.data);
   if (!io.tty.out) {
     for (const block of blocks) {
       const rows = block.tsv(io);

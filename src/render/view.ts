@@ -9,6 +9,16 @@ export interface Column<T> {
   style?: (text: string, row: T, s: Styles) => string;
   /** Wrap long text to this many characters on a terminal. */
   wrap?: number;
+  /** `--csv`: the full value when `value` is shortened or dressed for reading (an ISO date, not "in 3 days"). */
+  csv?: (row: T) => CellValue;
+}
+
+export type CellValue = string | number | boolean | null | undefined;
+
+/** A column of `--csv` output (cli.md "For scripts"). */
+export interface CsvColumn<T> {
+  header: string;
+  value: (row: T) => CellValue;
 }
 
 /** Rows shown as a table on a terminal and as TSV lines when piped (cli.md "Output"). */
@@ -24,4 +34,8 @@ export interface View<T> {
   totals?: readonly T[];
   /** A first TSV column naming the table, when one stream carries rows of two tables. */
   tsvTag?: string;
+  /** `-q`: the row's id, printed alone (cli.md "For scripts"). */
+  id?: (row: T) => string;
+  /** `--csv` columns when they are not the table's (money as an amount and a currency column). */
+  csvColumns?: readonly CsvColumn<T>[];
 }

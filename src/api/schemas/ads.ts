@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { httpUrl, uuid, websiteIdField } from './common.js';
+import { AD_FORMATS, AD_PLATFORMS } from '../vocabulary.js';
 
-export const AD_FORMATS = ['single_image', 'carousel', 'video', 'responsive_search', 'responsive_display'] as const;
-export const AD_PLATFORMS = ['google', 'meta', 'linkedin', 'tiktok', 'pinterest', 'x'] as const;
+export { AD_FORMATS, AD_PLATFORMS };
 
 export const CreateAdCreativeBody = z.object({
   website_id: websiteIdField(),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { websiteIdField } from './common.js';
+import { DIMENSION_TYPES } from '../vocabulary.js';
 
-export const DIMENSION_TYPES = ['hook', 'angle', 'offer', 'story', 'audience', 'format', 'cta'] as const;
+export { DIMENSION_TYPES };
 export const LEARNING_STATUSES = ['candidate', 'testing', 'confirmed', 'rejected', 'archived'] as const;
 
 export const ListLearningsQuery = z.object({

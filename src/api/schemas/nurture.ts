@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { websiteIdField } from './common.js';
+import { NURTURE_MAX_LIMIT, NURTURE_STATUSES } from '../vocabulary.js';
 
-export const NURTURE_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
-import { NURTURE_MAX_LIMIT } from '../vocabulary.js';
-
-export { NURTURE_MAX_LIMIT };
+export { NURTURE_MAX_LIMIT, NURTURE_STATUSES };
 
 export const ListNurtureQuery = z.object({
   website_id: websiteIdField(),
