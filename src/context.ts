@@ -90,13 +90,16 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, io: IO = pro
     },
     async connect(target) {
       const { buildClient } = await import('./http/build-client.js');
-      const built = buildClient({ io, env, verbose: ctx.globals.verbose, timeout: ctx.globals.timeout, dispatcher: ctx.dispatcher }, target);
+      const built = buildClient({ io, env, verbose: ctx.globals.verbose, quiet: ctx.globals.quiet, timeout: ctx.globals.timeout, dispatcher: ctx.dispatcher }, target);
       cleanups.push(() => built.close());
       return built;
     },
     prompt: createPrompter(io),
-    spinner: (text) => startSpinner(io, text),
-    notice: (line) => io.err.write(line + '\n'),
+    // -q: ids on stdout and nothing on stderr but errors (cli.md "For scripts").
+    spinner: (text) => startSpinner(ctx.globals.quiet ? { ...io, tty: { ...io.tty, err: false } } : io, text),
+    notice: (line) => {
+      if (!ctx.globals.quiet) io.err.write(line + '\n');
+    },
     async dispose() {
       for (const fn of cleanups.splice(0).reverse()) await fn();
     },
