@@ -141,6 +141,8 @@ function fromCommander(error: CommanderError, argv: string[]): UsageError | unde
 /** Runs the CLI; returns the exit code. Never calls process.exit itself. */
 export async function run(argv: string[], ctx: Context = createContext()): Promise<number> {
   if (answerVersion(argv, ctx.io.out)) return 0;
+  // The completion scripts' call-back for values known only at run time (profile names).
+  if (argv[0] === '__complete') return (await import('../commands/completion/dynamic.js')).complete(argv.slice(1), ctx);
   // Pre-read the global output flags so errors before parsing still honour --json.
   ctx.setGlobals({ json: argv.includes('--json'), verbose: argv.includes('--verbose') });
   try {

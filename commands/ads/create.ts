@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { Context } from '../../src/context.js';
-import { collect, withExamples } from '../../src/cli-kit.js';
+import { collect, completeWith, withExamples } from '../../src/cli-kit.js';
+import { AD_FORMATS, AD_PLATFORMS } from '../../src/api/vocabulary.js';
 import { scriptable } from '../../src/output/flags.js';
 import { UsageError } from '../../src/errors.js';
 import { routes } from '../../src/api/routes.js';
@@ -34,8 +35,8 @@ export const createCommand = (ctx: Context) =>
   scriptable(withExamples(
     new Command('create')
       .description('create an ad creative (flags per body field, or --body FILE; flags win over the file)')
-      .option('--format <format>', 'ad_format, e.g. single_image, carousel, video')
-      .option('--ad-format <format>', 'same as --format')
+      .addOption(completeWith(new Option('--format <format>', `ad_format: ${AD_FORMATS.join(', ')}`), AD_FORMATS))
+      .addOption(completeWith(new Option('--ad-format <format>', 'same as --format'), AD_FORMATS))
       .option('--name <name>', 'name of the creative')
       .option('--campaign <id>', 'campaign_id')
       .option('--campaign-id <id>', 'same as --campaign')
@@ -46,7 +47,7 @@ export const createCommand = (ctx: Context) =>
       .option('--image <url>', 'an image URL (repeat for several)', collect)
       .option('--product-line <id>', 'product_line_id (uuid)')
       .option('--product-line-id <id>', 'same as --product-line')
-      .option('--platform <platform>', 'platform, e.g. google, meta, linkedin')
+      .addOption(completeWith(new Option('--platform <platform>', `platform: ${AD_PLATFORMS.join(', ')}`), AD_PLATFORMS))
       .option('--body <file>', 'JSON request body from a file, or - for stdin')
       .option('--dry-run', 'print the request and send nothing')
       .action((f: Flags) => create(ctx, f)),

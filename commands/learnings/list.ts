@@ -1,6 +1,7 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { Context } from '../../src/context.js';
-import { intArg, withExamples } from '../../src/cli-kit.js';
+import { completeWith, intArg, withExamples } from '../../src/cli-kit.js';
+import { DIMENSION_TYPES } from '../../src/api/vocabulary.js';
 import { scriptable } from '../../src/output/flags.js';
 import { routes } from '../../src/api/routes.js';
 import type { Learning } from '../../src/api/schemas/intelligence.js';
@@ -12,7 +13,7 @@ export const listCommand = (ctx: Context) =>
   scriptable(withExamples(
     new Command('list')
       .description('list confirmed learnings in API order (highest confidence first)')
-      .option('--type <type>', 'only this dimension type (dimension_type), e.g. hook, angle, offer')
+      .addOption(completeWith(new Option('--type <type>', `only this dimension type (dimension_type): ${DIMENSION_TYPES.join(', ')}`), DIMENSION_TYPES))
       .option('--limit <n>', 'maximum number of learnings (server default 50)', intArg('--limit', 1))
       .action((f: { type?: string; limit?: number }) => list(ctx, f)),
     ['cr learnings list --type hook --limit 10', "cr learnings list --jq '.learnings[].summary'", 'cr learnings list --csv > learnings.csv']), { jq: true, csv: true, jsonl: true, quiet: true });
