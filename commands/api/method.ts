@@ -9,7 +9,11 @@ const pattern = (template: string) => new RegExp(`^${template.replace(/[.*+?^$()
 /** The methods the endpoint table has for a path (under /api/v1), none when it does not know it. */
 export function knownMethods(path: string): Set<string> {
   const bare = path.split('?')[0]!;
-  return new Set(Object.values(routes).filter((r) => pattern(r.path).test(bare)).map((r) => r.method));
+  return new Set(
+    Object.values(routes)
+      .filter((r) => pattern(r.path).test(bare))
+      .map((r) => r.method),
+  );
 }
 
 /**

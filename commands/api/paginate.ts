@@ -34,16 +34,20 @@ export interface Paging {
 export async function* apiPages(p: Paging): AsyncGenerator<{ data: unknown; key?: string; items: unknown[] }> {
   const start = typeof p.query.offset === 'number' ? p.query.offset : 0;
   let last: { data: unknown; key?: string } = { data: undefined };
-  const pages = walkPages<unknown>(async (offset) => {
-    const url = p.client.resolve(p.path, { ...p.query, offset });
-    const res = await p.client.send('GET', url, undefined, p.headers);
-    p.onResponse?.(res);
-    const { data } = p.client.unwrap('GET', url, res);
-    const list = listOf(data);
-    if (!list) throw new UsageError(`--paginate: ${p.path} answered no list (an array, or an object with one array field)`, 'call it without --paginate');
-    last = { data, key: list.key };
-    const total = numberField(data, 'offset') === offset ? numberField(data, 'total') : undefined;
-    return { items: list.items, total: total ?? offset + list.items.length };
-  }, start, Number.MAX_SAFE_INTEGER);
+  const pages = walkPages<unknown>(
+    async (offset) => {
+      const url = p.client.resolve(p.path, { ...p.query, offset });
+      const res = await p.client.send('GET', url, undefined, p.headers);
+      p.onResponse?.(res);
+      const { data } = p.client.unwrap('GET', url, res);
+      const list = listOf(data);
+      if (!list) throw new UsageError(`--paginate: ${p.path} answered no list (an array, or an object with one array field)`, 'call it without --paginate');
+      last = { data, key: list.key };
+      const total = numberField(data, 'offset') === offset ? numberField(data, 'total') : undefined;
+      return { items: list.items, total: total ?? offset + list.items.length };
+    },
+    start,
+    Number.MAX_SAFE_INTEGER,
+  );
   for await (const page of pages) yield { ...last, items: [...page.items] };
 }

@@ -51,7 +51,12 @@ export async function api(ctx: Context, o: ApiOptions): Promise<void> {
   } catch (e) {
     // gh's POST default for fields meets a GET-only path the table does not know (cli.md "cr api").
     if (e instanceof ApiError && e.status === 405 && defaulted && method === 'POST') {
-      throw new ApiError(e.status, `${e.message}; -F fields make a POST: add -X GET to send them as the query`, e.method, e.url, { code: e.code, details: e.details, body: e.body, apiMessage: e.apiMessage });
+      throw new ApiError(e.status, `${e.message}; -F fields make a POST: add -X GET to send them as the query`, e.method, e.url, {
+        code: e.code,
+        details: e.details,
+        body: e.body,
+        apiMessage: e.apiMessage,
+      });
     }
     throw e;
   }
@@ -59,7 +64,14 @@ export async function api(ctx: Context, o: ApiOptions): Promise<void> {
 }
 
 /** --paginate: items stream with --jsonl; otherwise one merged list (an object keeps its first page's other fields). */
-async function paginate(ctx: Context, client: ApiClient, path: string, query: Record<string, unknown>, headers: Record<string, string>, include: boolean): Promise<void> {
+async function paginate(
+  ctx: Context,
+  client: ApiClient,
+  path: string,
+  query: Record<string, unknown>,
+  headers: Record<string, string>,
+  include: boolean,
+): Promise<void> {
   const pages = apiPages({ client, path, query, headers, onResponse: include ? (res) => printHead(ctx, res) : undefined });
   if (ctx.globals.jsonl) {
     for await (const page of pages) writeJsonl(ctx.io, page.items);

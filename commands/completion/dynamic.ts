@@ -20,6 +20,7 @@ function profileNames(env: NodeJS.ProcessEnv): string[] {
  */
 export function complete(args: string[], ctx: Context): number {
   const values = args[0] === 'profiles' ? profileNames(ctx.env) : [];
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
   const safe = values.filter((v) => !/[\s\u0000-\u001f\u007f-\u009f]/.test(v));
   if (safe.length) ctx.io.out.write(safe.join('\n') + '\n');
   return 0;

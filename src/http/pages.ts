@@ -11,7 +11,11 @@ export interface Page<I> {
  * It stops at `total`, or without one at a short page; an empty page ends the walk too, so
  * a list that shrinks while it is read cannot loop forever.
  */
-export async function* walkPages<I>(fetchPage: (offset: number) => Promise<Page<I>>, start: number, pageSize: number): AsyncGenerator<Page<I> & { offset: number }> {
+export async function* walkPages<I>(
+  fetchPage: (offset: number) => Promise<Page<I>>,
+  start: number,
+  pageSize: number,
+): AsyncGenerator<Page<I> & { offset: number }> {
   for (let offset = start; ; ) {
     const page = await fetchPage(offset);
     yield { ...page, offset };

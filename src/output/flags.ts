@@ -37,8 +37,7 @@ export function capsFor(cmd: Command): OutputCaps {
   return capsOf.get(cmd) ?? {};
 }
 
-const given = (f: ScriptFlags): Flag[] =>
-  (Object.keys(FLAG_NAMES) as Flag[]).filter((k) => (k === 'jq' ? f.jq !== undefined : f[k]));
+const given = (f: ScriptFlags): Flag[] => (Object.keys(FLAG_NAMES) as Flag[]).filter((k) => (k === 'jq' ? f.jq !== undefined : f[k]));
 
 const pathOf = (cmd: Command): string => {
   const names: string[] = [];

@@ -31,6 +31,9 @@ export async function writeCsv(io: IO, table: CsvTable, opts: { header?: boolean
   const { stringify } = await import('csv-stringify/sync');
   const records = opts.header === false ? table.rows : [table.header, ...table.rows];
   if (records.length === 0) return;
-  const text = stringify(records.map((r) => [...r]), { record_delimiter: 'windows', quoted_match: /[\r\n]/, cast: { boolean: (b) => String(b) } });
+  const text = stringify(
+    records.map((r) => [...r]),
+    { record_delimiter: 'windows', quoted_match: /[\r\n]/, cast: { boolean: (b) => String(b) } },
+  );
   io.out.write(forStream(text, io.tty.out));
 }

@@ -40,7 +40,11 @@ const sh = (line: string) => execa('bash', ['-c', `set -euo pipefail\n${line}`],
 
 describe('README "For scripts"', () => {
   it('has one example for each flag', () => {
-    for (const flag of ['--jq', '--csv', '--jsonl', '-q', '--paginate', '-H', '--include']) expect(examples.some((l) => l.includes(` ${flag} `) || l.endsWith(` ${flag}`)), flag).toBe(true);
+    for (const flag of ['--jq', '--csv', '--jsonl', '-q', '--paginate', '-H', '--include'])
+      expect(
+        examples.some((l) => l.includes(` ${flag} `) || l.endsWith(` ${flag}`)),
+        flag,
+      ).toBe(true);
   });
 
   it.each(examples)('%s', async (line) => {

@@ -32,7 +32,10 @@ describe('cr api --paginate', () => {
   it('with --jsonl the items stream, one a line', async () => {
     const r = await local(['/content/nurture-sequences', '-F', 'limit=7', '-F', 'offset=100', '--paginate', '--jsonl']);
     expect(r.exitCode, r.stderr).toBe(0);
-    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { contentId: string });
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { contentId: string });
     expect(lines).toHaveLength(20);
   });
 
@@ -75,7 +78,7 @@ describe('cr api: headers and --include', () => {
   afterAll(() => server.close());
   const env = () => ({ CR_API_KEY: KEY, CR_BASE_URL: server.baseUrl });
 
-  it('-H adds request headers (repeatable); Authorization stays the profile\'s key', async () => {
+  it("-H adds request headers (repeatable); Authorization stays the profile's key", async () => {
     server.reset();
     server.handle(ok({ hi: 1 }));
     const r = await runCli(['api', '/x', '-H', 'X-Trace: abc 1', '-H', 'Accept: application/vnd.test+json'], { env: env() });

@@ -12,9 +12,20 @@ const records = (text: string) => parse(text, { columns: true, relax_quotes: fal
 describe('--csv', () => {
   it('RFC 4180: CRLF records, quoted commas, quotes and line breaks, empty for null', async () => {
     const io = testIO();
-    await writeCsv(io, { header: ['A', 'B'], rows: [['x,y', 'say "hi"'], ['two\nlines', null], ['lone\rCR', true]] });
+    await writeCsv(io, {
+      header: ['A', 'B'],
+      rows: [
+        ['x,y', 'say "hi"'],
+        ['two\nlines', null],
+        ['lone\rCR', true],
+      ],
+    });
     expect(io.stdout()).toBe('A,B\r\n"x,y","say ""hi"""\r\n"two\nlines",\r\n"lone\rCR",true\r\n');
-    expect(parse(io.stdout(), { columns: true })).toEqual([{ A: 'x,y', B: 'say "hi"' }, { A: 'two\nlines', B: '' }, { A: 'lone\rCR', B: 'true' }]);
+    expect(parse(io.stdout(), { columns: true })).toEqual([
+      { A: 'x,y', B: 'say "hi"' },
+      { A: 'two\nlines', B: '' },
+      { A: 'lone\rCR', B: 'true' },
+    ]);
   });
 
   it('nurture list: the table columns with full values (ISO dates, no ellipsis), parsed back equal to --json', async () => {
@@ -22,9 +33,7 @@ describe('--csv', () => {
     const r = await h.cr(['nurture', 'list', '--limit', '30', '--csv']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout.split('\r\n')[0]).toBe('ID,TITLE,STATUS,STEPS,UPDATED');
-    expect(records(r.stdout)).toEqual(
-      json.sequences.map((s) => ({ ID: s.contentId, TITLE: s.title, STATUS: s.status, STEPS: String(s.stepCount), UPDATED: s.updatedAt })),
-    );
+    expect(records(r.stdout)).toEqual(json.sequences.map((s) => ({ ID: s.contentId, TITLE: s.title, STATUS: s.status, STEPS: String(s.stepCount), UPDATED: s.updatedAt })));
   });
 
   it('crm agents: the whole prompt, line break and commas included, survives a round trip', async () => {
@@ -66,7 +75,7 @@ describe('--csv', () => {
     expect(rows.filter((r) => r.KEYWORD === 'emergency plumber').every((r) => r.RANK === '')).toBe(true);
   });
 
-  it('profiles list: an ACTIVE column instead of the table\'s star; keys masked', async () => {
+  it("profiles list: an ACTIVE column instead of the table's star; keys masked", async () => {
     const r = await h.cr(['profiles', 'list', '--csv']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toBe('ACTIVE,PROFILE,BASE URL,KEY\r\n');

@@ -107,7 +107,7 @@ describe('--jq on commands', () => {
     expect(r.stderr).toBe('');
   });
 
-  it('an expression that does not compile is exit 2 with jq\'s message, before anything is sent', async () => {
+  it("an expression that does not compile is exit 2 with jq's message, before anything is sent", async () => {
     h.seen.length = 0;
     const r = await h.cr(['finance', 'summary', '--jq', '.summaries[']);
     expect(r.exitCode).toBe(2);
@@ -116,7 +116,7 @@ describe('--jq on commands', () => {
     expect(h.seen).toEqual([]);
   });
 
-  it('a program that fails on the data is exit 1 with jq\'s message', async () => {
+  it("a program that fails on the data is exit 1 with jq's message", async () => {
     const r = await h.cr(['finance', 'summary', '--jq', '.summaries | error("stop here")']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toBe('error: --jq: stop here (JQ)\n');
@@ -137,7 +137,14 @@ describe('--jq on commands', () => {
 
   /** Every `--jq` example of cr's own --help runs, and prints what `jq -r -c` prints for the same --json. */
   it("cr's --help examples with --jq run and agree with jq over --json", async () => {
-    const commands = [['finance', 'summary'], ['learnings', 'list'], ['nurture', 'list'], ['brand', 'subjects'], ['crm', 'agents'], ['auth', 'status']];
+    const commands = [
+      ['finance', 'summary'],
+      ['learnings', 'list'],
+      ['nurture', 'list'],
+      ['brand', 'subjects'],
+      ['crm', 'agents'],
+      ['auth', 'status'],
+    ];
     let checked = 0;
     for (const words of commands) {
       const help = (await h.cr([...words, '--help'])).stdout;

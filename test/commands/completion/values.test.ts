@@ -39,8 +39,7 @@ describe('completion values', () => {
     const cr = join(dir, 'cr');
     writeFileSync(cr, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
     chmodSync(cr, 0o755);
-    const complete = (words: string[]) =>
-      `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _cr_completion; echo "\${COMPREPLY[*]}"`;
+    const complete = (words: string[]) => `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _cr_completion; echo "\${COMPREPLY[*]}"`;
     const out = await execa(
       'bash',
       [
@@ -63,7 +62,7 @@ describe('completion values', () => {
 
   it('zsh and fish call back the same way', async () => {
     const zsh = (await runCli(['completion', 'zsh'])).stdout;
-    expect(zsh).toContain('\'--profile\') reply=(${(f)"$(${words[1]} __complete profiles 2>/dev/null)"})');
+    expect(zsh).toContain(`'--profile') reply=(\${(f)"$(\${words[1]} __complete profiles 2>/dev/null)"})`);
     expect(zsh).toContain("'nurture list --status') reply=('draft' 'active' 'paused' 'archived')");
     const fish = (await runCli(['completion', 'fish'])).stdout;
     expect(fish).toContain("-l profile -r -a '(cr __complete profiles 2>/dev/null)'");

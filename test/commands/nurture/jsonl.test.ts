@@ -4,7 +4,11 @@ import { useHarness } from '../../helpers/harness.js';
 const h = useHarness();
 
 type Seq = { contentId: string };
-const jsonl = (stdout: string) => stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Seq);
+const jsonl = (stdout: string) =>
+  stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Seq);
 
 describe('cr nurture list --jsonl', () => {
   it('one item a line, each exactly the item --json prints', async () => {
