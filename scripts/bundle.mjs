@@ -57,6 +57,8 @@ await build({
   entryPoints: ['src/main.ts'],
   outfile: 'dist/bundle/cli.js',
   plugins: [startupPlugin],
+  // jq-web finds its jq.wasm beside its own file: it stays in node_modules, required only for --jq.
+  external: ['jq-web'],
   sourcemap: 'external',
   sourcesContent: false,
   // A function expression the launcher compiles and calls like Node's module wrapper; strict

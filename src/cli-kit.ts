@@ -23,5 +23,20 @@ export const oneOf = (flag: string, values: readonly string[]) => (value: string
 /** Collects a repeatable flag into an array. */
 export const collect = (value: string, previous: string[] = []) => [...previous, value];
 
+/** Values shell completion offers for an option that does not restrict itself to them. */
+const completions = new WeakMap<Option, readonly string[]>();
+
+/**
+ * Tells `cr completion` which values to offer after this option (the API vocabulary, e.g.
+ * nurture statuses) without making commander refuse others: the server judges the value.
+ */
+export function completeWith(option: Option, values: readonly string[]): Option {
+  completions.set(option, values);
+  return option;
+}
+
+/** The values to complete after an option: its choices, else those given to completeWith. */
+export const completionValues = (option: Option): readonly string[] | undefined => option.argChoices ?? completions.get(option);
+
 /** The --store option of every command that works on a local store file. */
 export const storeOption = () => new Option('--store <path>', 'store file (default: $CR_STORE or the per-user data folder)');

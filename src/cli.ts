@@ -5,6 +5,7 @@ import { groups } from './groups.js';
 import { redactKeys } from './redact.js';
 import { writeJsonError } from './render/json.js';
 import { escapeControls } from './render/escape.js';
+import { checkScriptFlags } from './output/flags.js';
 import { answerVersion, version } from './version.js';
 
 /**
@@ -48,6 +49,11 @@ export async function rootProgram(): Promise<Command> {
     .option('--local', 'use the embedded local server and default local store')
     .option('--verbose', 'log each HTTP request and response to stderr (key redacted)')
     .addOption(new Option('--timeout <seconds>', 'request timeout in seconds (default 30)').argParser(parseTimeout))
+    // cli.md "For scripts"; which command takes which is checked before it runs (src/output/flags.ts).
+    .option('--jq <expression>', 'filter the JSON output with jq (strings print raw, one result a line)')
+    .option('--csv', 'print the rows as CSV (RFC 4180) with a header row and full values')
+    .option('--jsonl', 'print a list as JSON Lines, one item a line (streams with --all)')
+    .option('-q, --quiet', 'print only ids, one a line; nothing on stderr but errors')
     .option('--no-color', 'disable colour')
     .showSuggestionAfterError(true)
     .addHelpText('after', '\nRun `cr <command> --help` for a command\'s flags and examples.\nDocs: README.md (quick start, profiles, exit codes).');
@@ -69,7 +75,7 @@ export async function buildProgram(ctx: Context, argv: string[], all = false): P
       program.command(g.name).description(g.summary);
     }
   }
-  program.hook('preAction', (_this, action) => {
+  program.hook('preAction', async (_this, action) => {
     const o = action.optsWithGlobals() as Record<string, unknown>;
     ctx.setGlobals({
       profile: o.profile as string | undefined,
@@ -80,7 +86,13 @@ export async function buildProgram(ctx: Context, argv: string[], all = false): P
       verbose: Boolean(o.verbose),
       timeout: o.timeout as number | undefined,
       color: o.color !== false,
+      jq: o.jq as string | undefined,
+      csv: Boolean(o.csv),
+      jsonl: Boolean(o.jsonl),
+      quiet: Boolean(o.quiet),
     });
+    checkScriptFlags(action, ctx.globals);
+    if (ctx.globals.jq !== undefined) await (await import('./render/jq.js')).checkJq(ctx.globals.jq);
   });
   configureTree(program, ctx);
   return program;
@@ -136,6 +148,8 @@ function fromCommander(error: CommanderError, argv: string[]): UsageError | unde
 /** Runs the CLI; returns the exit code. Never calls process.exit itself. */
 export async function run(argv: string[], ctx: Context = createContext()): Promise<number> {
   if (answerVersion(argv, ctx.io.out)) return 0;
+  // The completion scripts' call-back for values known only at run time (profile names).
+  if (argv[0] === '__complete') return (await import('../commands/completion/dynamic.js')).complete(argv.slice(1), ctx);
   // Pre-read the global output flags so errors before parsing still honour --json.
   ctx.setGlobals({ json: argv.includes('--json'), verbose: argv.includes('--verbose') });
   try {

@@ -7,9 +7,10 @@ import { processIO, type IO } from './io/streams.js';
 import { createPrompter, type Prompter } from './io/prompt.js';
 import { startSpinner, type Spinner } from './io/spinner.js';
 import { nowFrom } from './now.js';
+import type { ScriptFlags } from './output/flags.js';
 
-/** Options every command accepts (cli.md "Global flags"). */
-export interface GlobalOptions {
+/** Options every command accepts (cli.md "Global flags" and "For scripts"). */
+export interface GlobalOptions extends ScriptFlags {
   profile?: string;
   baseUrl?: string;
   json: boolean;
@@ -52,7 +53,7 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, io: IO = pro
     io,
     env,
     now: nowFrom(env),
-    globals: { json: false, local: false, verbose: false, color: true },
+    globals: { json: false, local: false, verbose: false, color: true, csv: false, jsonl: false, quiet: false },
     setGlobals(g) {
       Object.assign(ctx.globals, g);
       if (g.color === false) {
@@ -89,13 +90,16 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, io: IO = pro
     },
     async connect(target) {
       const { buildClient } = await import('./http/build-client.js');
-      const built = buildClient({ io, env, verbose: ctx.globals.verbose, timeout: ctx.globals.timeout, dispatcher: ctx.dispatcher }, target);
+      const built = buildClient({ io, env, verbose: ctx.globals.verbose, quiet: ctx.globals.quiet, timeout: ctx.globals.timeout, dispatcher: ctx.dispatcher }, target);
       cleanups.push(() => built.close());
       return built;
     },
     prompt: createPrompter(io),
-    spinner: (text) => startSpinner(io, text),
-    notice: (line) => io.err.write(line + '\n'),
+    // -q: ids on stdout and nothing on stderr but errors (cli.md "For scripts").
+    spinner: (text) => startSpinner(ctx.globals.quiet ? { ...io, tty: { ...io.tty, err: false } } : io, text),
+    notice: (line) => {
+      if (!ctx.globals.quiet) io.err.write(line + '\n');
+    },
     async dispose() {
       for (const fn of cleanups.splice(0).reverse()) await fn();
     },

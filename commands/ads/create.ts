@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { Context } from '../../src/context.js';
-import { collect, withExamples } from '../../src/cli-kit.js';
+import { collect, completeWith, withExamples } from '../../src/cli-kit.js';
+import { AD_FORMATS, AD_PLATFORMS } from '../../src/api/vocabulary.js';
+import { scriptable } from '../../src/output/flags.js';
 import { UsageError } from '../../src/errors.js';
 import { routes } from '../../src/api/routes.js';
 import type { BodyOf } from '../../src/api/io-types.js';
@@ -30,11 +32,11 @@ interface Flags {
 }
 
 export const createCommand = (ctx: Context) =>
-  withExamples(
+  scriptable(withExamples(
     new Command('create')
       .description('create an ad creative (flags per body field, or --body FILE; flags win over the file)')
-      .option('--format <format>', 'ad_format, e.g. single_image, carousel, video')
-      .option('--ad-format <format>', 'same as --format')
+      .addOption(completeWith(new Option('--format <format>', `ad_format: ${AD_FORMATS.join(', ')}`), AD_FORMATS))
+      .addOption(completeWith(new Option('--ad-format <format>', 'same as --format'), AD_FORMATS))
       .option('--name <name>', 'name of the creative')
       .option('--campaign <id>', 'campaign_id')
       .option('--campaign-id <id>', 'same as --campaign')
@@ -45,15 +47,14 @@ export const createCommand = (ctx: Context) =>
       .option('--image <url>', 'an image URL (repeat for several)', collect)
       .option('--product-line <id>', 'product_line_id (uuid)')
       .option('--product-line-id <id>', 'same as --product-line')
-      .option('--platform <platform>', 'platform, e.g. google, meta, linkedin')
+      .addOption(completeWith(new Option('--platform <platform>', `platform: ${AD_PLATFORMS.join(', ')}`), AD_PLATFORMS))
       .option('--body <file>', 'JSON request body from a file, or - for stdin')
       .option('--dry-run', 'print the request and send nothing')
       .action((f: Flags) => create(ctx, f)),
     [
       'cr ads create --website 5f0c2a8e-7d41-4b6a-9c3e-2f8b1d6a4e90 --format single_image --name "Spring sale" --url https://shop.example.com/spring --image https://cdn.example.com/a.png',
       'cr ads create --body creative.json --name "Spring sale v2" --dry-run',
-    ],
-  );
+    ]), { jq: true, csv: true, quiet: true });
 
 /** A flag and its alias (the body field's own name): either one, or both agreeing. */
 function flagOrAlias(flag: string, value: string | undefined, alias: string, aliasValue: string | undefined): string | undefined {
@@ -105,8 +106,9 @@ export async function create(ctx: Context, f: Flags): Promise<void> {
   if (f.dryRun) return printDryRun(ctx, ep, { body });
   // The body mixes a user's --body file with flags; the server judges it (required fields: service-api.md "not shown").
   const res = await (await ctx.api()).call(ep, { body: body as BodyOf<'createAdCreative'> });
-  await render(ctx.io, { json: ctx.globals.json, data: res.raw }, {
+  await render(ctx.io, { ...ctx.globals, data: res.raw }, {
     rows: [res.data],
+    id: (a) => a.id,
     columns: [
       { header: 'ID', kind: 'id', value: (a: AdCreative) => a.id },
       { header: 'NAME', value: (a) => a.name },

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
+import { scriptable } from '../../src/output/flags.js';
 import { AuthMissingError } from '../../src/errors.js';
 import { maskKey } from '../../src/redact.js';
 import { writeJson } from '../../src/render/json.js';
@@ -8,11 +9,14 @@ import { CRM_PATH_SEGMENT } from '../../src/api/vocabulary.js';
 import type { RateBudget } from '../../src/http/rate-budget.js';
 
 export const statusCommand = (ctx: Context) =>
-  withExamples(
-    new Command('status')
-      .description("show the active profile (key masked) and the key's rate budget from a check request; exit 3 when none or rejected")
-      .action(() => status(ctx)),
-    ['cr auth status', 'cr auth status --json | jq .rateLimit.remaining'],
+  scriptable(
+    withExamples(
+      new Command('status')
+        .description("show the active profile (key masked) and the key's rate budget from a check request; exit 3 when none or rejected")
+        .action(() => status(ctx)),
+      ['cr auth status', 'cr auth status --jq .rateLimit.remaining'],
+    ),
+    { jq: true },
   );
 
 /**
@@ -58,6 +62,12 @@ export async function status(ctx: Context): Promise<void> {
     crmSegment: c.crmSegment ?? CRM_PATH_SEGMENT,
     rateLimit: budget ? { limit: budget.limit, remaining: budget.remaining, reset: budget.resetAt.toISOString() } : null,
   };
+  if (ctx.globals.jq !== undefined) {
+    const { writeJq } = await import('../../src/render/jq.js');
+    await writeJq(ctx.io, view, ctx.globals.jq);
+    if (failure) throw failure;
+    return;
+  }
   if (ctx.globals.json) {
     writeJson(ctx.io, view);
     if (failure) throw failure;

@@ -1,4 +1,4 @@
-import { allNodes, flagsOf, inheritedGlobals, q, type CmdSpec } from './tree.js';
+import { allNodes, DYNAMIC_VALUES, flagsOf, inheritedGlobals, q, type CmdSpec } from './tree.js';
 
 /**
  * Bash: the words typed so far are walked down the tree (skipping options and the value
@@ -15,6 +15,7 @@ export function bashScript(root: CmdSpec): string {
     return `    ${key(n)}) echo ${q(all.flatMap(flagsOf).join(' '))} ;;`;
   });
   const valueFlags = [...new Set(nodes.flatMap((n) => n.options).filter((o) => o.takesValue).flatMap(flagsOf))];
+  const dynamic = Object.entries(DYNAMIC_VALUES).map(([flag, kind]) => `      ${q(flag)}) values="$("\${COMP_WORDS[0]}" __complete ${kind} 2>/dev/null)" ;;`);
   const choices = nodes.flatMap((n) =>
     n.options.filter((o) => o.choices?.length).map((o) => `    ${q(n.path.join(' ') + ' ' + o.long)}) echo ${q(o.choices!.join(' '))} ;;`),
   );
@@ -57,7 +58,10 @@ _cr_completion() {
   done
   if [ "$skip" = 1 ]; then
     local values
-    values="$(_cr_choices "$path $prev")"
+    case "$prev" in
+${dynamic.join('\n')}
+      *) values="$(_cr_choices "$path $prev")" ;;
+    esac
     COMPREPLY=($(compgen -W "$values" -- "$cur"))
     return 0
   fi

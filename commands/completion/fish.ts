@@ -1,4 +1,4 @@
-import { allNodes, q, type CmdSpec } from './tree.js';
+import { allNodes, DYNAMIC_VALUES, q, type CmdSpec } from './tree.js';
 
 /**
  * Fish: one `complete` line per subcommand and flag. A node's condition says "all of my
@@ -22,6 +22,7 @@ export function fishScript(root: CmdSpec): string {
       if (o.short) parts.push(`-s ${o.short.replace(/^-/, '')}`);
       if (o.takesValue) parts.push('-r');
       if (o.choices?.length) parts.push(`-a ${q(o.choices.join(' '))}`);
+      else if (o.long && DYNAMIC_VALUES[o.long]) parts.push(`-a ${q(`(cr __complete ${DYNAMIC_VALUES[o.long]} 2>/dev/null)`)}`);
       parts.push(`-d ${q(o.description)}`);
       lines.push(parts.join(' '));
     }

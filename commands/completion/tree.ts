@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { completionValues } from '../../src/cli-kit.js';
 
 /** One option as the completion scripts need it. */
 export interface OptSpec {
@@ -31,7 +32,7 @@ export function readTree(cmd: Command, path: string[] = []): CmdSpec {
       short: o.short,
       description: o.description,
       takesValue: o.required || o.optional,
-      choices: o.argChoices,
+      choices: completionValues(o),
     }));
   return {
     path,
@@ -47,6 +48,12 @@ export function allNodes(root: CmdSpec): CmdSpec[] {
 
 /** Flags of an option, long first. */
 export const flagsOf = (o: OptSpec): string[] => [o.long, o.short].filter((f): f is string => !!f);
+
+/**
+ * Options whose values exist only at run time: the scripts call back `cr __complete KIND`
+ * (commands/completion/dynamic.ts), which reads the config without creating it.
+ */
+export const DYNAMIC_VALUES: Readonly<Record<string, string>> = { '--profile': 'profiles' };
 
 /** Single-quoted for sh/bash/zsh/fish (fish accepts the same '\'' escape). */
 export const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -1,4 +1,4 @@
-import { allNodes, flagsOf, inheritedGlobals, q, type CmdSpec } from './tree.js';
+import { allNodes, DYNAMIC_VALUES, flagsOf, inheritedGlobals, q, type CmdSpec } from './tree.js';
 
 /** `name:description` entries for _describe; colons in names are escaped. */
 const described = (name: string, description: string) => q(`${name.replace(/:/g, '\\:')}:${description.split('\n')[0]}`);
@@ -19,6 +19,7 @@ export function zshScript(root: CmdSpec): string {
     return `    ${key(n)}) reply=(${all.flatMap((o) => flagsOf(o).map((f) => described(f, o.description))).join(' ')}) ;;`;
   });
   const valueFlags = [...new Set(nodes.flatMap((n) => n.options).filter((o) => o.takesValue).flatMap(flagsOf))];
+  const dynamic = Object.entries(DYNAMIC_VALUES).map(([flag, kind]) => `      ${q(flag)}) reply=(\${(f)"$(\${words[1]} __complete ${kind} 2>/dev/null)"}) ;;`);
   const choices = nodes.flatMap((n) =>
     n.options.filter((o) => o.choices?.length).map((o) => `    ${q(n.path.join(' ') + ' ' + o.long)}) reply=(${o.choices!.map(q).join(' ')}) ;;`),
   );
@@ -59,7 +60,10 @@ _cr() {
     if (( \${names[(Ie)$word]} )); then path_="\${path_:+$path_ }$word"; fi
   done
   if (( skip )); then
-    _cr_choices "$path_ \${words[CURRENT-1]}"
+    case "\${words[CURRENT-1]}" in
+${dynamic.join('\n')}
+      *) _cr_choices "$path_ \${words[CURRENT-1]}" ;;
+    esac
     (( \${#reply} )) && compadd -a reply || _files
     return
   fi

@@ -1,19 +1,23 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
+import { scriptable } from '../../src/output/flags.js';
 import { routes } from '../../src/api/routes.js';
 import type { FinanceSummary, InvoiceAlert } from '../../src/api/schemas/finance.js';
 import { websiteParam } from '../../src/http/request-params.js';
 import { render, table } from '../../src/render/output.js';
-import type { Column } from '../../src/render/view.js';
+import type { Column, CsvColumn } from '../../src/render/view.js';
+import { csvAmount } from '../../src/render/csv.js';
 import { formatMoney } from '../../src/render/format.js';
 import { dateColumn, shownTime } from '../../src/render/dates.js';
 import { financeRows, type EntityRow } from '../../src/render/finance.js';
 
 export const summaryCommand = (ctx: Context) =>
-  withExamples(
+  scriptable(withExamples(
     new Command('summary').description('MRR, clients, costs and margin per business entity, and invoices due within 7 days').action(() => summary(ctx)),
-    ['cr finance summary', "cr finance summary --json | jq '.invoiceAlerts[] | select(.isOverdue) | .revenueRecord.client_name'"],
+    ['cr finance summary', "cr finance summary --jq '.invoiceAlerts[] | select(.isOverdue) | .revenueRecord.client_name'", 'cr finance summary --csv > entities.csv']),
+    // --csv: the entity rows only (one header a stream); the invoice alerts are in --json and --jq.
+    { jq: true, csv: true },
   );
 
 export async function summary(ctx: Context): Promise<void> {
@@ -38,6 +42,17 @@ async function show(ctx: Context, data: FinanceSummary, raw: unknown, headers: R
     { header: 'AI COST', kind: 'money', value: money((r) => r.aiCost), align: 'right' },
     { header: 'MARGIN', kind: 'money', value: money((r) => r.margin), align: 'right', style: (t, r, s) => (r.margin < 0 ? s.red(t) : s.green(t)) },
   ];
+  // CSV: full values for a spreadsheet; money as decimal amounts beside the currency (cli.md "For scripts").
+  const entityCsv: CsvColumn<EntityRow>[] = [
+    { header: 'ENTITY', value: (r) => r.name },
+    { header: 'CURRENCY', value: (r) => r.currency },
+    { header: 'MRR', value: (r) => csvAmount(r.mrr) },
+    { header: 'ACTIVE CLIENTS', value: (r) => r.clients },
+    { header: 'NEXT RENEWAL', value: (r) => r.nextRenewal },
+    { header: 'MONTHLY COST', value: (r) => csvAmount(r.cost) },
+    { header: 'AI COST', value: (r) => csvAmount(r.aiCost) },
+    { header: 'MARGIN', value: (r) => csvAmount(r.margin) },
+  ];
   const alertColumns: Column<InvoiceAlert>[] = [
     { header: 'CLIENT', value: (a) => a.revenueRecord.client_name },
     { header: 'ENTITY', value: (a) => a.entityName },
@@ -46,8 +61,8 @@ async function show(ctx: Context, data: FinanceSummary, raw: unknown, headers: R
     { header: 'STATUS', kind: 'code', value: (a) => (a.isOverdue ? 'OVERDUE' : a.daysUntilDue === 0 ? 'due today' : 'due'), style: (t, a, s) => (a.isOverdue ? s.bold.red(t) : t) },
   ];
   // Piped, two tables share one stream: a leading kind column tells them apart for `grep`/`awk`.
-  await render(ctx.io, { json: ctx.globals.json, data: raw }, [
-    table({ title: 'Business entities', rows: entities, totals, columns: entityColumns, empty: 'No business entities.', tsvTag: 'entity' }),
+  await render(ctx.io, { ...ctx.globals, data: raw }, [
+    table({ title: 'Business entities', rows: entities, totals, columns: entityColumns, csvColumns: entityCsv, empty: 'No business entities.', tsvTag: 'entity' }),
     table({ title: 'Invoice alerts (due within 7 days)', rows: data.invoiceAlerts, columns: alertColumns, empty: 'No invoices due in the next 7 days.', tsvTag: 'invoice' }),
   ]);
 }

@@ -1,6 +1,8 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { Context } from '../../src/context.js';
-import { intArg, withExamples } from '../../src/cli-kit.js';
+import { completeWith, intArg, withExamples } from '../../src/cli-kit.js';
+import { DIMENSION_TYPES } from '../../src/api/vocabulary.js';
+import { scriptable } from '../../src/output/flags.js';
 import { routes } from '../../src/api/routes.js';
 import type { Learning } from '../../src/api/schemas/intelligence.js';
 import { websiteParam } from '../../src/http/request-params.js';
@@ -8,24 +10,24 @@ import { render } from '../../src/render/output.js';
 import { formatPercent } from '../../src/render/format.js';
 
 export const listCommand = (ctx: Context) =>
-  withExamples(
+  scriptable(withExamples(
     new Command('list')
       .description('list confirmed learnings in API order (highest confidence first)')
-      .option('--type <type>', 'only this dimension type (dimension_type), e.g. hook, angle, offer')
+      .addOption(completeWith(new Option('--type <type>', `only this dimension type (dimension_type): ${DIMENSION_TYPES.join(', ')}`), DIMENSION_TYPES))
       .option('--limit <n>', 'maximum number of learnings (server default 50)', intArg('--limit', 1))
       .action((f: { type?: string; limit?: number }) => list(ctx, f)),
-    ['cr learnings list --type hook --limit 10', "cr learnings list --json | jq -r '.learnings[].summary'"],
-  );
+    ['cr learnings list --type hook --limit 10', "cr learnings list --jq '.learnings[].summary'", 'cr learnings list --csv > learnings.csv']), { jq: true, csv: true, jsonl: true, quiet: true });
 
 export async function list(ctx: Context, f: { type?: string; limit?: number }): Promise<void> {
   const res = await (await ctx.api()).call(routes.listLearnings, {
     query: { ...websiteParam(ctx), dimension_type: f.type, limit: f.limit },
   });
   const { learnings, total } = res.data;
-  await render(ctx.io, { json: ctx.globals.json, data: res.raw }, {
+  await render(ctx.io, { ...ctx.globals, data: res.raw, items: (res.raw as { learnings: unknown[] }).learnings }, {
     rows: learnings,
+    id: (l) => l.id,
     columns: [
-      { header: 'CONF', kind: 'number', value: (l: Learning) => formatPercent(l.confidenceScore), align: 'right' },
+      { header: 'CONF', kind: 'number', value: (l: Learning) => formatPercent(l.confidenceScore), align: 'right', csv: (l) => l.confidenceScore },
       { header: 'TYPE', kind: 'code', value: (l) => l.dimensionType },
       { header: 'VALUE', value: (l) => l.dimensionValue },
       { header: 'CHANNEL', kind: 'code', value: (l) => l.channel },

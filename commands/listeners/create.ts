@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../../src/context.js';
 import { collect, withExamples } from '../../src/cli-kit.js';
+import { scriptable } from '../../src/output/flags.js';
 import { routes } from '../../src/api/routes.js';
 import type { BodyOf } from '../../src/api/io-types.js';
 import { POLL_INTERVALS, SOURCE_TYPES, type SourceType } from '../../src/api/listener-rules.js';
@@ -21,7 +22,7 @@ interface Flags {
 }
 
 export const createCommand = (ctx: Context) =>
-  withExamples(
+  scriptable(withExamples(
     new Command('create')
       .description('create a content listener; the source-specific query keys are checked before sending')
       .requiredOption('--name <name>', 'human-readable label')
@@ -34,8 +35,7 @@ export const createCommand = (ctx: Context) =>
     [
       'cr listeners create --website 5f0c2a8e-7d41-4b6a-9c3e-2f8b1d6a4e90 --name "Node subreddit" --source reddit --query subreddit=node --interval 6h',
       'cr listeners create --name "Launch news" --source google_news --query keywords=acme --query keywords="acme launch" --dry-run',
-    ],
-  );
+    ]), { jq: true, csv: true, quiet: true });
 
 export async function create(ctx: Context, f: Flags): Promise<void> {
   const queryConfig = buildQueryConfig(f.query ?? [], f.queryJson);
@@ -47,8 +47,9 @@ export async function create(ctx: Context, f: Flags): Promise<void> {
   const input = { query: websiteParam(ctx), body };
   if (f.dryRun) return printDryRun(ctx, ep, input);
   const res = await (await ctx.api()).call(ep, input);
-  await render(ctx.io, { json: ctx.globals.json, data: res.raw }, {
+  await render(ctx.io, { ...ctx.globals, data: res.raw }, {
     rows: [res.data],
+    id: (l) => l.id,
     columns: [
       { header: 'ID', kind: 'id', value: (l: ContentListener) => l.id },
       { header: 'NAME', value: (l) => l.name },

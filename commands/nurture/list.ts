@@ -1,15 +1,20 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { Context } from '../../src/context.js';
-import { intArg, withExamples } from '../../src/cli-kit.js';
+import { completeWith, intArg, withExamples } from '../../src/cli-kit.js';
 import { UsageError } from '../../src/errors.js';
 import { routes } from '../../src/api/routes.js';
 import type { QueryOf } from '../../src/api/io-types.js';
-import { NURTURE_MAX_LIMIT } from '../../src/api/vocabulary.js';
+import { NURTURE_MAX_LIMIT, NURTURE_STATUSES } from '../../src/api/vocabulary.js';
 import type { NurtureSequence } from '../../src/api/schemas/nurture.js';
 import type { ApiClient } from '../../src/http/client.js';
+import { walkPages } from '../../src/http/pages.js';
 import { websiteParam } from '../../src/http/request-params.js';
+import { scriptable } from '../../src/output/flags.js';
 import { render } from '../../src/render/output.js';
 import { dateColumn, shownTime } from '../../src/render/dates.js';
+import type { ShownTime } from '../../src/render/dates.js';
+import type { Column } from '../../src/render/view.js';
+import { streamPages } from './stream.js';
 
 interface Flags {
   status?: string;
@@ -19,21 +24,38 @@ interface Flags {
 }
 
 export const listCommand = (ctx: Context) =>
-  withExamples(
-    new Command('list')
-      .description('list nurture sequences, most recently updated first (one page, or every page with --all)')
-      .option('--status <status>', 'only sequences with this status, e.g. draft, active, paused, archived')
-      .option('--limit <n>', `page size, 1-${NURTURE_MAX_LIMIT} (server default 50)`, intArg('--limit', 1))
-      .option('--offset <n>', 'number of sequences to skip', intArg('--offset', 0))
-      .option('--all', `walk every page from --offset on (--limit per request, else ${NURTURE_MAX_LIMIT}) and print one list`)
-      .action((f: Flags) => list(ctx, f)),
-    ['cr nurture list --status active --limit 20', "cr nurture list --all --json | jq '.total'"],
+  scriptable(
+    withExamples(
+      new Command('list')
+        .description('list nurture sequences, most recently updated first (one page, or every page with --all)')
+        .addOption(completeWith(new Option('--status <status>', `only sequences with this status: ${NURTURE_STATUSES.join(', ')}`), NURTURE_STATUSES))
+        .option('--limit <n>', `page size, 1-${NURTURE_MAX_LIMIT} (server default 50)`, intArg('--limit', 1))
+        .option('--offset <n>', 'number of sequences to skip', intArg('--offset', 0))
+        .option('--all', `walk every page from --offset on (--limit per request, else ${NURTURE_MAX_LIMIT}) and print one list`)
+        .action((f: Flags) => list(ctx, f)),
+      ['cr nurture list --status active --limit 20', "cr nurture list --all --jq '.total'", 'cr nurture list --all --jsonl > sequences.jsonl', 'cr nurture list --status draft -q | xargs -n1 echo'],
+    ),
+    { jq: true, csv: true, jsonl: true, quiet: true },
   );
+
+/** The table's columns; `--csv` takes the full update time. */
+export const nurtureColumns = (when: ShownTime): Column<NurtureSequence>[] => [
+  { header: 'ID', kind: 'id', value: (s) => s.contentId },
+  { header: 'TITLE', value: (s) => s.title, max: 60 },
+  { header: 'STATUS', kind: 'code', value: (s) => s.status },
+  { header: 'STEPS', kind: 'number', value: (s) => s.stepCount, align: 'right' },
+  dateColumn('UPDATED', (s: NurtureSequence) => s.updatedAt, when, { time: true }),
+];
 
 export async function list(ctx: Context, f: Flags): Promise<void> {
   if (f.limit !== undefined && f.limit > NURTURE_MAX_LIMIT) throw new UsageError(`--limit must be at most ${NURTURE_MAX_LIMIT}, got ${f.limit}`);
   const client = await ctx.api();
   const base = { ...websiteParam(ctx), status: f.status };
+  const g = ctx.globals;
+  if (f.all && (g.jsonl || g.csv || g.quiet)) {
+    // Line formats stream: each page is written before the next is asked for (cli.md "For scripts").
+    return streamPages(ctx, pagesOf(client, base, f.limit ?? NURTURE_MAX_LIMIT, f.offset ?? 0), nurtureColumns(shownTime(ctx.env, ctx.now)), (s) => s.contentId);
+  }
   let sequences: NurtureSequence[];
   let total: number;
   let offset: number;
@@ -50,16 +72,10 @@ export async function list(ctx: Context, f: Flags): Promise<void> {
     data = res.raw;
     headers = res.response.headers;
   }
-  const when = shownTime(ctx.env, ctx.now, headers);
-  await render(ctx.io, { json: ctx.globals.json, data }, {
+  await render(ctx.io, { ...g, data, items: sequences }, {
     rows: sequences,
-    columns: [
-      { header: 'ID', kind: 'id', value: (s: NurtureSequence) => s.contentId },
-      { header: 'TITLE', value: (s) => s.title, max: 60 },
-      { header: 'STATUS', kind: 'code', value: (s) => s.status },
-      { header: 'STEPS', kind: 'number', value: (s) => s.stepCount, align: 'right' },
-      dateColumn('UPDATED', (s: NurtureSequence) => s.updatedAt, when, { time: true }),
-    ],
+    columns: nurtureColumns(shownTime(ctx.env, ctx.now, headers)),
+    id: (s) => s.contentId,
     footer: sequences.length ? `showing ${offset + 1}-${offset + sequences.length} of ${total}` : undefined,
     // Piped, a page of a longer list says so where a script's operator will see it.
     partial: sequences.length && offset + sequences.length < total ? `showing ${sequences.length} of ${total}; --all for every page` : undefined,
@@ -67,21 +83,21 @@ export async function list(ctx: Context, f: Flags): Promise<void> {
   });
 }
 
-/**
- * Every page from `start`, `pageSize` at a time, until `total` is reached. An empty page
- * ends the walk too, so a shrinking list cannot loop forever. The raw items are kept so
- * that --json carries every field the server sent.
- */
+/** The pages from `start`, `pageSize` at a time; raw items, so every field the server sent is kept. */
+function pagesOf(client: ApiClient, base: QueryOf<'listNurtureSequences'>, pageSize: number, start: number) {
+  return walkPages<NurtureSequence>(async (offset) => {
+    const res = await client.call(routes.listNurtureSequences, { query: { ...base, limit: pageSize, offset } });
+    return { items: (res.raw as { sequences: NurtureSequence[] }).sequences, total: res.data.total };
+  }, start, pageSize);
+}
+
+/** Every page, gathered for the outputs that need the whole list (the table, --json, --jq). */
 async function fetchAll(client: ApiClient, base: QueryOf<'listNurtureSequences'>, pageSize: number, start: number): Promise<{ sequences: NurtureSequence[]; total: number }> {
   const sequences: NurtureSequence[] = [];
   let total = 0;
-  for (let offset = start; ; ) {
-    const res = await client.call(routes.listNurtureSequences, { query: { ...base, limit: pageSize, offset } });
-    const page = (res.raw as { sequences: NurtureSequence[] }).sequences;
-    total = res.data.total;
-    sequences.push(...page);
-    offset += page.length;
-    if (page.length === 0 || offset >= total) break;
+  for await (const page of pagesOf(client, base, pageSize, start)) {
+    sequences.push(...page.items);
+    total = page.total ?? total;
   }
   return { sequences, total };
 }

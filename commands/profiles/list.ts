@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
+import { scriptable } from '../../src/output/flags.js';
 import { CRM_PATH_SEGMENT } from '../../src/api/vocabulary.js';
 import { maskKey } from '../../src/redact.js';
 import { render } from '../../src/render/output.js';
@@ -14,7 +15,7 @@ interface ProfileRow {
 }
 
 export const listCommand = (ctx: Context) =>
-  withExamples(new Command('list').description('list stored profiles (keys masked)').action(() => list(ctx)), ['cr profiles list', 'cr profiles list --json']);
+  scriptable(withExamples(new Command('list').description('list stored profiles (keys masked)').action(() => list(ctx)), ['cr profiles list', 'cr profiles list --json', 'cr profiles list -q']), { jq: true, csv: true, jsonl: true, quiet: true });
 
 export async function list(ctx: Context): Promise<void> {
   const store = await ctx.profiles();
@@ -22,8 +23,15 @@ export async function list(ctx: Context): Promise<void> {
   const rows: ProfileRow[] = Object.entries(store.all())
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([name, p]) => ({ name, active: name === active, baseUrl: p.baseUrl ?? null, key: p.apiKey ? maskKey(p.apiKey) : null, crmSegment: p.crmSegment ?? CRM_PATH_SEGMENT }));
-  await render(ctx.io, { json: ctx.globals.json, data: rows }, {
+  await render(ctx.io, { ...ctx.globals, data: rows, items: rows }, {
     rows,
+    id: (r) => r.name,
+    csvColumns: [
+      { header: 'ACTIVE', value: (r) => r.active },
+      { header: 'PROFILE', value: (r) => r.name },
+      { header: 'BASE URL', value: (r) => r.baseUrl },
+      { header: 'KEY', value: (r) => r.key },
+    ],
     columns: [
       { header: '', value: (r) => (r.active ? '*' : '') },
       { header: 'PROFILE', value: (r) => r.name },

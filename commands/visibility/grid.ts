@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
+import { scriptable } from '../../src/output/flags.js';
 import { routes } from '../../src/api/routes.js';
 import type { Visibility } from '../../src/api/schemas/visibility.js';
 import { websiteParam } from '../../src/http/request-params.js';
@@ -12,15 +13,15 @@ import { EXIT, LocalError } from '../../src/errors.js';
 import type { ApiClient } from '../../src/http/client.js';
 import { arrangeGrid, drawGrid, gridStats, legend } from '../../src/render/heatmap.js';
 import type { Styles } from '../../src/render/styles.js';
+import type { CellValue } from '../../src/render/view.js';
 
 export const gridCommand = (ctx: Context) =>
-  withExamples(
+  scriptable(withExamples(
     new Command('grid')
       .description('the latest 9x9 rank grid per keyword: a heat map on a terminal, one TSV row per point when piped')
       .option('--keyword <keyword>', 'only this tracked keyword (exact, case-insensitive)')
       .action((f: { keyword?: string }) => grid(ctx, f)),
-    ['cr visibility grid --keyword "plumber near me"', "cr visibility grid | awk -F'\\t' '$6 != \"\" && $6 <= 3' | wc -l"],
-  );
+    ['cr visibility grid --keyword "plumber near me"', "cr visibility grid | awk -F'\\t' '$6 != \"\" && $6 <= 3' | wc -l", 'cr visibility grid --csv > grid.csv']), { jq: true, csv: true });
 
 export async function grid(ctx: Context, f: { keyword?: string }): Promise<void> {
   const client = await ctx.api();
@@ -28,7 +29,11 @@ export async function grid(ctx: Context, f: { keyword?: string }): Promise<void>
   if (f.keyword !== undefined && res.data.keywords.length === 0) await refuseUntracked(ctx, client, f.keyword);
   const when = shownTime(ctx.env, ctx.now, res.response.headers);
   // Not a table: heat maps on a terminal, one TSV line per grid point when piped.
-  await render(ctx.io, { json: ctx.globals.json, data: res.raw }, { tsv: () => tsvRows(res.data), draw: (s, width) => heatMaps(s, res.data, when.now, width) });
+  await render(ctx.io, { ...ctx.globals, data: res.raw }, {
+    tsv: () => tsvRows(res.data),
+    draw: (s, width) => heatMaps(s, res.data, when.now, width),
+    csv: () => ({ header: ['KEYWORD', 'ROW', 'COL', 'LAT', 'LNG', 'RANK'], rows: tsvRows(res.data).map((r) => r.map((c) => (c === '' ? null : c)) as CellValue[]) }),
+  });
 }
 
 /**

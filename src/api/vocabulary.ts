@@ -16,6 +16,16 @@ export const API_KEY_PATTERN = new RegExp(`^${API_KEY_SHAPE}$`);
 /** Every API key inside free text (URLs, bodies, messages), for masking. */
 export const API_KEY_IN_TEXT = new RegExp(API_KEY_SHAPE, 'g');
 
+/** Statuses of a nurture sequence (the `status` filter of GET /content/nurture-sequences). */
+export const NURTURE_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
+
+/** Dimension types of a learning (the `dimension_type` filter of GET /intelligence/learnings). */
+export const DIMENSION_TYPES = ['hook', 'angle', 'offer', 'story', 'audience', 'format', 'cta'] as const;
+
+/** `ad_format` and `platform` of an ad creative. */
+export const AD_FORMATS = ['single_image', 'carousel', 'video', 'responsive_search', 'responsive_display'] as const;
+export const AD_PLATFORMS = ['google', 'meta', 'linkedin', 'tiktok', 'pinterest', 'x'] as const;
+
 /** Largest page of GET /content/nurture-sequences. */
 export const NURTURE_MAX_LIMIT = 200;
 

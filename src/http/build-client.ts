@@ -12,6 +12,8 @@ export interface ClientSettings {
   io: IO;
   env: NodeJS.ProcessEnv;
   verbose: boolean;
+  /** -q: nothing on stderr but errors (cli.md "For scripts"), so no spinner. */
+  quiet?: boolean;
   /** --timeout in seconds. */
   timeout?: number;
   /** An undici dispatcher to send through instead of the client's own pool (tests: MockAgent). */
@@ -35,7 +37,7 @@ export function buildClient(s: ClientSettings, target: ClientTarget): ApiClient 
   const timeoutMs = s.timeout ? s.timeout * 1000 : DEFAULT_TIMEOUT_MS;
   const retryBaseMs = s.env.CR_RETRY_BASE_MS ? Number(s.env.CR_RETRY_BASE_MS) : undefined;
   // --verbose already narrates each request; a spinner would garble those lines.
-  const activity = s.verbose ? undefined : spinnerActivity(s.io);
+  const activity = s.verbose || s.quiet ? undefined : spinnerActivity(s.io);
   const { baseUrl, key, crmSegment } = target;
   const onResponse = lowBudgetWatch((line) => s.io.err.write(line + '\n'));
   return new ApiClient({ baseUrl, key, crmSegment, timeoutMs, userAgent: userAgent(), log, retryBaseMs, activity, dispatcher: s.dispatcher, onResponse });

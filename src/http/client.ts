@@ -122,12 +122,15 @@ export class ApiClient {
     return { data: body.data };
   }
 
-  /** Sends one request, retrying GETs on network errors and 502/503/504. POST is never retried. */
-  async send(method: string, url: string, body?: unknown): Promise<RawResponse> {
+  /**
+   * Sends one request, retrying GETs on network errors and 502/503/504. POST is never retried.
+   * `headers` are extra request headers (`cr api -H`); they never replace Authorization.
+   */
+  async send(method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<RawResponse> {
     const attempts = method === 'GET' || method === 'HEAD' ? RETRY_ATTEMPTS : 1;
     for (let attempt = 1; ; attempt++) {
       try {
-        const res = await this.once(method, url, body);
+        const res = await this.once(method, url, body, headers);
         if (attempt < attempts && isRetryableStatus(res.status)) {
           await this.pause(attempt, `HTTP ${res.status}`);
           continue;
@@ -149,14 +152,15 @@ export class ApiClient {
     await new Promise((r) => setTimeout(r, ms));
   }
 
-  private async once(method: string, url: string, body?: unknown): Promise<RawResponse> {
+  private async once(method: string, url: string, body?: unknown, extra: Record<string, string> = {}): Promise<RawResponse> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.options.userAgent,
     };
+    for (const [name, value] of Object.entries(extra)) if (name.toLowerCase() !== 'authorization') headers[name.toLowerCase()] = value;
     if (this.options.key) headers.authorization = `Bearer ${this.options.key}`;
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    if (payload !== undefined) headers['content-type'] = 'application/json';
+    if (payload !== undefined) headers['content-type'] ??= 'application/json';
     const log = this.options.log;
     // hrtime, not performance.now(): the global `performance` loads perf_hooks (~3 ms of start-up).
     const started = process.hrtime.bigint();

@@ -2,6 +2,7 @@ import type { IO } from '../io/streams.js';
 import { oneLineCell } from './escape.js';
 import { cellText, styles, type Styles } from './styles.js';
 import type { Column, View } from './view.js';
+import { csvTableOf, type CsvTable } from './csv.js';
 
 /**
  * One part of an output with its row type erased, so one output may hold tables of
@@ -18,6 +19,10 @@ export interface Block {
   tsv(io: IO): readonly (readonly unknown[])[];
   /** The terminal form, without title and footer. */
   draw(s: Styles, width: number): string | Promise<string>;
+  /** `--csv`: the block as a CSV table, when it is one. */
+  csv?(): CsvTable;
+  /** `-q`: the ids of its rows. */
+  ids?(): string[];
 }
 
 /** A TSV cell already escaped and styled (FORCE_COLOR): written as it is. */
@@ -53,6 +58,8 @@ export function table<T>(view: View<T>): Block {
       const { drawTable } = await import('./table.js');
       return drawTable({ ...view, rows: [...view.rows, ...(view.totals ?? [])] }, s, width);
     },
+    csv: () => csvTableOf(view),
+    ids: view.id ? () => view.rows.map(view.id!) : undefined,
   };
 }
 

@@ -5,6 +5,7 @@ import { styles } from './styles.js';
 import type { View } from './view.js';
 
 export { table, type Block } from './block.js';
+import { isScripted, renderScript, type RenderOptions } from '../output/script.js';
 
 type Output<T> = View<T> | Block | readonly Block[];
 const isBlockList = <T>(o: Output<T>): o is readonly Block[] => Array.isArray(o);
@@ -15,9 +16,11 @@ const isView = <T>(o: View<T> | Block): o is View<T> => 'columns' in o;
  * off a terminal the same rows as plain TSV (coloured only when FORCE_COLOR says so); on
  * a terminal tables (or a block's own drawing) with colour.
  */
-export async function render<T>(io: IO, opts: { json: boolean; data: unknown }, output: Output<T>): Promise<void> {
-  if (opts.json) return writeJson(io, opts.data);
+export async function render<T>(io: IO, opts: RenderOptions, output: Output<T>): Promise<void> {
   const blocks = isBlockList(output) ? output : [isView(output) ? table(output) : output];
+  // --jq, --csv, --jsonl, -q (cli.md "For scripts").
+  if (isScripted(opts)) return renderScript(io, opts, blocks);
+  if (opts.json) return writeJson(io, opts.data);
   if (!io.tty.out) return writeTsv(io, blocks);
   const s = styles(io.color);
   const parts: string[] = [];

@@ -30,6 +30,14 @@ export interface Column<T> {
   style?: (text: string, row: T, s: Styles) => string;
   /** A text column's widest on a terminal, in display columns (longer cells are cut with `…`). */
   max?: number;
+  /** `--csv`: the full value when `value` is shortened or dressed for reading (an ISO date, not "in 3 days"). */
+  csv?: (row: T) => CellValue;
+}
+
+/** A column of `--csv` output (cli.md "For scripts"). */
+export interface CsvColumn<T> {
+  header: string;
+  value: (row: T) => CellValue;
 }
 
 /** Rows shown as a table on a terminal and as TSV lines when piped (cli.md "Output"). */
@@ -50,4 +58,8 @@ export interface View<T> {
   totals?: readonly T[];
   /** A first TSV column naming the table, when one stream carries rows of two tables. */
   tsvTag?: string;
+  /** `-q`: the row's id, printed alone (cli.md "For scripts"). */
+  id?: (row: T) => string;
+  /** `--csv` columns when they are not the table's (money as an amount and a currency column). */
+  csvColumns?: readonly CsvColumn<T>[];
 }

@@ -4,6 +4,7 @@ import type { ValidInputOf } from '../api/io-types.js';
 import type { Clock } from './clock.js';
 import { utcDate } from './clock.js';
 import type { Store } from './store/store.js';
+import type { NurtureRecord } from './store/schema.js';
 import type { AuthContext, ResolvedScope } from './auth.js';
 import { HttpError, postNotFound } from './errors.js';
 import { financeSummary } from './compute/finance.js';
@@ -19,9 +20,11 @@ import { queryConfigViolation } from './json.js';
 const readMemo = memoByGeneration<Serialized>(64);
 const cachedRead = (store: Store, key: readonly unknown[], compute: () => unknown): Serialized =>
   readMemo(store, JSON.stringify(key), () => new Serialized(compute()));
+/** The sorted list behind the pages of one nurture listing (compute/nurture.ts), per generation. */
+const sortedMemo = memoByGeneration<readonly NurtureRecord[]>(16);
 const scopeKey = (ids: ReadonlySet<string>) => [...ids].sort().join(',');
 import { listLearnings } from './compute/learnings.js';
-import { listNurture } from './compute/nurture.js';
+import { nurturePage, sortedNurture } from './compute/nurture.js';
 import { visibility } from './compute/visibility.js';
 import { listBrandSubjects } from './compute/brand.js';
 import { listCrmAgents } from './compute/crm.js';
@@ -124,12 +127,12 @@ export const handlers: { [Op in OperationId]: Handler<ValidInputOf<Op>> } = {
   listNurtureSequences: {
     run: ({ store, scope }, { query }) =>
       cachedRead(store, ['nurture', scopeKey(scope.websiteIds), query.status, query.limit, query.offset], () =>
-        listNurture(store.list('nurture_sequences'), {
-          websiteIds: scope.websiteIds,
-          status: query.status,
-          limit: query.limit,
-          offset: query.offset,
-        }),
+        nurturePage(
+          sortedMemo(store, JSON.stringify([scopeKey(scope.websiteIds), query.status]), () =>
+            sortedNurture(store.list('nurture_sequences'), { websiteIds: scope.websiteIds, status: query.status }),
+          ),
+          { limit: query.limit, offset: query.offset },
+        ),
       ),
   },
 

@@ -279,6 +279,6 @@ describe('main: commandWord', () => {
   });
 
   it('the flags that take a value come from the options commander knows', async () => {
-    expect([...valueFlagsOf(await rootProgram())].sort()).toEqual(['--base-url', '--profile', '--timeout', '--website']);
+    expect([...valueFlagsOf(await rootProgram())].sort()).toEqual(['--base-url', '--jq', '--profile', '--timeout', '--website']);
   });
 });

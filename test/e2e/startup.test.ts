@@ -10,7 +10,7 @@ afterAll(() => cleanupTempDirs());
 const GROUPS = ['finance', 'ads', 'listeners', 'posts', 'learnings', 'nurture', 'visibility', 'brand', 'crm', 'api', 'auth', 'profiles', 'serve', 'local', 'mcp', 'completion'];
 // src/api/vocabulary.ts is the API's fixed words without zod (key pattern, roles): made to be
 // loadable at start-up (key masking in error lines needs it), so it is not counted as heavy.
-const HEAVY = [/node_modules\/undici\//, /node_modules\/zod\//, /node_modules\/hono\//, /node_modules\/@hono\//, /node_modules\/@modelcontextprotocol\//, /\/src\/server\//, /\/src\/api\/(?!vocabulary\.ts$)/];
+const HEAVY = [/node_modules\/jq-web\//, /node_modules\/csv-stringify\//, /node_modules\/undici\//, /node_modules\/zod\//, /node_modules\/hono\//, /node_modules\/@hono\//, /node_modules\/@modelcontextprotocol\//, /\/src\/server\//, /\/src\/api\/(?!vocabulary\.ts$)/];
 
 /**
  * Runs the built CLI with V8 coverage on and returns the sources whose code executed (the
@@ -60,7 +60,25 @@ describe('startup stays light', () => {
       expect(JSON.parse(r.stdout)).toHaveProperty('summaries');
       expect(sources.some((u) => /\/src\/api\/check-json\.ts$/.test(u))).toBe(true);
       expect(sources.some((u) => /node_modules\/undici\//.test(u))).toBe(true);
-      expect(sources.filter((u) => /node_modules\/(zod|hono|@hono|@modelcontextprotocol)\/|\/src\/server\/|\/src\/api\/schemas\//.test(u))).toEqual([]);
+      expect(sources.filter((u) => /node_modules\/(zod|hono|@hono|@modelcontextprotocol|jq-web|csv-stringify)\/|\/src\/server\/|\/src\/api\/schemas\//.test(u))).toEqual([]);
+    } finally {
+      await srv.stop();
+    }
+  });
+
+  it('jq is loaded for --jq only, and CSV writing for --csv only', async () => {
+    const srv = await startFixtureServer();
+    try {
+      const env = { CR_API_KEY: KEYS.viewerW1, CR_BASE_URL: `${srv.url}/api/v1` };
+      const jq = await loadsOf(['finance', 'summary', '--jq', '.summaries | length'], env);
+      expect(jq.r.exitCode, jq.r.stderr).toBe(0);
+      expect(jq.r.stdout).toMatch(/^\d+\n$/);
+      expect(jq.sources.some((u) => /node_modules\/jq-web\//.test(u))).toBe(true);
+      expect(jq.sources.some((u) => /node_modules\/csv-stringify\//.test(u))).toBe(false);
+      const csv = await loadsOf(['finance', 'summary', '--csv'], env);
+      expect(csv.r.exitCode, csv.r.stderr).toBe(0);
+      expect(csv.sources.some((u) => /node_modules\/csv-stringify\//.test(u))).toBe(true);
+      expect(csv.sources.some((u) => /node_modules\/jq-web\//.test(u))).toBe(false);
     } finally {
       await srv.stop();
     }

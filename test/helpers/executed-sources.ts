@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ROOT } from './cli.js';
 
 const BUNDLE = join(ROOT, 'dist', 'bundle', 'cli.js');
+const MODULES = `${pathToFileURL(join(ROOT, 'node_modules')).href}/`;
 
 interface FunctionCoverage {
   functionName: string;
@@ -15,7 +17,8 @@ interface FunctionCoverage {
  * that had code executed in a run of the CLI bundle, read from the V8 coverage that
  * `NODE_V8_COVERAGE=<dir>` made Node write. A function counts when it ran at least once and
  * its first character is a mapped position, so code esbuild generated (module wrappers,
- * helpers) is never charged to whichever source precedes it.
+ * helpers) is never charged to whichever source precedes it. A file of node_modules loaded
+ * beside the bundle counts when any of its code ran.
  */
 export function executedSources(coverageDir: string): Set<string> {
   const text = readFileSync(BUNDLE, 'latin1');
@@ -27,6 +30,11 @@ export function executedSources(coverageDir: string): Set<string> {
   for (const file of readdirSync(coverageDir)) {
     const report = JSON.parse(readFileSync(join(coverageDir, file), 'utf8')) as { result: { url: string; functions: FunctionCoverage[] }[] };
     for (const script of report.result) {
+      // A dependency kept out of the bundle (jq-web, scripts/bundle.mjs) runs from its own file.
+      if (script.url.startsWith(MODULES) && script.functions.some((f) => (f.ranges[0]?.count ?? 0) > 0)) {
+        sources.add(`node_modules/${script.url.slice(MODULES.length)}`);
+        continue;
+      }
       if (script.url !== url) continue;
       for (const fn of script.functions) {
         const whole = fn.ranges[0];

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../../src/context.js';
 import { withExamples, storeOption } from '../../../src/cli-kit.js';
+import { scriptable } from '../../../src/output/flags.js';
 import { asCliError } from '../../../src/local/errors.js';
 import { storePathOf } from '../../../src/local/store-path.js';
 import type { KeyInfo } from '../../../src/server/keys.js';
@@ -8,10 +9,9 @@ import { render } from '../../../src/render/output.js';
 import { dateColumn, shownTime } from '../../../src/render/dates.js';
 
 export const listCommand = (ctx: Context) =>
-  withExamples(
+  scriptable(withExamples(
     new Command('list').description('list keys (never the key itself)').addOption(storeOption()).action((f: { store?: string }) => list(ctx, f)),
-    ['cr local keys list', 'cr local keys list --json | jq -r ".[].id"'],
-  );
+    ['cr local keys list', "cr local keys list --jq '.[] | select(.revoked_at == null) | .id'"]), { jq: true, csv: true, jsonl: true, quiet: true });
 
 /**
  * Reads the store without its writer lock (src/local/read-store.ts): the list works beside
@@ -27,8 +27,9 @@ export async function list(ctx: Context, o: { store?: string }): Promise<void> {
   }
   // No server answered: the hint clock is the local one.
   const when = shownTime(ctx.env, ctx.now);
-  await render(ctx.io, { json: ctx.globals.json, data: keys }, {
+  await render(ctx.io, { ...ctx.globals, data: keys, items: keys }, {
     rows: keys,
+    id: (k) => String(k.id),
     columns: [
       { header: 'ID', kind: 'id', value: (k) => String(k.id) },
       { header: 'NAME', value: (k) => String(k.name) },

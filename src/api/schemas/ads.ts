@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { dateTime, documentedEnum, httpUrl, uuid, websiteIdField } from './common.js';
 import { localEnum } from '../json-schema.js';
+import { AD_FORMATS, AD_PLATFORMS } from '../vocabulary.js';
 
-export const AD_FORMATS = ['single_image', 'carousel', 'video', 'responsive_search', 'responsive_display'] as const;
-export const AD_PLATFORMS = ['google', 'meta', 'linkedin', 'tiktok', 'pinterest', 'x'] as const;
+export { AD_FORMATS, AD_PLATFORMS };
 
 export const CreateAdCreativeBody = z
   .object({

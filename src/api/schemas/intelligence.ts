@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { dateTime, documentedEnum, websiteIdField } from './common.js';
 import { localEnum } from '../json-schema.js';
+import { DIMENSION_TYPES } from '../vocabulary.js';
 
-export const DIMENSION_TYPES = ['hook', 'angle', 'offer', 'story', 'audience', 'format', 'cta'] as const;
+export { DIMENSION_TYPES };
 export const LEARNING_STATUSES = ['candidate', 'testing', 'confirmed', 'rejected', 'archived'] as const;
 
 export const ListLearningsQuery = z.object({

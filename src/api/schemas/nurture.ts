@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import { dateTime, documentedEnum, websiteIdField } from './common.js';
 import { localEnum } from '../json-schema.js';
+import { NURTURE_MAX_LIMIT, NURTURE_STATUSES } from '../vocabulary.js';
 
-export const NURTURE_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
-import { NURTURE_MAX_LIMIT } from '../vocabulary.js';
-
-export { NURTURE_MAX_LIMIT };
+export { NURTURE_MAX_LIMIT, NURTURE_STATUSES };
 
 export const ListNurtureQuery = z.object({
   website_id: websiteIdField(),

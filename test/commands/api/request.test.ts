@@ -101,12 +101,12 @@ describe('cr api: requests', () => {
     expect(server.requests[0]!.json).toEqual({ x: [1] });
   });
 
-  it('--include prints the whole body on stdout and the status on stderr', async () => {
+  it('--include prints the whole body on stdout, the status line and headers on stderr', async () => {
     server.handle(ok({ id: 7 }, { meta: { total: 1 } }));
     const r = await api(['/x', '--include']);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ success: true, data: { id: 7 }, meta: { total: 1 } });
-    expect(r.stderr).toContain('HTTP 200');
+    expect(r.stderr).toMatch(/^HTTP\/1\.1 200 OK\n(.+: .+\n)*content-type: application\/json.*\n(.+: .+\n)*\n$/);
   });
 
   it('--include on an error status still prints the body, then exits with the mapped code', async () => {
@@ -114,7 +114,7 @@ describe('cr api: requests', () => {
     const r = await api(['/x', '-i']);
     expect(r.exitCode).toBe(5);
     expect(JSON.parse(r.stdout)).toEqual({ success: false, error: 'Nope', code: 'NOT_FOUND' });
-    expect(r.stderr).toContain('HTTP 404');
+    expect(r.stderr).toMatch(/^HTTP\/1\.1 404 Not Found\n/);
   });
 
   it('--verbose logs request and response lines on stderr, key masked, stdout untouched', async () => {

@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import type { Context } from '../../src/context.js';
+import { ApiError, UsageError } from '../../src/errors.js';
+import type { ApiClient } from '../../src/http/client.js';
+import { readAll } from '../../src/io/streams.js';
+import { writeJson } from '../../src/render/json.js';
+import { writeJsonl } from '../../src/render/jsonl.js';
+import { fieldsToObject } from './fields.js';
+import { parseHeaders } from './headers.js';
+import { chooseMethod } from './method.js';
+import { apiPages } from './paginate.js';
+import { printData, printHead } from './print.js';
+
+export interface ApiOptions {
+  path: string;
+  method?: string;
+  fields: string[];
+  headers: string[];
+  input?: string;
+  include: boolean;
+  paginate: boolean;
+}
+
+/** One `cr api` call: flags → method, URL, headers, body → the response in the form asked for. */
+export async function api(ctx: Context, o: ApiOptions): Promise<void> {
+  const path = o.path.replace(/^\/?api\/v1(?=\/)/, '');
+  const { method, defaulted } = chooseMethod(path, { method: o.method, fields: o.fields.length > 0, input: o.input !== undefined });
+  if (o.input && o.fields.length && method !== 'GET') throw new UsageError('Use either --input or -F fields for the body, not both');
+  if (o.paginate && method !== 'GET') throw new UsageError(`--paginate pages a GET list; this call is ${method}`);
+  const headers = parseHeaders(o.headers);
+  const fields = fieldsToObject(o.fields);
+  let body: unknown;
+  if (o.input) body = parseInput(o.input === '-' ? await readAll(ctx.io.stdin) : readInput(o.input));
+  else if (method !== 'GET' && method !== 'HEAD') body = fields;
+  const query = method === 'GET' || method === 'HEAD' ? fields : {};
+  if (ctx.globals.website && method === 'GET') query.website_id ??= ctx.globals.website;
+  const client = await ctx.api();
+  if (o.paginate) return paginate(ctx, client, path, query, headers, o.include);
+  const url = client.resolve(path, query);
+  const res = await client.send(method, url, body, headers);
+  if (o.include) {
+    printHead(ctx, res);
+    if (res.body === undefined) ctx.io.out.write(res.text + '\n');
+    else await printData(ctx, res.body);
+    client.unwrap(method, url, res);
+    return;
+  }
+  let data: unknown;
+  try {
+    ({ data } = client.unwrap(method, url, res));
+  } catch (e) {
+    // gh's POST default for fields meets a GET-only path the table does not know (cli.md "cr api").
+    if (e instanceof ApiError && e.status === 405 && defaulted && method === 'POST') {
+      throw new ApiError(e.status, `${e.message}; -F fields make a POST: add -X GET to send them as the query`, e.method, e.url, {
+        code: e.code,
+        details: e.details,
+        body: e.body,
+        apiMessage: e.apiMessage,
+      });
+    }
+    throw e;
+  }
+  await printData(ctx, data);
+}
+
+/** --paginate: items stream with --jsonl; otherwise one merged list (an object keeps its first page's other fields). */
+async function paginate(
+  ctx: Context,
+  client: ApiClient,
+  path: string,
+  query: Record<string, unknown>,
+  headers: Record<string, string>,
+  include: boolean,
+): Promise<void> {
+  const pages = apiPages({ client, path, query, headers, onResponse: include ? (res) => printHead(ctx, res) : undefined });
+  if (ctx.globals.jsonl) {
+    for await (const page of pages) writeJsonl(ctx.io, page.items);
+    return;
+  }
+  const all: unknown[] = [];
+  let first: { data: unknown; key?: string } | undefined;
+  for await (const page of pages) {
+    first ??= page;
+    all.push(...page.items);
+  }
+  const merged = first?.key ? { ...(first.data as object), [first.key]: all } : all;
+  if (ctx.globals.jq !== undefined) return printData(ctx, merged);
+  writeJson(ctx.io, merged);
+}
+
+function parseInput(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`--input is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+function readInput(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`Cannot read --input ${file}: ${(e as Error).message}`);
+  }
+}

@@ -1,0 +1,43 @@
+import type { IO } from '../io/streams.js';
+import type { CsvTable } from '../render/csv.js';
+import type { ScriptFlags } from './flags.js';
+import { writeJsonl } from '../render/jsonl.js';
+import { writeIds } from '../render/quiet.js';
+
+/** What a command hands the one output decision (src/render/output.ts). */
+export interface RenderOptions extends Partial<ScriptFlags> {
+  json: boolean;
+  /** The API's data exactly as received: what --json prints and --jq filters. */
+  data: unknown;
+  /** A list command's raw items, for --jsonl. */
+  items?: readonly unknown[];
+}
+
+/** What the script forms read of a rendered block (src/render/output.ts Block). */
+export interface ScriptBlock {
+  csv?(): CsvTable;
+  ids?(): string[];
+}
+
+export const isScripted = (o: Partial<ScriptFlags>): boolean => o.jq !== undefined || Boolean(o.csv || o.jsonl || o.quiet);
+
+/**
+ * The script forms of an output (cli.md "For scripts"). One CSV stream holds one table, so
+ * --csv and -q take the first block (finance: the entity rows; its invoice alerts are in
+ * --json and --jq). Which command takes which flag is checked before it runs (flags.ts).
+ */
+export async function renderScript(io: IO, opts: RenderOptions, blocks: readonly ScriptBlock[]): Promise<void> {
+  if (opts.jq !== undefined) {
+    const { writeJq } = await import('../render/jq.js');
+    return writeJq(io, opts.data, opts.jq);
+  }
+  if (opts.jsonl) return writeJsonl(io, opts.items ?? (Array.isArray(opts.data) ? opts.data : [opts.data]));
+  const first = blocks[0];
+  if (opts.csv) {
+    const table = first?.csv?.();
+    if (!table) return;
+    const { writeCsv } = await import('../render/csv.js');
+    return writeCsv(io, table);
+  }
+  if (opts.quiet) return writeIds(io, first?.ids?.() ?? []);
+}

@@ -1,0 +1,91 @@
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { writeCsv } from '../../../src/render/csv.js';
+import { testIO } from '../../helpers/io.js';
+import { useHarness } from '../../helpers/harness.js';
+
+const h = useHarness();
+
+/** Parses --csv output as RFC 4180 (strict about quotes and record lengths) into objects by header. */
+const records = (text: string) => parse(text, { columns: true, relax_quotes: false, relax_column_count: false }) as Record<string, string>[];
+
+describe('--csv', () => {
+  it('RFC 4180: CRLF records, quoted commas, quotes and line breaks, empty for null', async () => {
+    const io = testIO();
+    await writeCsv(io, {
+      header: ['A', 'B'],
+      rows: [
+        ['x,y', 'say "hi"'],
+        ['two\nlines', null],
+        ['lone\rCR', true],
+      ],
+    });
+    expect(io.stdout()).toBe('A,B\r\n"x,y","say ""hi"""\r\n"two\nlines",\r\n"lone\rCR",true\r\n');
+    expect(parse(io.stdout(), { columns: true })).toEqual([
+      { A: 'x,y', B: 'say "hi"' },
+      { A: 'two\nlines', B: '' },
+      { A: 'lone\rCR', B: 'true' },
+    ]);
+  });
+
+  it('nurture list: the table columns with full values (ISO dates, no ellipsis), parsed back equal to --json', async () => {
+    const json = JSON.parse((await h.cr(['nurture', 'list', '--limit', '30', '--json'])).stdout) as { sequences: Record<string, unknown>[] };
+    const r = await h.cr(['nurture', 'list', '--limit', '30', '--csv']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\r\n')[0]).toBe('ID,TITLE,STATUS,STEPS,UPDATED');
+    expect(records(r.stdout)).toEqual(json.sequences.map((s) => ({ ID: s.contentId, TITLE: s.title, STATUS: s.status, STEPS: String(s.stepCount), UPDATED: s.updatedAt })));
+  });
+
+  it('crm agents: the whole prompt, line break and commas included, survives a round trip', async () => {
+    const json = JSON.parse((await h.cr(['crm', 'agents', '--json'])).stdout) as { agents: { id: string; activePromptVersion: { promptText: string } | null }[] };
+    const rows = records((await h.cr(['crm', 'agents', '--csv'])).stdout);
+    expect(rows.map((r) => [r.ID, r.PROMPT])).toEqual(json.agents.map((a) => [a.id, a.activePromptVersion?.promptText ?? '']));
+    expect(rows[0]!.PROMPT).toContain('\n');
+  });
+
+  it('learnings list: confidence as the API number, summaries whole', async () => {
+    const json = JSON.parse((await h.cr(['learnings', 'list', '--json'])).stdout) as { learnings: { id: string; confidenceScore: number; summary: string }[] };
+    const rows = records((await h.cr(['learnings', 'list', '--csv'])).stdout);
+    expect(rows.map((r) => [Number(r.CONF), r.SUMMARY])).toEqual(json.learnings.map((l) => [l.confidenceScore, l.summary]));
+  });
+
+  it('finance summary: entity rows only, money as decimal amounts beside a currency column, no totals', async () => {
+    const json = JSON.parse((await h.cr(['finance', 'summary', '--json'])).stdout) as {
+      summaries: { entity: { name: string }; activeMrr: number; monthlyCostCents: number; monthlyAiCostCents: number; nextRenewalDate: string | null }[];
+    };
+    const r = await h.cr(['finance', 'summary', '--csv']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const rows = records(r.stdout);
+    expect(Object.keys(rows[0]!)).toEqual(['ENTITY', 'CURRENCY', 'MRR', 'ACTIVE CLIENTS', 'NEXT RENEWAL', 'MONTHLY COST', 'AI COST', 'MARGIN']);
+    expect(rows.map((r) => r.ENTITY)).toEqual(json.summaries.map((s) => s.entity.name));
+    expect(rows.map((r) => r.CURRENCY)).toEqual(['USD', 'EUR']);
+    for (const [i, s] of json.summaries.entries()) {
+      expect(Number(rows[i]!.MRR) * 100).toBeCloseTo(s.activeMrr);
+      expect(Number(rows[i]!['MONTHLY COST']) * 100).toBeCloseTo(s.monthlyCostCents);
+      expect(Number(rows[i]!.MARGIN) * 100).toBeCloseTo(s.activeMrr - s.monthlyCostCents);
+      expect(rows[i]!['NEXT RENEWAL']).toBe(s.nextRenewalDate ?? '');
+    }
+    expect(r.stdout).not.toMatch(/TOTAL|\$|€/);
+  });
+
+  it('visibility grid: one row per grid point, an empty rank when not ranking', async () => {
+    const rows = records((await h.cr(['visibility', 'grid', '--csv'])).stdout);
+    expect(rows).toHaveLength(162);
+    expect(Object.keys(rows[0]!)).toEqual(['KEYWORD', 'ROW', 'COL', 'LAT', 'LNG', 'RANK']);
+    expect(rows.filter((r) => r.KEYWORD === 'emergency plumber').every((r) => r.RANK === '')).toBe(true);
+  });
+
+  it("profiles list: an ACTIVE column instead of the table's star; keys masked", async () => {
+    const r = await h.cr(['profiles', 'list', '--csv']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('ACTIVE,PROFILE,BASE URL,KEY\r\n');
+  });
+
+  it('refused where there are no rows, and beside --json', async () => {
+    const a = await h.cr(['auth', 'status', '--csv']);
+    expect(a.exitCode).toBe(2);
+    expect(a.stderr).toContain('--csv does not apply to `cr auth status`; it takes --jq');
+    const b = await h.cr(['nurture', 'list', '--csv', '--json']);
+    expect(b.exitCode).toBe(2);
+  });
+});

@@ -1,0 +1,64 @@
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT } from '../helpers/cli.js';
+import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
+import { KEYS, NOW, writeFixtureStore } from '../helpers/fixture-store.js';
+import { startServer, type RunningServer } from '../../src/server/serve.js';
+import { fixedClock } from '../../src/server/clock.js';
+
+/**
+ * The README's "For scripts" examples, run as written by bash (with pipefail) against the
+ * real local server: a real shell is the point (pipes, redirection, xargs), so the built
+ * CLI runs as `cr` on PATH.
+ */
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const section = readme.slice(readme.indexOf('## For scripts'), readme.indexOf('## Exit codes'));
+const examples = (/```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '').split('\n').filter((l) => l.startsWith('cr '));
+
+let server: RunningServer;
+let dir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  dir = tempDir('cr-readme-scripts-');
+  server = await startServer({ storePath: writeFixtureStore(dir), host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
+  const cr = join(dir, 'cr');
+  writeFileSync(cr, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(cr, 0o755);
+  env = { PATH: `${dir}:${process.env.PATH}`, HOME: dir, CR_CONFIG_DIR: dir, CR_API_KEY: KEYS.editor, CR_BASE_URL: `${server.url}/api/v1`, NO_COLOR: '1' };
+});
+
+afterAll(async () => {
+  await server?.close();
+  cleanupTempDirs();
+});
+
+const sh = (line: string) => execa('bash', ['-c', `set -euo pipefail\n${line}`], { cwd: dir, env, extendEnv: false, reject: false, timeout: 30_000 });
+
+describe('README "For scripts"', () => {
+  it('has one example for each flag', () => {
+    for (const flag of ['--jq', '--csv', '--jsonl', '-q', '--paginate', '-H', '--include'])
+      expect(
+        examples.some((l) => l.includes(` ${flag} `) || l.endsWith(` ${flag}`)),
+        flag,
+      ).toBe(true);
+  });
+
+  it.each(examples)('%s', async (line) => {
+    const r = await sh(line);
+    expect(r.exitCode, r.stderr).toBe(0);
+    if (line.includes('> entities.csv')) {
+      const rows = parse(readFileSync(join(dir, 'entities.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+      expect(rows.map((x) => x.ENTITY)).toEqual(['Acme Studio', 'Berlin GmbH']);
+    } else {
+      expect(r.stdout.length).toBeGreaterThan(0);
+    }
+    if (line.includes('--include')) expect(r.stderr).toMatch(/^HTTP\/1\.1 200 OK\n/);
+    if (line.includes('wc -l')) expect(r.stdout.trim()).toBe('450');
+    if (line.includes('xargs')) expect(r.stdout.trim().split('\n')).toHaveLength(3);
+    if (line.includes('--paginate')) expect(r.stdout).toBe('450');
+  });
+});
