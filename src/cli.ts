@@ -5,6 +5,7 @@ import { groups } from './groups.js';
 import { redactKeys } from './redact.js';
 import { writeJsonError } from './render/json.js';
 import { answerVersion, version } from './version.js';
+import { commandIndex, expandHelpWord, fromCommander, namesUnknownCommand, withHint } from './cli-usage.js';
 
 /**
  * The spellings of the program's options that take a value (`<value>` or `[value]`), read
@@ -16,16 +17,8 @@ export function valueFlagsOf(program: Command): Set<string> {
 
 /** The first operand of argv (the command group), skipping global options and their values. */
 export function commandWord(argv: string[], valueFlags: ReadonlySet<string>): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') return argv[i + 1];
-    if (a.startsWith('-')) {
-      if (valueFlags.has(a)) i++;
-      continue;
-    }
-    return a;
-  }
-  return undefined;
+  const i = commandIndex(argv, valueFlags);
+  return i < 0 ? undefined : argv[i];
 }
 
 function parseTimeout(value: string): number {
@@ -99,7 +92,7 @@ function reportError(ctx: Context, error: unknown): number {
   const code = exitCodeOf(error);
   // One line, as the CLI contract says: a usage error's hint joins its message.
   const base = error instanceof Error ? error.message : String(error);
-  const message = redactKeys(error instanceof UsageError && error.hint ? `${base}; ${error.hint}` : base);
+  const message = redactKeys(error instanceof UsageError ? withHint(base, error.hint) : base);
   const errCode = error instanceof CrError ? error.code : 'INTERNAL';
   if (ctx.globals.json) {
     // Scripts get the API's own message (and its details); the text form also names the request.
@@ -115,30 +108,27 @@ function reportError(ctx: Context, error: unknown): number {
   return code;
 }
 
-/** Turns a commander usage failure into our UsageError, with a hint naming the help. */
-function fromCommander(error: CommanderError, argv: string[]): UsageError | undefined {
-  if (['commander.helpDisplayed', 'commander.version'].includes(error.code)) return undefined;
-  const message = error.message.replace(/^error: /, '').split('\n')[0]!;
-  const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2).join(' ');
-  const hint = error.code === 'commander.help' || error.code === 'commander.executeSubCommandAsync' ? undefined : `run \`cr ${words ? words + ' ' : ''}--help\``;
-  if (error.code === 'commander.unknownCommand') return new UsageError(message, 'run `cr --help` to see the commands');
-  if (error.code === 'commander.help') return new UsageError('missing command', `run \`cr ${words ? words + ' ' : ''}--help\` to see the commands`);
-  return new UsageError(message, hint);
-}
-
 /** Runs the CLI; returns the exit code. Never calls process.exit itself. */
-export async function run(argv: string[], ctx: Context = createContext()): Promise<number> {
-  if (answerVersion(argv, ctx.io.out)) return 0;
+export async function run(given: string[], ctx: Context = createContext()): Promise<number> {
+  if (answerVersion(given, ctx.io.out)) return 0;
   // Pre-read the global output flags so errors before parsing still honour --json.
-  ctx.setGlobals({ json: argv.includes('--json'), verbose: argv.includes('--verbose') });
+  ctx.setGlobals({ json: given.includes('--json'), verbose: given.includes('--verbose') });
+  let program: Command | undefined;
+  let argv = given;
   try {
-    const program = await buildProgram(ctx, argv);
+    const valueFlags = valueFlagsOf(await rootProgram());
+    const help = expandHelpWord(given, valueFlags);
+    argv = help.argv;
+    program = await buildProgram(ctx, argv);
+    // `cr help finance summry`: parsed without --help, commander reports the unknown
+    // command with its nearest name (no action runs: the parent has only subcommands).
+    if (help.bare && namesUnknownCommand(program, help.bare, valueFlags)) argv = help.bare;
     await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {
     const e = error as CommanderError;
-    if (e && typeof e.code === 'string' && e.code.startsWith('commander.')) {
-      const usage = fromCommander(e, argv);
+    if (program && e && typeof e.code === 'string' && e.code.startsWith('commander.')) {
+      const usage = fromCommander(e, argv, program, valueFlagsOf(program));
       if (!usage) return 0;
       return reportError(ctx, usage);
     }
