@@ -5,6 +5,7 @@ import { groups } from './groups.js';
 import { redactKeys } from './redact.js';
 import { writeJsonError } from './render/json.js';
 import { answerVersion, version } from './version.js';
+import { MAX_TIMEOUT_SECONDS } from './http/deadline.js';
 import { commandIndex, expandHelpWord, fromCommander, namesUnknownCommand, withHint } from './cli-usage.js';
 
 /**
@@ -24,6 +25,7 @@ export function commandWord(argv: string[], valueFlags: ReadonlySet<string>): st
 function parseTimeout(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--timeout must be a positive number of seconds, got "${value}"`);
+  if (n > MAX_TIMEOUT_SECONDS) throw new UsageError(`--timeout must be at most ${MAX_TIMEOUT_SECONDS} seconds (one day), got ${value}`);
   return n;
 }
 
@@ -39,7 +41,7 @@ export async function rootProgram(): Promise<Command> {
     .option('--website <id>', 'website_id to send')
     .option('--local', 'use the embedded local server and default local store')
     .option('--verbose', 'log each HTTP request and response to stderr (key redacted)')
-    .addOption(new Option('--timeout <seconds>', 'request timeout in seconds (default 30)').argParser(parseTimeout))
+    .addOption(new Option('--timeout <seconds>', "deadline in seconds for all of the command's requests, retries included (default: 30 per attempt)").argParser(parseTimeout))
     .option('--no-color', 'disable colour')
     .showSuggestionAfterError(true)
     .addHelpText('after', '\nRun `cr <command> --help` for a command\'s flags and examples.\nDocs: README.md (quick start, profiles, exit codes).');

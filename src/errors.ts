@@ -77,8 +77,11 @@ function describeRetryAfter(value: string | undefined): string {
 
 /** Could not reach the server, timed out, or TLS failed. Exit 8. */
 export class NetworkError extends CrError {
-  constructor(readonly method: string, readonly url: string, message: string, options?: { cause?: unknown; code?: string }) {
+  /** Whether another attempt could help (a too-large response or a spent --timeout: no). */
+  readonly retryable: boolean;
+  constructor(readonly method: string, readonly url: string, message: string, options?: { cause?: unknown; code?: string; retryable?: boolean }) {
     super(`${message} (${method} ${url})`, { cause: options?.cause, code: options?.code ?? 'NETWORK_ERROR' });
+    this.retryable = options?.retryable ?? true;
   }
 }
 

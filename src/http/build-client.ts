@@ -4,6 +4,7 @@ import { redactKeys } from '../redact.js';
 import { userAgent } from '../version.js';
 import { ApiClient, DEFAULT_TIMEOUT_MS } from './client.js';
 import { spinnerActivity } from '../io/activity.js';
+import type { Deadline } from './deadline.js';
 
 /** What the builder reads from the run: its streams, environment and global flags. */
 export interface ClientSettings {
@@ -12,6 +13,8 @@ export interface ClientSettings {
   verbose: boolean;
   /** --timeout in seconds. */
   timeout?: number;
+  /** The deadline --timeout sets for all of this run's requests. */
+  deadline?: Deadline;
   /** An undici dispatcher to send through instead of the client's own pool (tests: MockAgent). */
   dispatcher?: Dispatcher;
 }
@@ -35,5 +38,6 @@ export function buildClient(s: ClientSettings, target: ClientTarget): ApiClient 
   // --verbose already narrates each request; a spinner would garble those lines.
   const activity = s.verbose ? undefined : spinnerActivity(s.io);
   const { baseUrl, key, crmSegment } = target;
-  return new ApiClient({ baseUrl, key, crmSegment, timeoutMs, userAgent: userAgent(), log, retryBaseMs, activity, dispatcher: s.dispatcher });
+  const deadline = s.deadline;
+  return new ApiClient({ baseUrl, key, crmSegment, timeoutMs, deadline, userAgent: userAgent(), log, retryBaseMs, activity, dispatcher: s.dispatcher });
 }
