@@ -58,6 +58,8 @@ export function requireUsable(c: Credentials, need: { key: false }): Credentials
 export function requireUsable(c: Credentials, need: { key?: boolean } = {}): Credentials & { baseUrl: string } {
   // A bad value is a usage error before anything else (exit 2, whatever else is missing).
   if (c.baseUrl) checkBaseUrl(c.baseUrl, c.source.baseUrl === 'flag' ? '--base-url' : c.source.baseUrl === 'env' ? 'CR_BASE_URL' : `profile "${c.profile}"`);
+  // --dry-run needs no key, only a URL to print: its absence is a missing flag (exit 2).
+  if (need.key === false && !c.baseUrl) throw new UsageError(`No base URL to show the request with (profile "${c.profile}")`, 'pass --base-url URL or set CR_BASE_URL');
   if (need.key !== false && !c.key) throw new AuthMissingError(`No API key for profile "${c.profile}". Run \`cr auth login\`, set CR_API_KEY, or pass --local.`);
   if (!c.baseUrl) throw new AuthMissingError(`No base URL for profile "${c.profile}". Run \`cr auth login --base-url URL\` or set CR_BASE_URL.`);
   return c as Credentials & { baseUrl: string };

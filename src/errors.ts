@@ -57,7 +57,9 @@ export class ApiError extends CrError {
   static from(status: number, payload: unknown, method: string, url: string, retryAfter?: string): ApiError {
     const envelope = (payload && typeof payload === 'object' ? payload : {}) as Record<string, unknown>;
     const serverMessage = typeof envelope.error === 'string' ? envelope.error : `HTTP ${status}`;
-    const code = typeof envelope.code === 'string' ? envelope.code : undefined;
+    // The server's own code; a 404 without one (an unknown post, decisions.md) still gets a
+    // stable code on the CLI side, so scripts need not match the message. The body is kept as sent.
+    const code = typeof envelope.code === 'string' ? envelope.code : status === 404 ? 'NOT_FOUND' : undefined;
     const details = Array.isArray(envelope.details) ? (envelope.details as ErrorDetail[]) : undefined;
     let message = serverMessage;
     if (details?.length) message += ': ' + details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ');

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { intArg, withExamples } from '../../src/cli-kit.js';
+import { LEARNINGS_MAX_LIMIT } from '../../src/api/vocabulary.js';
 import { routes } from '../../src/api/routes.js';
 import type { Learning } from '../../src/api/schemas/intelligence.js';
 import { websiteParam } from '../../src/http/request-params.js';
@@ -12,7 +13,7 @@ export const listCommand = (ctx: Context) =>
     new Command('list')
       .description('list confirmed learnings in API order (highest confidence first)')
       .option('--type <type>', 'only this dimension type (dimension_type), e.g. hook, angle, offer')
-      .option('--limit <n>', 'maximum number of learnings (server default 50)', intArg('--limit', 1))
+      .option('--limit <n>', `maximum number of learnings, 1-${LEARNINGS_MAX_LIMIT} (server default 50)`, intArg('--limit', 1, LEARNINGS_MAX_LIMIT))
       .action((f: { type?: string; limit?: number }) => list(ctx, f)),
     ['cr learnings list --type hook --limit 10', "cr learnings list --json | jq -r '.learnings[].summary'"],
   );

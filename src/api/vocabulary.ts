@@ -19,6 +19,9 @@ export const API_KEY_IN_TEXT = new RegExp(API_KEY_SHAPE, 'g');
 /** Largest page of GET /content/nurture-sequences. */
 export const NURTURE_MAX_LIMIT = 200;
 
+/** Largest `limit` of GET /intelligence/learnings. */
+export const LEARNINGS_MAX_LIMIT = 200;
+
 /** The CRM product's path segment in the published path; profiles may rename it. */
 export const CRM_PATH_SEGMENT = 'crm';
 

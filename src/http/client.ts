@@ -155,7 +155,7 @@ export class ApiClient {
     if (!deadline) return { ms: own, byDeadline: false };
     const left = remainingMs(deadline);
     if (left <= 0) throw new NetworkError(method, redactKeys(url), `Timed out: the --timeout of ${deadline.seconds} s (retries included) ran out`, { code: 'TIMEOUT', retryable: false });
-    return left < own ? { ms: left, byDeadline: true } : { ms: own, byDeadline: false };
+    return left <= own ? { ms: left, byDeadline: true } : { ms: own, byDeadline: false };
   }
 
   private async once(method: string, url: string, body?: unknown): Promise<RawResponse> {

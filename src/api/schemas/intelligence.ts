@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { websiteIdField } from './common.js';
+import { LEARNINGS_MAX_LIMIT } from '../vocabulary.js';
 
 export const DIMENSION_TYPES = ['hook', 'angle', 'offer', 'story', 'audience', 'format', 'cta'] as const;
 export const LEARNING_STATUSES = ['candidate', 'testing', 'confirmed', 'rejected', 'archived'] as const;
@@ -7,7 +8,7 @@ export const LEARNING_STATUSES = ['candidate', 'testing', 'confirmed', 'rejected
 export const ListLearningsQuery = z.object({
   website_id: websiteIdField(),
   dimension_type: z.enum(DIMENSION_TYPES).optional().describe('Only learnings of this dimension type'),
-  limit: z.number().int().min(1).max(200).default(50).describe('Maximum number of learnings'),
+  limit: z.number().int().min(1).max(LEARNINGS_MAX_LIMIT).default(50).describe('Maximum number of learnings'),
 });
 export type ListLearningsQuery = z.infer<typeof ListLearningsQuery>;
 
