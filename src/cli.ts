@@ -29,13 +29,21 @@ function parseTimeout(value: string): number {
   return n;
 }
 
+/** A profile name: not empty, no control characters (it is shown in messages and stored as a key). */
+function parseProfileName(value: string): string {
+  if (value.trim() === '') throw new UsageError('--profile needs a name, got an empty one', 'run `cr profiles list` to see the names');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused.
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) throw new UsageError('--profile must not hold control characters');
+  return value;
+}
+
 /** The root command with the global options (cli.md "Global flags") and no groups yet. */
 export async function rootProgram(): Promise<Command> {
   const { Command, Option } = await import('commander');
   return new Command('cr')
     .description('Operator CLI for the content management service API')
     .version(version(), '-V, --version', 'print the version')
-    .option('--profile <name>', 'use this stored profile')
+    .addOption(new Option('--profile <name>', 'use this stored profile').argParser(parseProfileName))
     .option('--base-url <url>', 'API base URL, ending in /api/v1')
     .option('--json', 'print the response data as JSON')
     .option('--website <id>', 'website_id to send')
