@@ -5,6 +5,7 @@ import { userAgent } from '../version.js';
 import { ApiClient, DEFAULT_TIMEOUT_MS } from './client.js';
 import { spinnerActivity } from '../io/activity.js';
 import type { Deadline } from './deadline.js';
+import { maxResponseBytes } from './read-body.js';
 
 /** What the builder reads from the run: its streams, environment and global flags. */
 export interface ClientSettings {
@@ -39,5 +40,6 @@ export function buildClient(s: ClientSettings, target: ClientTarget): ApiClient 
   const activity = s.verbose ? undefined : spinnerActivity(s.io);
   const { baseUrl, key, crmSegment } = target;
   const deadline = s.deadline;
-  return new ApiClient({ baseUrl, key, crmSegment, timeoutMs, deadline, userAgent: userAgent(), log, retryBaseMs, activity, dispatcher: s.dispatcher });
+  const maxBytes = maxResponseBytes(s.env);
+  return new ApiClient({ baseUrl, key, crmSegment, timeoutMs, deadline, maxResponseBytes: maxBytes, userAgent: userAgent(), log, retryBaseMs, activity, dispatcher: s.dispatcher });
 }

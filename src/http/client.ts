@@ -10,6 +10,7 @@ import { responseSchemas } from '../api/response-schemas.js';
 import { backoffDelay, isRetryableStatus, RETRY_ATTEMPTS } from './retry.js';
 import { describeNetworkFailure } from './network-errors.js';
 import { remainingMs, type Deadline } from './deadline.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, TooLargeError, describeBytes, readCapped } from './read-body.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -17,6 +18,8 @@ export interface ClientOptions {
   key?: string;
   /** Timeout of one attempt (default 30 s). */
   timeoutMs?: number;
+  /** The largest response body read (src/http/read-body.ts). */
+  maxResponseBytes?: number;
   /** --timeout: every attempt and pause of every request ends by then (src/http/deadline.ts). */
   deadline?: Deadline;
   userAgent: string;
@@ -186,8 +189,12 @@ export class ApiClient {
         bodyTimeout: timeoutMs,
         signal: AbortSignal.timeout(timeoutMs),
       });
-      text = await res.body.text();
+      text = await readCapped(res, this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
     } catch (cause) {
+      // Another attempt would only fetch the same flood: no retry (exit 8).
+      if (cause instanceof TooLargeError) {
+        throw new NetworkError(method, redactKeys(url), `Response too large: more than the ${describeBytes(cause.cap)} cap (CR_MAX_RESPONSE_BYTES)`, { cause, code: 'RESPONSE_TOO_LARGE', retryable: false });
+      }
       const why = describeNetworkFailure(cause, byDeadline ? this.options.deadline!.seconds * 1000 : timeoutMs);
       throw new NetworkError(method, redactKeys(url), byDeadline && why.startsWith('Timed out') ? `${why} (--timeout, retries included)` : why, { cause });
     } finally {
