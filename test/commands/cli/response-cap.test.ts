@@ -15,7 +15,7 @@ let disconnects = 0;
 let sentMax = 0;
 const open = new Set<ServerResponse>();
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = createServer((_req, res) => {
     requests++;
     open.add(res);
     res.writeHead(200, { 'content-type': 'application/json' });
