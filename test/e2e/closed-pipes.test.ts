@@ -24,7 +24,7 @@ function withClosed(stream: 'stdout' | 'stderr', args: string[]): Promise<{ code
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout })));
 }
 
-const dryRun = ['posts', 'schedule', 'p1', '--at', '2099-01-01T09:00:00Z', '--dry-run', '--base-url', 'http://127.0.0.1:9/api/v1'];
+const dryRun = ['posts', 'schedule', 'p1', '--at', '+1h', '--dry-run', '--base-url', 'http://127.0.0.1:9/api/v1'];
 
 describe('a reader that left', () => {
   it('a closed stderr is as quiet as a closed stdout: the command ends with its own code', async () => {
