@@ -6,11 +6,12 @@ export function withExamples(cmd: Command, examples: string[]): Command {
   return cmd.addHelpText('after', '\nExamples:\n' + examples.map((e) => `  $ ${e}`).join('\n') + '\n');
 }
 
-/** commander argParser for positive integers, with a message naming the flag. */
-export const intArg = (flag: string, min = 0) => (value: string): number => {
+/** commander argParser for integers in [min, max], with a message naming the flag. */
+export const intArg = (flag: string, min = 0, max = Number.MAX_SAFE_INTEGER) => (value: string): number => {
   if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`${flag} must be an integer, got "${value}"`);
   const n = Number(value);
   if (n < min) throw new UsageError(`${flag} must be at least ${min}, got ${n}`);
+  if (n > max) throw new UsageError(`${flag} must be at most ${max}, got ${value.trim()}`);
   return n;
 };
 

@@ -7,6 +7,8 @@ import { writeJsonError } from './render/json.js';
 import { escapeControls } from './render/escape.js';
 import { checkScriptFlags } from './output/flags.js';
 import { answerVersion, version } from './version.js';
+import { MAX_TIMEOUT_SECONDS } from './http/deadline.js';
+import { commandIndex, expandHelpWord, fromCommander, namesUnknownCommand, withHint } from './cli-usage.js';
 
 /**
  * The spellings of the program's options that take a value (`<value>` or `[value]`), read
@@ -18,22 +20,23 @@ export function valueFlagsOf(program: Command): Set<string> {
 
 /** The first operand of argv (the command group), skipping global options and their values. */
 export function commandWord(argv: string[], valueFlags: ReadonlySet<string>): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') return argv[i + 1];
-    if (a.startsWith('-')) {
-      if (valueFlags.has(a)) i++;
-      continue;
-    }
-    return a;
-  }
-  return undefined;
+  const i = commandIndex(argv, valueFlags);
+  return i < 0 ? undefined : argv[i];
 }
 
 function parseTimeout(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--timeout must be a positive number of seconds, got "${value}"`);
+  if (n > MAX_TIMEOUT_SECONDS) throw new UsageError(`--timeout must be at most ${MAX_TIMEOUT_SECONDS} seconds (one day), got ${value}`);
   return n;
+}
+
+/** A profile name: not empty, no control characters (it is shown in messages and stored as a key). */
+function parseProfileName(value: string): string {
+  if (value.trim() === '') throw new UsageError('--profile needs a name, got an empty one', 'run `cr profiles list` to see the names');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused.
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) throw new UsageError('--profile must not hold control characters');
+  return value;
 }
 
 /** The root command with the global options (cli.md "Global flags") and no groups yet. */
@@ -42,13 +45,13 @@ export async function rootProgram(): Promise<Command> {
   return new Command('cr')
     .description('Operator CLI for the content management service API')
     .version(version(), '-V, --version', 'print the version')
-    .option('--profile <name>', 'use this stored profile')
+    .addOption(new Option('--profile <name>', 'use this stored profile').argParser(parseProfileName))
     .option('--base-url <url>', 'API base URL, ending in /api/v1')
     .option('--json', 'print the response data as JSON')
     .option('--website <id>', 'website_id to send')
     .option('--local', 'use the embedded local server and default local store')
     .option('--verbose', 'log each HTTP request and response to stderr (key redacted)')
-    .addOption(new Option('--timeout <seconds>', 'request timeout in seconds (default 30)').argParser(parseTimeout))
+    .addOption(new Option('--timeout <seconds>', "deadline in seconds for all of the command's requests, retries included (default: 30 per attempt)").argParser(parseTimeout))
     // cli.md "For scripts"; which command takes which is checked before it runs (src/output/flags.ts).
     .option('--jq <expression>', 'filter the JSON output with jq (strings print raw, one result a line)')
     .option('--csv', 'print the rows as CSV (RFC 4180) with a header row and full values')
@@ -115,7 +118,7 @@ function reportError(ctx: Context, error: unknown): number {
   const code = exitCodeOf(error);
   // One line, as the CLI contract says: a usage error's hint joins its message.
   const base = error instanceof Error ? error.message : String(error);
-  const message = redactKeys(error instanceof UsageError && error.hint ? `${base}; ${error.hint}` : base);
+  const message = redactKeys(error instanceof UsageError ? withHint(base, error.hint) : base);
   const errCode = error instanceof CrError ? error.code : 'INTERNAL';
   if (ctx.globals.json) {
     // Scripts get the API's own message (and its details); the text form also names the request.
@@ -132,34 +135,29 @@ function reportError(ctx: Context, error: unknown): number {
   return code;
 }
 
-/** Turns a commander usage failure into our UsageError, with a hint naming the help. */
-function fromCommander(error: CommanderError, argv: string[]): UsageError | undefined {
-  if (['commander.helpDisplayed', 'commander.version'].includes(error.code)) return undefined;
-  // Help asked for (`cr help`, `cr help GROUP`) exits 0; help shown for a missing command exits 1.
-  if (error.code === 'commander.help' && error.exitCode === 0) return undefined;
-  const message = error.message.replace(/^error: /, '').split('\n')[0]!;
-  const words = argv.filter((a) => !a.startsWith('-')).slice(0, 2).join(' ');
-  const hint = error.code === 'commander.help' || error.code === 'commander.executeSubCommandAsync' ? undefined : `run \`cr ${words ? words + ' ' : ''}--help\``;
-  if (error.code === 'commander.unknownCommand') return new UsageError(message, 'run `cr --help` to see the commands');
-  if (error.code === 'commander.help') return new UsageError('missing command', `run \`cr ${words ? words + ' ' : ''}--help\` to see the commands`);
-  return new UsageError(message, hint);
-}
-
 /** Runs the CLI; returns the exit code. Never calls process.exit itself. */
-export async function run(argv: string[], ctx: Context = createContext()): Promise<number> {
-  if (answerVersion(argv, ctx.io.out)) return 0;
+export async function run(given: string[], ctx: Context = createContext()): Promise<number> {
+  if (answerVersion(given, ctx.io.out)) return 0;
   // The completion scripts' call-back for values known only at run time (profile names).
-  if (argv[0] === '__complete') return (await import('../commands/completion/dynamic.js')).complete(argv.slice(1), ctx);
+  if (given[0] === '__complete') return (await import('../commands/completion/dynamic.js')).complete(given.slice(1), ctx);
   // Pre-read the global output flags so errors before parsing still honour --json.
-  ctx.setGlobals({ json: argv.includes('--json'), verbose: argv.includes('--verbose') });
+  ctx.setGlobals({ json: given.includes('--json'), verbose: given.includes('--verbose') });
+  let program: Command | undefined;
+  let argv = given;
   try {
-    const program = await buildProgram(ctx, argv);
+    const valueFlags = valueFlagsOf(await rootProgram());
+    const help = expandHelpWord(given, valueFlags);
+    argv = help.argv;
+    program = await buildProgram(ctx, argv);
+    // `cr help finance summry`: parsed without --help, commander reports the unknown
+    // command with its nearest name (no action runs: the parent has only subcommands).
+    if (help.bare && namesUnknownCommand(program, help.bare, valueFlags)) argv = help.bare;
     await program.parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {
     const e = error as CommanderError;
-    if (e && typeof e.code === 'string' && e.code.startsWith('commander.')) {
-      const usage = fromCommander(e, argv);
+    if (program && e && typeof e.code === 'string' && e.code.startsWith('commander.')) {
+      const usage = fromCommander(e, argv, program, valueFlagsOf(program));
       if (!usage) return 0;
       return reportError(ctx, usage);
     }

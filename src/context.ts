@@ -49,6 +49,8 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, io: IO = pro
   const cleanups: (() => Promise<void> | void)[] = [];
   let profileStore: Promise<ProfileStore> | undefined;
   let client: Promise<ApiClient> | undefined;
+  // --timeout is one deadline for all of the command's requests, set when the first client is made.
+  let deadline: import('./http/deadline.js').Deadline | undefined;
   const ctx: Context = {
     io,
     env,
@@ -89,8 +91,10 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, io: IO = pro
       return client;
     },
     async connect(target) {
-      const { buildClient } = await import('./http/build-client.js');
-      const built = buildClient({ io, env, verbose: ctx.globals.verbose, quiet: ctx.globals.quiet, timeout: ctx.globals.timeout, dispatcher: ctx.dispatcher }, target);
+      const [{ buildClient }, { deadlineIn }] = await Promise.all([import('./http/build-client.js'), import('./http/deadline.js')]);
+      const timeout = ctx.globals.timeout;
+      if (timeout) deadline ??= deadlineIn(timeout);
+      const built = buildClient({ io, env, verbose: ctx.globals.verbose, quiet: ctx.globals.quiet, timeout, deadline, dispatcher: ctx.dispatcher }, target);
       cleanups.push(() => built.close());
       return built;
     },

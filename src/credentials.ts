@@ -1,4 +1,6 @@
 import { AuthMissingError, UsageError } from './errors.js';
+import { API_KEY_PATTERN } from './api/vocabulary.js';
+import { maskKey } from './redact.js';
 import { DEFAULT_PROFILE, type Profile, type ProfileStore } from './profiles.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'local';
@@ -33,8 +35,9 @@ export function resolveCredentials(flags: CredentialFlags, env: NodeJS.ProcessEn
     if (profileValue) return [profileValue, 'profile'];
     return [undefined, undefined];
   };
-  const [key, keySource] = pick(undefined, env.CR_API_KEY, stored.apiKey);
-  const [baseUrl, urlSource] = pick(flags.baseUrl, env.CR_BASE_URL, stored.baseUrl);
+  // `CR_API_KEY=$(cat key.txt)` keeps a newline: surrounding whitespace is never part of a key.
+  const [key, keySource] = pick(undefined, env.CR_API_KEY?.trim(), stored.apiKey);
+  const [baseUrl, urlSource] = pick(flags.baseUrl, env.CR_BASE_URL?.trim(), stored.baseUrl);
   return {
     profile: name,
     key,
@@ -58,7 +61,14 @@ export function requireUsable(c: Credentials, need: { key: false }): Credentials
 export function requireUsable(c: Credentials, need: { key?: boolean } = {}): Credentials & { baseUrl: string } {
   // A bad value is a usage error before anything else (exit 2, whatever else is missing).
   if (c.baseUrl) checkBaseUrl(c.baseUrl, c.source.baseUrl === 'flag' ? '--base-url' : c.source.baseUrl === 'env' ? 'CR_BASE_URL' : `profile "${c.profile}"`);
+  // --dry-run needs no key, only a URL to print: its absence is a missing flag (exit 2).
+  if (need.key === false && !c.baseUrl) throw new UsageError(`No base URL to show the request with (profile "${c.profile}")`, 'pass --base-url URL or set CR_BASE_URL');
   if (need.key !== false && !c.key) throw new AuthMissingError(`No API key for profile "${c.profile}". Run \`cr auth login\`, set CR_API_KEY, or pass --local.`);
+  // A malformed key would only come back as a network error (a bad header) or a 401.
+  if (need.key !== false && c.key && !API_KEY_PATTERN.test(c.key)) {
+    const from = c.source.key === 'env' ? 'CR_API_KEY' : `the key of profile "${c.profile}"`;
+    throw new UsageError(`${from} is not an API key (${maskKey(c.key)})`, 'expected cr_ followed by 40 lowercase hex characters; create one at /integrations/api-keys in the admin interface');
+  }
   if (!c.baseUrl) throw new AuthMissingError(`No base URL for profile "${c.profile}". Run \`cr auth login --base-url URL\` or set CR_BASE_URL.`);
   return c as Credentials & { baseUrl: string };
 }
@@ -76,6 +86,12 @@ export function checkBaseUrl(value: string, where: string): string {
   }
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
     throw new UsageError(`the base URL from ${where} is not an http(s) URL: "${value}" (e.g. http://127.0.0.1:4010/api/v1)`);
+  }
+  // user:password@ would be printed in messages and never sent (the key is the credential).
+  if (url.username || url.password) {
+    const shown = new URL(url.toString());
+    if (shown.password) shown.password = '***';
+    throw new UsageError(`the base URL from ${where} holds a user name or password (${shown.toString()})`, 'remove "user:password@": cr authenticates with the API key alone');
   }
   return url.toString().replace(/\/+$/, '');
 }

@@ -61,7 +61,9 @@ export class ApiError extends CrError {
   static from(status: number, payload: unknown, method: string, url: string, retryAfter?: string, retryAt?: string): ApiError {
     const envelope = (payload && typeof payload === 'object' ? payload : {}) as Record<string, unknown>;
     const serverMessage = typeof envelope.error === 'string' ? envelope.error : `HTTP ${status}`;
-    const code = typeof envelope.code === 'string' ? envelope.code : undefined;
+    // The server's own code; a 404 without one (an unknown post, decisions.md) still gets a
+    // stable code on the CLI side, so scripts need not match the message. The body is kept as sent.
+    const code = typeof envelope.code === 'string' ? envelope.code : status === 404 ? 'NOT_FOUND' : undefined;
     const details = Array.isArray(envelope.details) ? (envelope.details as ErrorDetail[]) : undefined;
     let message = serverMessage;
     if (details?.length) message += ': ' + details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ');
@@ -81,8 +83,11 @@ function describeRetryAfter(value: string | undefined): string {
 
 /** Could not reach the server, timed out, or TLS failed. Exit 8. */
 export class NetworkError extends CrError {
-  constructor(readonly method: string, readonly url: string, message: string, options?: { cause?: unknown; code?: string }) {
+  /** Whether another attempt could help (a too-large response or a spent --timeout: no). */
+  readonly retryable: boolean;
+  constructor(readonly method: string, readonly url: string, message: string, options?: { cause?: unknown; code?: string; retryable?: boolean }) {
     super(`${message} (${method} ${url})`, { cause: options?.cause, code: options?.code ?? 'NETWORK_ERROR' });
+    this.retryable = options?.retryable ?? true;
   }
 }
 

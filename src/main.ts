@@ -10,14 +10,26 @@ export async function main(): Promise<void> {
     if (err.code === 'EPIPE') process.exit(0);
     throw err;
   });
-  const [{ run, interrupted }, { createContext }] = await Promise.all([import('./cli.js'), import('./context.js')]);
+  // `cr … 2>&1 | head -1`: a closed stderr only loses diagnostics; the command goes on and
+  // ends with its own exit code (a closed stdout above ends it at once, as before).
+  process.stderr.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+  const [{ run, interrupted }, { createContext }, { stopSpinners }] = await Promise.all([
+    import('./cli.js'),
+    import('./context.js'),
+    import('./io/spinner.js'),
+  ]);
   const ctx = createContext();
   const onSigint = () => {
     // A command with its own SIGINT handling (cr serve drains and exits 0) takes over.
-    if (process.listenerCount('SIGINT') > 0) return;
+    // The spinner and prompts add no listener of their own (src/io/spinner.ts), so any
+    // other listener here is a command's.
+    if (process.listenerCount('SIGINT') > 1) return;
+    stopSpinners();
     process.exit(interrupted(ctx));
   };
-  process.once('SIGINT', onSigint);
+  process.on('SIGINT', onSigint);
   const code = await run(argv, ctx);
   process.off('SIGINT', onSigint);
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));

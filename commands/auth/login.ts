@@ -2,7 +2,8 @@ import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
 import { UsageError, ApiError, AuthMissingError } from '../../src/errors.js';
-import { API_KEY_PATTERN } from '../../src/api/vocabulary.js';
+import { API_KEY_PATTERN, CRM_PATH_SEGMENT } from '../../src/api/vocabulary.js';
+import { writeJson } from '../../src/render/json.js';
 import { readAll } from '../../src/io/streams.js';
 import { maskKey } from '../../src/redact.js';
 import { DEFAULT_PROFILE } from '../../src/profiles.js';
@@ -39,8 +40,9 @@ export const loginCommand = (ctx: Context) =>
     ],
   );
 
-export function checkKeyFormat(key: string): string {
+export function checkKeyFormat(key: string, from = 'standard input'): string {
   const trimmed = key.trim();
+  if (trimmed === '') throw new UsageError(`No key: ${from} was empty`, `pass the key, e.g. printf %s "$CR_KEY" | cr auth login --with-key`);
   if (!API_KEY_PATTERN.test(trimmed)) {
     throw new UsageError('That is not an API key: expected cr_ followed by 40 lowercase hex characters', 'create a key at /integrations/api-keys in the admin interface');
   }
@@ -58,9 +60,14 @@ export async function login(ctx: Context, o: LoginOptions): Promise<void> {
   }
   const baseUrl = checkBaseUrl(given, where);
   const rawKey = o.withKey ? await readAll(ctx.io.stdin) : await ctx.prompt.secret('API key', { flag: '--with-key (key on stdin)' });
-  const key = checkKeyFormat(rawKey);
+  const key = checkKeyFormat(rawKey, o.withKey ? 'standard input' : 'the answer');
   if (o.verify) await verify(ctx, baseUrl, key, existing?.crmSegment);
-  store.save(o.profile, { ...existing, baseUrl, apiKey: key, ...(o.crmSegment ? { crmSegment: o.crmSegment } : {}) });
+  const saved = { ...existing, baseUrl, apiKey: key, ...(o.crmSegment ? { crmSegment: o.crmSegment } : {}) };
+  store.save(o.profile, saved);
+  // --json: the stored profile, as `cr auth status --json` shows one (key masked).
+  if (ctx.globals.json) {
+    writeJson(ctx.io, { profile: o.profile, baseUrl, key: maskKey(key), verified: o.verify, active: true, crmSegment: saved.crmSegment ?? CRM_PATH_SEGMENT });
+  }
   ctx.notice(`Logged in: profile "${o.profile}" → ${baseUrl} with key ${maskKey(key)}${o.verify ? '' : ' (not verified)'}`);
 }
 

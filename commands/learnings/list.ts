@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../../src/context.js';
 import { completeWith, intArg, withExamples } from '../../src/cli-kit.js';
-import { DIMENSION_TYPES } from '../../src/api/vocabulary.js';
+import { DIMENSION_TYPES, LEARNINGS_MAX_LIMIT } from '../../src/api/vocabulary.js';
 import { scriptable } from '../../src/output/flags.js';
 import { routes } from '../../src/api/routes.js';
 import type { Learning } from '../../src/api/schemas/intelligence.js';
@@ -14,7 +14,7 @@ export const listCommand = (ctx: Context) =>
     new Command('list')
       .description('list confirmed learnings in API order (highest confidence first)')
       .addOption(completeWith(new Option('--type <type>', `only this dimension type (dimension_type): ${DIMENSION_TYPES.join(', ')}`), DIMENSION_TYPES))
-      .option('--limit <n>', 'maximum number of learnings (server default 50)', intArg('--limit', 1))
+      .option('--limit <n>', `maximum number of learnings, 1-${LEARNINGS_MAX_LIMIT} (server default 50)`, intArg('--limit', 1, LEARNINGS_MAX_LIMIT))
       .action((f: { type?: string; limit?: number }) => list(ctx, f)),
     ['cr learnings list --type hook --limit 10', "cr learnings list --jq '.learnings[].summary'", 'cr learnings list --csv > learnings.csv']), { jq: true, csv: true, jsonl: true, quiet: true });
 

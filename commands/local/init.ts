@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { Command } from 'commander';
+import { UsageError } from '../../src/errors.js';
 import type { Context } from '../../src/context.js';
 import { withExamples, storeOption } from '../../src/cli-kit.js';
 import { asCliError } from '../../src/local/errors.js';
@@ -23,6 +25,11 @@ async function init(ctx: Context, o: { store?: string; demo?: boolean; force?: b
     import('../../src/local/lock-wait.js'),
   ]);
   const storePath = o.store ?? defaultStorePath(ctx.env);
+  // An existing store is a usage matter (exit 2), not a broken one (78): --force answers it.
+  // initStore refuses it again, under its own check, if one appears in between.
+  if (!o.force && existsSync(storePath)) {
+    throw new UsageError(`a store already exists at ${storePath}`, 'pass --force to replace it (its data and keys are lost), or --store PATH for another one');
+  }
   let made;
   try {
     made = await withStoreLock(() => initStore(storePath, { demo: Boolean(o.demo), force: Boolean(o.force) }), { storePath });

@@ -29,6 +29,9 @@ export const AD_PLATFORMS = ['google', 'meta', 'linkedin', 'tiktok', 'pinterest'
 /** Largest page of GET /content/nurture-sequences. */
 export const NURTURE_MAX_LIMIT = 200;
 
+/** Largest `limit` of GET /intelligence/learnings. */
+export const LEARNINGS_MAX_LIMIT = 200;
+
 /** The CRM product's path segment in the published path; profiles may rename it. */
 export const CRM_PATH_SEGMENT = 'crm';
 

@@ -6,6 +6,8 @@ import { ApiClient, DEFAULT_TIMEOUT_MS } from './client.js';
 import type { RawResponse } from './client.js';
 import { budgetOf, isLow, lowBudgetNotice } from './rate-budget.js';
 import { spinnerActivity } from '../io/activity.js';
+import type { Deadline } from './deadline.js';
+import { maxResponseBytes } from './read-body.js';
 
 /** What the builder reads from the run: its streams, environment and global flags. */
 export interface ClientSettings {
@@ -16,6 +18,8 @@ export interface ClientSettings {
   quiet?: boolean;
   /** --timeout in seconds. */
   timeout?: number;
+  /** The deadline --timeout sets for all of this run's requests. */
+  deadline?: Deadline;
   /** An undici dispatcher to send through instead of the client's own pool (tests: MockAgent). */
   dispatcher?: Dispatcher;
 }
@@ -40,7 +44,9 @@ export function buildClient(s: ClientSettings, target: ClientTarget): ApiClient 
   const activity = s.verbose || s.quiet ? undefined : spinnerActivity(s.io);
   const { baseUrl, key, crmSegment } = target;
   const onResponse = lowBudgetWatch((line) => s.io.err.write(line + '\n'));
-  return new ApiClient({ baseUrl, key, crmSegment, timeoutMs, userAgent: userAgent(), log, retryBaseMs, activity, dispatcher: s.dispatcher, onResponse });
+  const deadline = s.deadline;
+  const maxBytes = maxResponseBytes(s.env);
+  return new ApiClient({ baseUrl, key, crmSegment, timeoutMs, deadline, maxResponseBytes: maxBytes, userAgent: userAgent(), log, retryBaseMs, activity, dispatcher: s.dispatcher, onResponse });
 }
 
 /**

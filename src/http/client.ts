@@ -10,12 +10,19 @@ import { responseSchemas } from '../api/response-schemas.js';
 import { backoffDelay, isRetryableStatus, RETRY_ATTEMPTS } from './retry.js';
 import { describeNetworkFailure } from './network-errors.js';
 import { retryWhen } from './rate-budget.js';
+import { remainingMs, type Deadline } from './deadline.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, TooLargeError, describeBytes, readCapped } from './read-body.js';
 
 export interface ClientOptions {
   baseUrl: string;
   /** Bearer key; may be absent for endpoints without auth (openapi.json). */
   key?: string;
+  /** Timeout of one attempt (default 30 s). */
   timeoutMs?: number;
+  /** The largest response body read (src/http/read-body.ts). */
+  maxResponseBytes?: number;
+  /** --timeout: every attempt and pause of every request ends by then (src/http/deadline.ts). */
+  deadline?: Deadline;
   userAgent: string;
   /** Writes one line to stderr per request and response when set (--verbose). */
   log?: (line: string) => void;
@@ -131,25 +138,36 @@ export class ApiClient {
     for (let attempt = 1; ; attempt++) {
       try {
         const res = await this.once(method, url, body, headers);
-        if (attempt < attempts && isRetryableStatus(res.status)) {
-          await this.pause(attempt, `HTTP ${res.status}`);
-          continue;
-        }
+        if (attempt < attempts && isRetryableStatus(res.status) && (await this.pause(attempt, `HTTP ${res.status}`))) continue;
         return res;
       } catch (error) {
-        if (error instanceof NetworkError && attempt < attempts) {
-          await this.pause(attempt, error.message);
-          continue;
-        }
+        if (error instanceof NetworkError && error.retryable && attempt < attempts && (await this.pause(attempt, error.message))) continue;
         throw error;
       }
     }
   }
 
-  private async pause(attempt: number, why: string) {
+  /** Waits before the next attempt; false when the --timeout deadline leaves no time for one. */
+  private async pause(attempt: number, why: string): Promise<boolean> {
     const ms = backoffDelay(attempt, this.options.retryBaseMs);
+    const { deadline } = this.options;
+    if (deadline && remainingMs(deadline) <= ms) {
+      this.options.log?.(`not retrying after ${why}: the --timeout of ${deadline.seconds} s leaves no time`);
+      return false;
+    }
     this.options.log?.(`retrying after ${why} in ${ms} ms (attempt ${attempt + 1} of ${RETRY_ATTEMPTS})`);
     await new Promise((r) => setTimeout(r, ms));
+    return true;
+  }
+
+  /** This attempt's timeout: the per-attempt one, cut to what the deadline leaves. */
+  private attemptTimeout(method: string, url: string): { ms: number; byDeadline: boolean } {
+    const own = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const { deadline } = this.options;
+    if (!deadline) return { ms: own, byDeadline: false };
+    const left = remainingMs(deadline);
+    if (left <= 0) throw new NetworkError(method, redactKeys(url), `Timed out: the --timeout of ${deadline.seconds} s (retries included) ran out`, { code: 'TIMEOUT', retryable: false });
+    return left <= own ? { ms: left, byDeadline: true } : { ms: own, byDeadline: false };
   }
 
   private async once(method: string, url: string, body?: unknown, extra: Record<string, string> = {}): Promise<RawResponse> {
@@ -165,7 +183,7 @@ export class ApiClient {
     // hrtime, not performance.now(): the global `performance` loads perf_hooks (~3 ms of start-up).
     const started = process.hrtime.bigint();
     log?.(`> ${method} ${redactKeys(url)}${this.options.key ? ` (Authorization: Bearer ${maskKey(this.options.key)})` : ''}`);
-    const timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const { ms: timeoutMs, byDeadline } = this.attemptTimeout(method, url);
     let res: Dispatcher.ResponseData;
     let text: string;
     const done = this.options.activity?.(`${method} ${new URL(url).pathname}`);
@@ -181,9 +199,14 @@ export class ApiClient {
         bodyTimeout: timeoutMs,
         signal: AbortSignal.timeout(timeoutMs),
       });
-      text = await res.body.text();
+      text = await readCapped(res, this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
     } catch (cause) {
-      throw new NetworkError(method, redactKeys(url), describeNetworkFailure(cause, timeoutMs), { cause });
+      // Another attempt would only fetch the same flood: no retry (exit 8).
+      if (cause instanceof TooLargeError) {
+        throw new NetworkError(method, redactKeys(url), `Response too large: more than the ${describeBytes(cause.cap)} cap (CR_MAX_RESPONSE_BYTES)`, { cause, code: 'RESPONSE_TOO_LARGE', retryable: false });
+      }
+      const why = describeNetworkFailure(cause, byDeadline ? this.options.deadline!.seconds * 1000 : timeoutMs);
+      throw new NetworkError(method, redactKeys(url), byDeadline && why.startsWith('Timed out') ? `${why} (--timeout, retries included)` : why, { cause });
     } finally {
       done?.();
     }

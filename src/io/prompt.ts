@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
 import type { IO } from './streams.js';
 
 /**
@@ -19,12 +19,25 @@ export function createPrompter(io: IO): Prompter {
     async input(message, opts) {
       if (!canAsk()) return refuse(opts.flag, message);
       const { input } = await import('@inquirer/prompts');
-      return input({ message, default: opts.default }, { output: process.stderr });
+      return interruptible(input({ message, default: opts.default }, { output: process.stderr }));
     },
     async secret(message, opts) {
       if (!canAsk()) return refuse(opts.flag, message);
       const { password } = await import('@inquirer/prompts');
-      return password({ message, mask: '*' }, { output: process.stderr });
+      return interruptible(password({ message, mask: '*' }, { output: process.stderr }));
     },
   };
+}
+
+/**
+ * Ctrl-C at a prompt: @inquirer/prompts reads the terminal in raw mode, so the key is no
+ * SIGINT but an ExitPromptError. It is an interruption like any other (exit 130).
+ */
+async function interruptible<T>(answer: Promise<T>): Promise<T> {
+  try {
+    return await answer;
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ExitPromptError') throw new InterruptedError();
+    throw error;
+  }
 }

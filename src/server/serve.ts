@@ -15,6 +15,7 @@ import type { StoreFs } from './store/fs-layer.js';
 import { RateLimiter, rateLimitFileOf } from './rate-limit.js';
 import { mountExtraRoutes } from './extra-routes.js';
 import { createFaultInjector } from './faults.js';
+import { LocalError } from '../errors.js';
 import type { FaultPlan } from './faults.js';
 import { errorSummary, ignoreClosedOutput, logSafe } from './log-text.js';
 import { SERVER_TIMEOUTS, manageConnections } from './connections.js';
@@ -182,6 +183,11 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   } catch (err) {
     await rateLimiter.stop();
     await store.close();
+    // Not an internal failure: say which address, and what to do (cli.md exit 1).
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      const where = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+      throw new LocalError(`${where} is already in use; pick another with --port (0 picks a free one) or stop what listens there`, 1, { cause: err, code: 'ADDRESS_IN_USE' });
+    }
     throw err;
   }
 

@@ -137,11 +137,12 @@ describe('ApiClient: error statuses → ApiError', () => {
     expect(e.message).toMatch(/^Insufficient role/);
   });
 
-  it('404 without a code: code stays undefined, message kept', async () => {
+  it('404 without a code: the CLI\'s stable NOT_FOUND, message and body kept', async () => {
     server.handle(fail(404, 'Post not found'));
     const e = await apiError(summary());
     expect(e.status).toBe(404);
-    expect(e.code).toBeUndefined();
+    expect(e.code).toBe('NOT_FOUND');
+    expect(e.body).toEqual({ success: false, error: 'Post not found' });
     expect(e.message).toMatch(/^Post not found/);
     expect(e.details).toBeUndefined();
   });

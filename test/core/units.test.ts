@@ -17,12 +17,16 @@ describe('redact: maskKey', () => {
   it('masks a cr_ key as cr_<4>…<4>', () => {
     expect(maskKey(KEY)).toBe('cr_1a2b…9f0e');
   });
-  it('never returns the key or most of it for other shapes', () => {
-    expect(maskKey('short')).toBe('…');
-    expect(maskKey('12345678')).toBe('…');
+  it('never returns the key or most of it for other shapes: less the shorter it is', () => {
+    expect(maskKey('short')).toBe('… (5 chars)');
+    // A 12-character key showed 8 of its 12 characters.
+    expect(maskKey('cr_123456789')).toBe('cr_… (12 chars)');
+    expect(maskKey('cr_0123456789abcdef')).toBe('cr_… (19 chars)');
     const odd = 'sk-live-abcdefghijklmnop';
-    expect(maskKey(odd)).toBe('sk-l…mnop');
-    expect(maskKey(odd).length).toBeLessThan(odd.length / 2);
+    expect(maskKey(odd)).toBe('sk…op');
+    const long = `sk-${'x'.repeat(60)}tail`;
+    expect(maskKey(long)).toBe('sk-x…tail');
+    for (const k of [odd, long, 'cr_0123456789abcdefghij']) expect(maskKey(k).replace('…', '').length).toBeLessThanOrEqual(Math.min(8, k.length / 5));
   });
 });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dateTime, documentedEnum, websiteIdField } from './common.js';
 import { localEnum } from '../json-schema.js';
-import { DIMENSION_TYPES } from '../vocabulary.js';
+import { DIMENSION_TYPES, LEARNINGS_MAX_LIMIT } from '../vocabulary.js';
 
 export { DIMENSION_TYPES };
 export const LEARNING_STATUSES = ['candidate', 'testing', 'confirmed', 'rejected', 'archived'] as const;
@@ -9,7 +9,7 @@ export const LEARNING_STATUSES = ['candidate', 'testing', 'confirmed', 'rejected
 export const ListLearningsQuery = z.object({
   website_id: websiteIdField(),
   dimension_type: z.enum(DIMENSION_TYPES).optional().describe('Only learnings of this dimension type'),
-  limit: z.number().int().min(1).max(200).default(50).describe('Maximum number of learnings'),
+  limit: z.number().int().min(1).max(LEARNINGS_MAX_LIMIT).default(50).describe('Maximum number of learnings'),
 });
 export type ListLearningsQuery = z.infer<typeof ListLearningsQuery>;
 

@@ -26,7 +26,8 @@ describe('cr api: exit codes from HTTP statuses', () => {
   const cases: [string, Reply, number, string | undefined][] = [
     ['401', fail(401, 'Invalid API key', 'INVALID_API_KEY'), 3, 'INVALID_API_KEY'],
     ['403', fail(403, 'Insufficient role', 'FORBIDDEN'), 4, 'FORBIDDEN'],
-    ['404', fail(404, 'Post not found'), 5, undefined],
+    // No code from the server: the CLI's own stable one.
+    ['404', fail(404, 'Post not found'), 5, 'NOT_FOUND'],
     ['400', fail(400, 'Invalid query', 'VALIDATION_ERROR', { details: [{ path: 'limit', message: 'Too big' }] }), 6, 'VALIDATION_ERROR'],
     ['409', fail(409, 'Already published', 'CONFLICT'), 6, 'CONFLICT'],
     ['413', fail(413, 'Body too large', 'PAYLOAD_TOO_LARGE'), 6, 'PAYLOAD_TOO_LARGE'],

@@ -75,24 +75,45 @@ describe('help texts an operator can paste from', () => {
   });
 });
 
-describe('cr help [command]', () => {
-  it('cr help prints the program help and exits 0', async () => {
-    const r = await runCli(['help']);
-    expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('Commands:');
-    expect(r.stderr).toBe('');
+describe('cr help <command> [<sub>]', () => {
+  it('is the same page as `cr <command> [<sub>] --help`, exit 0', async () => {
+    for (const words of [['serve'], ['posts', 'schedule'], ['finance'], []]) {
+      const viaHelp = await runCli(['help', ...words]);
+      const viaFlag = await runCli([...words, '--help']);
+      expect(viaHelp.exitCode).toBe(0);
+      expect(viaHelp.stderr).toBe('');
+      expect(viaHelp.stdout).toBe(viaFlag.stdout);
+    }
+    const serve = await runCli(['help', 'serve']);
+    expect(serve.stdout).toContain('--store');
+    expect((await runCli(['help', 'posts', 'schedule'])).stdout).toMatch(/^Usage: cr posts schedule /);
   });
 
-  it.each(GROUPS)('cr help %s prints that group\'s help and exits 0', async (group) => {
-    const r = await runCli(['help', group]);
-    expect(r.exitCode).toBe(0);
-    expect(r.stderr).toBe('');
-    const direct = await runCli([group, '--help']);
-    expect(r.stdout).toBe(direct.stdout);
+  it('an unknown name after help is an unknown command (exit 2), with the nearest name', async () => {
+    const top = await runCli(['help', 'nope']);
+    expect(top.exitCode).toBe(2);
+    expect(top.stderr).toBe("error: unknown command 'nope'; run `cr --help` to see the commands (USAGE)\n");
+    const sub = await runCli(['help', 'finance', 'summry']);
+    expect(sub.exitCode).toBe(2);
+    expect(sub.stderr).toContain('did you mean summary?');
+  });
+});
+
+describe('unknown commands and help hints', () => {
+  it('suggest the nearest command at both levels, and the help of the level that failed', async () => {
+    const sub = await runCli(['finance', 'summry']);
+    expect(sub.exitCode).toBe(2);
+    expect(sub.stderr).toBe("error: unknown command 'summry' (did you mean summary?); run `cr finance --help` to see the commands (USAGE)\n");
+    const top = await runCli(['finanse', 'summary']);
+    expect(top.exitCode).toBe(2);
+    expect(top.stderr).toBe("error: unknown command 'finanse' (did you mean finance?); run `cr --help` to see the commands (USAGE)\n");
   });
 
-  it('cr help with an unknown command still exits 2', async () => {
-    const r = await runCli(['help', 'nope']);
+  it('a bad argument points at the help of the command that has it, with no doubled stop', async () => {
+    const r = await runCli(['completion', 'tcsh']);
     expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('bash, zsh, fish; run `cr completion --help`');
+    expect(r.stderr).not.toContain('.;');
+    expect(r.stderr).not.toContain('cr completion tcsh --help');
   });
 });

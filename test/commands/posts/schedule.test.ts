@@ -39,6 +39,30 @@ describe('cr posts schedule', () => {
     expect(h.seen).toHaveLength(0);
   });
 
+  it.each([
+    ['2027-02-30T09:00:00Z', /February 2027 has 28 days/],
+    ['2028-04-31T09:00:00+02:00', /April 2028 has 30 days/],
+    ['2027-01-01T24:00:00Z', /time of day/],
+    ['+1000000d', /more than 10 years ahead; schedule at most \+3650d/],
+    ['+99999999999999999999d', /more than 10 years ahead/],
+    ['2037-01-01T00:00:00Z', /more than 10 years ahead/],
+  ])('--at %s is a usage error (exit 2), the same with --dry-run, nothing sent', async (at, message) => {
+    for (const extra of [[], ['--dry-run']]) {
+      const r = await h.cr(['posts', 'schedule', POST_DRAFT, '--at', at, ...extra]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toContain('INTERNAL');
+      expect(r.stdout).toBe('');
+    }
+    expect(h.seen).toHaveLength(0);
+  });
+
+  it('up to +3650d is accepted', async () => {
+    const r = await h.cr(['posts', 'schedule', POST_DRAFT, '--at', '+3650d', '--dry-run', '--json']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).body).toEqual({ scheduled_at: '2036-11-19T10:00:00.000Z' });
+  });
+
   it('unknown post → exit 5; viewer key → exit 4', async () => {
     const r = await h.cr(['posts', 'schedule', POST_MISSING, '--at', '+1h']);
     expect(r.exitCode).toBe(5);

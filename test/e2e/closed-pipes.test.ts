@@ -1,0 +1,40 @@
+/**
+ * `cr … | head` and `cr … 2>&1 | head -1`: the reader leaves early. Only a real process
+ * with real pipes shows what happens then (an EPIPE on the next write).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { BIN, ROOT } from '../helpers/paths.js';
+import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
+
+afterAll(() => cleanupTempDirs());
+
+/** Runs the CLI with the named stream closed from the start; returns its exit code and stdout. */
+function withClosed(stream: 'stdout' | 'stderr', args: string[]): Promise<{ code: number | null; stdout: string }> {
+  const dir = tempDir();
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH ?? '', HOME: dir, CR_CONFIG_DIR: dir, NO_COLOR: '1' },
+    timeout: 15_000,
+  });
+  child[stream].destroy();
+  let stdout = '';
+  if (stream === 'stderr') child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout })));
+}
+
+const dryRun = ['posts', 'schedule', 'p1', '--at', '+1h', '--dry-run', '--base-url', 'http://127.0.0.1:9/api/v1'];
+
+describe('a reader that left', () => {
+  it('a closed stderr is as quiet as a closed stdout: the command ends with its own code', async () => {
+    const r = await withClosed('stderr', dryRun);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^POST http:\/\/127\.0\.0\.1:9\/api\/v1\/social\/posts\/p1\/schedule\n/);
+  });
+
+  it('a closed stdout ends the run quietly with 0', async () => {
+    const r = await withClosed('stdout', dryRun);
+    expect(r.code).toBe(0);
+  });
+});

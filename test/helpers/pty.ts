@@ -1,0 +1,57 @@
+import { execa, type ResultPromise } from 'execa';
+import { BIN, ROOT } from './paths.js';
+
+/**
+ * The built CLI on a real pseudo-terminal: util-linux `script` gives it a terminal as
+ * stdin, stdout and stderr, and whatever is written to `keys` is typed on it (`\x03` is
+ * Ctrl-C, turned into SIGINT by the terminal unless the program put it in raw mode).
+ * For what only a terminal shows: Ctrl-C under a spinner or at a prompt.
+ */
+export interface PtyRun {
+  /** Everything the terminal showed so far (stdout and stderr together). */
+  screen(): string;
+  /** Resolves once the screen shows `text`; rejects after `ms`. */
+  waitFor(text: string, ms?: number): Promise<void>;
+  /** Types on the terminal. */
+  type(keys: string): void;
+  /** The exit code and when the process ended (ms, from process.hrtime). */
+  done: Promise<{ exitCode: number; endedAt: number }>;
+  kill(): void;
+}
+
+export function runOnPty(args: string[], env: Record<string, string>, timeoutMs = 20_000): PtyRun {
+  const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+  // A pty starts 0x0; ora would then redraw as if every line wrapped forever.
+  const command = `stty cols 100 rows 30; exec ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
+  const child: ResultPromise = execa('script', ['-qfec', command, '/dev/null'], {
+    cwd: ROOT,
+    reject: false,
+    extendEnv: false,
+    stdin: 'pipe',
+    timeout: timeoutMs,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8', ...env },
+  });
+  let screen = '';
+  const waiters: (() => void)[] = [];
+  child.stdout?.on('data', (d: Buffer) => {
+    screen += d.toString('utf8');
+    for (const w of waiters.splice(0)) w();
+  });
+  const done = child.then((r) => ({ exitCode: r.exitCode ?? -1, endedAt: now() }));
+  return {
+    screen: () => screen,
+    async waitFor(text, ms = 10_000) {
+      const deadline = Date.now() + ms;
+      while (!screen.includes(text)) {
+        if (Date.now() > deadline) throw new Error(`the terminal never showed ${JSON.stringify(text)}; it showed ${JSON.stringify(screen.slice(-500))}`);
+        await Promise.race([new Promise<void>((r) => waiters.push(r)), new Promise((r) => setTimeout(r, 100)), done]);
+      }
+    },
+    type: (keys) => void child.stdin?.write(keys),
+    done,
+    kill: () => void child.kill('SIGKILL'),
+  };
+}
+
+/** Milliseconds on a monotonic clock. */
+export const now = () => Number(process.hrtime.bigint() / 1_000_000n);
