@@ -32,6 +32,8 @@ export async function main(): Promise<void> {
   process.on('SIGINT', onSigint);
   const code = await run(argv, ctx);
   process.off('SIGINT', onSigint);
-  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  // Both streams: to a pipe a large write is still queued when run() returns, and
+  // process.exit() would cut it short (a long list of plan problems on stderr).
+  await Promise.all([process.stdout, process.stderr].map((s) => new Promise<void>((resolve) => s.write('', () => resolve()))));
   process.exit(code);
 }

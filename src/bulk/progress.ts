@@ -69,7 +69,7 @@ async function barProgress(io: IO, total: number): Promise<Progress> {
   };
 }
 
-export async function startProgress(io: IO, total: number): Promise<Progress> {
-  if (io.tty.err && !io.ci && total > 0) return barProgress(io, total);
+export async function startProgress(io: IO, total: number, ci = io.ci): Promise<Progress> {
+  if (io.tty.err && !ci && total > 0) return barProgress(io, total);
   return lineProgress(io);
 }

@@ -3,12 +3,21 @@ import { escapeControls } from './escape.js';
 import type { Counts } from './outcome.js';
 import type { RowResult } from './types.js';
 
+/** What XML 1.0 allows besides controls: no U+FFFE, U+FFFF, nor a lone surrogate (`Char`). */
+const NOT_XML_CHAR = /[\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 /**
  * XML text: the five entities, and control characters (most are not even allowed in
- * XML 1.0) written as `\xNN`.
+ * XML 1.0) written as `\xNN`, the other characters XML forbids as `\uNNNN`.
  */
 export const xml = (s: string) =>
-  escapeControls(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  escapeControls(s)
+    .replace(NOT_XML_CHAR, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 
 /**
  * A JUnit XML report (the de facto schema CI servers read: testsuites > testsuite with

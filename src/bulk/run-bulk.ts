@@ -40,6 +40,9 @@ export async function runBulk(ctx: Context, o: BulkOptions, sender?: Sender): Pr
 
   const json = ctx.globals.json;
   let client: ApiClient | undefined;
+  // Whether this is a CI job, read before io.ci is forced below: at a terminal the run
+  // still shows its progress bar and the per-second countdown.
+  const ci = ctx.io.ci;
   if (!sender) {
     // The HTTP core's per-request spinner would fight the progress bar: this run's client is
     // built as in CI (spinnerActivity reads io.ci when a request is slow). The context owns
@@ -49,7 +52,7 @@ export async function runBulk(ctx: Context, o: BulkOptions, sender?: Sender): Pr
   }
   const send = sender ?? restSender(client!, ctx.globals.website);
   const writer = o.state ? await StateWriter.open(o.state) : undefined;
-  const progress = await startProgress(ctx.io, plan.rows.length);
+  const progress = await startProgress(ctx.io, plan.rows.length, ci);
   const ac = new AbortController();
   // Ctrl-C: stop new sends, record what finished, exit 130 (cli.md "At a terminal"). A
   // listener here also tells src/main.ts not to exit on its own.

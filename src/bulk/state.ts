@@ -65,7 +65,10 @@ export function alreadyDone(state: LoadedState, row: PlanRow): StateRecord | und
  */
 export class StateWriter {
   private chain: Promise<void> = Promise.resolve();
-  private constructor(private readonly handle: FileHandle) {}
+  private constructor(
+    private readonly handle: FileHandle,
+    private readonly file: string,
+  ) {}
 
   static async open(file: string): Promise<StateWriter> {
     let handle: FileHandle;
@@ -81,7 +84,7 @@ export class StateWriter {
     }
     // A new file's directory entry must be durable too, or a crash can lose the whole file.
     if (created) await syncDir(dirname(file));
-    return new StateWriter(handle);
+    return new StateWriter(handle, file);
   }
 
   record(result: RowResult, finishedAt: Date): Promise<void> {
@@ -98,8 +101,12 @@ export class StateWriter {
     };
     const text = JSON.stringify(rec) + '\n';
     this.chain = this.chain.then(async () => {
-      await this.handle.write(text);
-      await this.handle.datasync();
+      try {
+        await this.handle.write(text);
+        await this.handle.datasync();
+      } catch (err) {
+        throw stateError(this.file, err);
+      }
     });
     return this.chain;
   }

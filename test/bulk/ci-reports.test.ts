@@ -89,4 +89,12 @@ describe('escaping of CI outputs', () => {
     const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(text);
     expect(doc.testsuites.testsuite.testcase.failure.message).toBe(`<&>"' \\x07 end (X)`);
   });
+
+  it('JUnit: characters XML 1.0 forbids (U+FFFE, U+FFFF, lone surrogates) never reach the report', () => {
+    expect(xml('a\uFFFFb\uD800c\uDC00d\u{1F600}')).toBe('a\\uffffb\\ud800c\\udc00d\u{1F600}');
+    const text = junitXml('p\uFFFEq.csv', [failedRow('bad \uD83D end')], { scheduled: 0, skipped: 0, failed: 1, not_sent: 0 }, 1.5);
+    // XML 1.0 Char: tab, LF, CR, U+0020-U+D7FF, U+E000-U+FFFD, U+10000-U+10FFFF.
+    expect(text).toMatch(/^[\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u);
+    expect(text).toContain('name="p\\ufffeq.csv"');
+  });
 });

@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/cli.js';
-import { cleanupTempDirs, makeKey } from '../helpers/tmp.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanupTempDirs, makeKey, tempDir } from '../helpers/tmp.js';
 import { startTestServer, ok, fail, type Reply, type TestServer } from '../helpers/http-server.js';
 
 /**
@@ -50,6 +52,17 @@ describe('exit codes of the built binary', () => {
     const r = await runBin(['api', '/x', '--bogus'], { env: env() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^error: .*\(USAGE\)$/m);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('a long stderr to a pipe is written whole before the exit (20,000 plan problems, then the error line)', async () => {
+    const file = join(tempDir(), 'plan.csv');
+    writeFileSync(file, ['id,at', ...Array.from({ length: 20_000 }, (_, i) => `bad${i},x`)].join('\n') + '\n');
+    const r = await runBin(['posts', 'schedule', '--from', file], { env: env() });
+    expect(r.exitCode).toBe(2);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(20_001);
+    expect(lines.at(-1)).toBe(`error: ${file}: 20000 problems in the plan; nothing was sent (USAGE)`);
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -184,6 +184,21 @@ describe('cr posts schedule --from: a run', () => {
     }
   });
 
+  it('a progress bar on stderr at a terminal, none in CI', async () => {
+    const srv = await startBulkServer(4);
+    try {
+      const file = csvPlan(tempDir('cr-bulk-'), ids(4));
+      const tty = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file], { env: { CR_FORCE_TTY: '1', CI: undefined } });
+      expect(tty.exitCode).toBe(0);
+      expect(tty.stderr).toMatch(/\d\/4 rows/);
+      const ci = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file], { env: { CR_FORCE_TTY: '1', CI: 'true' } });
+      expect(ci.exitCode).toBe(0);
+      expect(ci.stderr).not.toContain('rows');
+    } finally {
+      await srv.close();
+    }
+  });
+
   it('the single-post form still works', async () => {
     const srv = await startBulkServer(1);
     try {
