@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { isCode } from './fs-layer.js';
 import type { SyncFs } from './fs-layer.js';
 
@@ -60,7 +59,7 @@ export function sameNamespace(fs: SyncFs, holder: Holder): boolean {
   return here !== undefined && holder.pidNs === here.pidNs && holder.bootId === here.bootId;
 }
 
-export function pidAlive(pid: number): boolean {
+export function pidAlive(fs: SyncFs, pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
@@ -70,7 +69,7 @@ export function pidAlive(pid: number): boolean {
   // A killed process whose parent has not reaped it yet (a slow or absent init, a container's
   // pid 1 that never waits) still answers signal 0, but holds nothing: state Z or X.
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const stat = fs.readFile(`/proc/${pid}/stat`).toString('latin1');
     return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
   } catch {
     return true;
@@ -99,7 +98,7 @@ export function judge(fs: SyncFs, holder: Holder, ownLock: boolean, beat: number
   if (sameNamespace(fs, holder)) {
     // Our own pid in a lock we do not hold: an earlier run of this pid (a container's pid 1).
     if (holder.pid === process.pid) return ownLock ? 'live' : 'stale';
-    return pidAlive(holder.pid) && age < Math.max(REUSED_PID_MS, staleMs) ? 'live' : 'stale';
+    return pidAlive(fs, holder.pid) && age < Math.max(REUSED_PID_MS, staleMs) ? 'live' : 'stale';
   }
   return age > staleMs ? 'stale' : 'unknown';
 }

@@ -153,7 +153,7 @@ function olderThan(fs: SyncFs, path: string, ms: number): boolean {
 function guardDead(fs: SyncFs, text: string | null): boolean {
   const holder = parseHolder(text);
   if (Number.isNaN(holder.pid) || !sameNamespace(fs, holder)) return false; // an empty guard may still be being written
-  return holder.pid === process.pid || !pidAlive(holder.pid);
+  return holder.pid === process.pid || !pidAlive(fs, holder.pid);
 }
 
 /**
