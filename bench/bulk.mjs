@@ -63,9 +63,16 @@ function timed(label, cmd, args) {
 }
 
 const bulk = timed(`--from, --concurrency ${CONCURRENCY}`, process.execPath, [BIN, 'posts', 'schedule', '--from', plan, '--concurrency', String(CONCURRENCY)]);
-const loop = timed('shell loop', 'sh', ['-c', `while read id; do "$0" "$1" posts schedule "$id" --at "$2" >/dev/null || exit 1; done < "$3"`, process.execPath, BIN, AT, idList]);
+const loop = timed('shell loop', 'sh', [
+  '-c',
+  `while read id; do "$0" "$1" posts schedule "$id" --at "$2" >/dev/null || exit 1; done < "$3"`,
+  process.execPath,
+  BIN,
+  AT,
+  idList,
+]);
 
 const row = `| bulk scheduling, ${ROWS} rows | \`--from --concurrency ${CONCURRENCY}\`: ${bulk.toFixed(2)} s (${Math.round(ROWS / bulk)} rows/s) | shell loop of \`cr posts schedule\`: ${loop.toFixed(2)} s (${Math.round(ROWS / loop)} rows/s) | ${(loop / bulk).toFixed(1)}× faster |`;
 console.log(row);
-server.kill("SIGTERM");
+server.kill('SIGTERM');
 process.exit(0);

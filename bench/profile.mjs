@@ -53,7 +53,9 @@ export function summarizeProfile(file, { top = 12 } = {}) {
 
 /** The newest .cpuprofile in a folder. */
 export function profileIn(dir) {
-  const f = readdirSync(dir).filter((x) => x.endsWith('.cpuprofile')).sort();
+  const f = readdirSync(dir)
+    .filter((x) => x.endsWith('.cpuprofile'))
+    .sort();
   return f.length ? join(dir, f[f.length - 1]) : null;
 }
 

@@ -188,7 +188,13 @@ async function writeRun(n, writers, durationMs = RUN_MS) {
   const b = await child.stats();
   await child.close();
   const d = delta(a, b);
-  const run = { ...res, ...d, serverCpuPct: (d.serverCpuMs / res.elapsedMs) * 100, lost: lostOf(s.path, 'content_listeners', res.ids), storeStats: b.storeStats };
+  const run = {
+    ...res,
+    ...d,
+    serverCpuPct: (d.serverCpuMs / res.elapsedMs) * 100,
+    lost: lostOf(s.path, 'content_listeners', res.ids),
+    storeStats: b.storeStats,
+  };
   rmSync(s.path, { force: true });
   return run;
 }
@@ -244,7 +250,13 @@ async function jsonServerLoad(writers) {
       origin,
       path: '/listeners',
       method: 'POST',
-      body: (i) => JSON.stringify({ name: `bench listener ${i}`, sourceType: 'reddit', queryConfig: { subreddit: 'smallbusiness', keywords: ['seo'] }, pollInterval: '6h' }),
+      body: (i) =>
+        JSON.stringify({
+          name: `bench listener ${i}`,
+          sourceType: 'reddit',
+          queryConfig: { subreddit: 'smallbusiness', keywords: ['seo'] },
+          pollInterval: '6h',
+        }),
       connections: writers,
       durationMs: RUN_MS,
       ackId: (j) => j?.id,
@@ -272,7 +284,15 @@ async function profileServer(label, n, scenario) {
   } else if (scenario === 'summary') {
     await runLoad({ origin: srv.url, path: '/api/v1/finance/summary', headers: auth(s.key), connections: CONNS, durationMs: PROFILE_MS });
   } else {
-    await runLoad({ origin: srv.url, path: '/api/v1/content/listeners', method: 'POST', headers: auth(s.key), body: listenerBody, connections: scenario, durationMs: PROFILE_MS });
+    await runLoad({
+      origin: srv.url,
+      path: '/api/v1/content/listeners',
+      method: 'POST',
+      headers: auth(s.key),
+      body: listenerBody,
+      connections: scenario,
+      durationMs: PROFILE_MS,
+    });
   }
   await child.close();
   return { label, ...summarizeProfile(out, { top: 10 }) };
@@ -537,12 +557,14 @@ if (PROFILE) {
 const totalS = (Date.now() - T_START) / 1000;
 const ms = (s) => range(s, 1);
 /** Server CPU per answered request, µs: steadier than req/s on a shared machine. */
-const cpuPerRequest = (r) => (r.serverCpuPct / 100) * 1e6 / r.rps.median;
+const cpuPerRequest = (r) => ((r.serverCpuPct / 100) * 1e6) / r.rps.median;
 const rpsRow = (name, r, ceiling) =>
   `| ${name} | ${range(r.rps, 0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${ceiling ? pct(x(r.rps.median, ceiling.rps.median)) : '100 %'} | ${fmt(cpuPerRequest(r), 0)}${ceiling ? ` (${fx(x(cpuPerRequest(r), cpuPerRequest(ceiling)))})` : ''} | ${fmt(r.bytesPerResponse / 1024, 1)} | ${fmt(r.serverCpuPct, 0)} % / ${fmt(r.clientCpuPct, 0)} % | ${r.errors} |`;
 const storeStatsNote = (() => {
   const ss = w50.storeStats;
-  return ss ? `store.stats() after the last 50-writer run: \`${JSON.stringify(ss)}\`` : 'store.stats() is not available in this build; commits come from `store.commits`, fsyncs from the instrumented fs layer (`startServer({fs})`).';
+  return ss
+    ? `store.stats() after the last 50-writer run: \`${JSON.stringify(ss)}\``
+    : 'store.stats() is not available in this build; commits come from `store.commits`, fsyncs from the instrumented fs layer (`startServer({fs})`).';
 })();
 
 const L = [];
@@ -559,8 +581,12 @@ L.push(`- ${machine.date}; whole run ${totalS.toFixed(0)} s${QUICK ? ' (**BENCH_
 L.push(
   `- Load tests: ${REPEATS} runs of ${(RUN_MS / 1000).toFixed(1)} s each (${((REPEATS * RUN_MS) / 1000).toFixed(0)} s per scenario), ${CONNS} keep-alive connections unless stated, closed loop (each connection sends its next request when the answer is read), undici \`Pool\` in the bench process; every server runs in its own process (\`bench/server-child.mjs\`, forked), on 127.0.0.1. Write scenarios start each run on a fresh copy of the store and a fresh server.`,
 );
-L.push(`- CLI timings: ${CLI_RUNS} timed runs after ${CLI_WARMUP} warm-up runs, commands interleaved round-robin, wall time of the whole process (\`spawnSync\`, \`process.hrtime\`).`);
-L.push('- On 2 cores the load generator and the server share the machine: the server gets one core, the generator the other. The "CPU server / client" column shows each side\'s CPU use over the run (100 % = one core), so a saturated generator is visible.');
+L.push(
+  `- CLI timings: ${CLI_RUNS} timed runs after ${CLI_WARMUP} warm-up runs, commands interleaved round-robin, wall time of the whole process (\`spawnSync\`, \`process.hrtime\`).`,
+);
+L.push(
+  '- On 2 cores the load generator and the server share the machine: the server gets one core, the generator the other. The "CPU server / client" column shows each side\'s CPU use over the run (100 % = one core), so a saturated generator is visible.',
+);
 L.push('');
 L.push('## Targets');
 L.push('');
@@ -570,7 +596,9 @@ for (const t of targets) L.push(`| ${t.what}${t.note ? ` ${t.note}` : ''} | ${t.
 L.push('');
 L.push('## 1. CLI start-up');
 L.push('');
-L.push(`Against a running local server (${kfmt(small)}-record store); \`CR_BASE_URL\`, \`CR_API_KEY\`, \`CR_CONFIG_DIR\` (temporary folder) set in the environment.`);
+L.push(
+  `Against a running local server (${kfmt(small)}-record store); \`CR_BASE_URL\`, \`CR_API_KEY\`, \`CR_CONFIG_DIR\` (temporary folder) set in the environment.`,
+);
 L.push('');
 L.push('| command | wall ms, median (min–max) | ratio to `node -e 0` |');
 L.push('|---|---|---|');
@@ -595,21 +623,31 @@ L.push(`Both printed the same \`data\`: ${c.sameBody ? 'yes' : '**no**'}.`);
 L.push('');
 L.push(`## 3. Server throughput and latency (${kfmt(small)}-record store, ${CONNS} connections)`);
 L.push('');
-L.push('The GET scenarios run interleaved (bare, bare with the summary\'s bytes, summary, nurture, bare, …) against already-running servers. "server µs/req" is the server process\'s CPU time per answered request (and its ratio to the ceiling\'s): less sensitive to the machine\'s other load than req/s.');
+L.push(
+  "The GET scenarios run interleaved (bare, bare with the summary's bytes, summary, nurture, bare, …) against already-running servers. \"server µs/req\" is the server process's CPU time per answered request (and its ratio to the ceiling's): less sensitive to the machine's other load than req/s.",
+);
 L.push('');
 L.push('| route | req/s, median (min–max) | p50 ms | p99 ms | vs ceiling | server µs/req | KB/response | CPU server / client | errors |');
 L.push('|---|---|---|---|---|---|---|---|---|');
 L.push(rpsRow('bare Hono route, constant envelope (ceiling)', results.hono, null));
-L.push(rpsRow('bare Hono route, the summary\'s bytes as a constant', results.honoBody, results.hono));
+L.push(rpsRow("bare Hono route, the summary's bytes as a constant", results.honoBody, results.hono));
 L.push(rpsRow('GET /finance/summary', results.summary, results.hono));
 L.push(rpsRow('GET /content/nurture-sequences', results.nurture, results.hono));
 L.push(rpsRow('POST /content/listeners (durable)', w50, results.hono));
 L.push('');
 L.push('## 4. Scale');
 L.push('');
-L.push(`Synthetic stores (bench/gen-store.mjs, valid per docs/store-format.md): per revenue record ${Object.entries(PROPORTIONS).map(([k, v]) => `${v} ${k}`).join(', ')}; one owner of every entity, so the finance summary covers every record (about 2.7 % of active records fall in the 7-day invoice-alert window, which makes the response grow with the store). Load time is \`startServer()\` (read, parse, validate, lock, listen) measured in the server process; RSS right after it. Latency p50s are sequential requests on one connection (${(LAT_MS / 1000).toFixed(1)} s or at most 500 GETs / 200 POSTs per run).`);
+L.push(
+  `Synthetic stores (bench/gen-store.mjs, valid per docs/store-format.md): per revenue record ${Object.entries(PROPORTIONS)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(
+      ', ',
+    )}; one owner of every entity, so the finance summary covers every record (about 2.7 % of active records fall in the 7-day invoice-alert window, which makes the response grow with the store). Load time is \`startServer()\` (read, parse, validate, lock, listen) measured in the server process; RSS right after it. Latency p50s are sequential requests on one connection (${(LAT_MS / 1000).toFixed(1)} s or at most 500 GETs / 200 POSTs per run).`,
+);
 L.push('');
-L.push(`| revenue records | file MB | load ms | RSS MB (JS heap) | summary p50 ms (KB) | single POST p50 ms | POST req/s, 50 writers | fsyncs / commits | vs ${kfmt(small)} |`);
+L.push(
+  `| revenue records | file MB | load ms | RSS MB (JS heap) | summary p50 ms (KB) | single POST p50 ms | POST req/s, 50 writers | fsyncs / commits | vs ${kfmt(small)} |`,
+);
 L.push('|---|---|---|---|---|---|---|---|---|');
 for (const n of SIZES) {
   const s = results.scale[n];
@@ -628,18 +666,24 @@ if (SIZES.length > 1) {
 }
 L.push(`## 5. Group commit (${kfmt(small)}-record store)`);
 L.push('');
-L.push('Durable writes: POST /content/listeners; fsyncs counted on the server (file and folder fsyncs through the fs layer). "Lost" = acknowledged ids (201 answers) missing from the data file after a clean stop.');
+L.push(
+  'Durable writes: POST /content/listeners; fsyncs counted on the server (file and folder fsyncs through the fs layer). "Lost" = acknowledged ids (201 answers) missing from the data file after a clean stop.',
+);
 L.push('');
 L.push('| server | writers | req/s, median (min–max) | p50 ms | p99 ms | acknowledged | fsyncs | commits | writes per commit | lost |');
 L.push('|---|---|---|---|---|---|---|---|---|---|');
 for (const w of [1, 10, CONNS]) {
   const r = results.writes[w];
-  L.push(`| cr serve | ${w} | ${range(r.rps, 0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.acked} | ${r.fsyncs} | ${r.commits ?? 'n/a'} | ${r.commits ? fmt(r.acked / r.commits, 1) : 'n/a'} | ${r.lost} |`);
+  L.push(
+    `| cr serve | ${w} | ${range(r.rps, 0)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.acked} | ${r.fsyncs} | ${r.commits ?? 'n/a'} | ${r.commits ? fmt(r.acked / r.commits, 1) : 'n/a'} | ${r.lost} |`,
+  );
 }
 const j = results.jsonServer;
 L.push(`| json-server ${j.version} (no fsync) | ${CONNS} | ${range(j.rps, 0)} | ${ms(j.p50)} | ${ms(j.p99)} | ${j.acked} | – | – | – | ${j.lost} |`);
 L.push('');
-L.push(`cr serve, ${CONNS} writers vs 1 writer: ${fx(x(w50.rps.median, w1.rps.median))}; vs json-server: ${fx(x(w50.rps.median, j.rps.median))}. ${storeStatsNote}`);
+L.push(
+  `cr serve, ${CONNS} writers vs 1 writer: ${fx(x(w50.rps.median, w1.rps.median))}; vs json-server: ${fx(x(w50.rps.median, j.rps.median))}. ${storeStatsNote}`,
+);
 if (j.errors) L.push(`json-server answered ${j.errors} requests with errors (${JSON.stringify(j.status)}).`);
 L.push('');
 L.push('## Profiles of missed targets');
@@ -648,13 +692,22 @@ if (!profiles.length) L.push(PROFILE ? 'No target missed; nothing profiled.' : '
 for (const p of profiles) {
   L.push(`### ${p.target}`);
   L.push('');
-  L.push(`${p.label.startsWith("cr ") ? "`node --cpu-prof` of `" + p.label + "`" : "CPU profile of the server under " + p.label} (${fmt(p.busyMs, 0)} ms busy, ${fmt(p.idleMs, 0)} ms idle). Self time, share of busy time:`);
+  L.push(
+    `${p.label.startsWith('cr ') ? '`node --cpu-prof` of `' + p.label + '`' : 'CPU profile of the server under ' + p.label} (${fmt(p.busyMs, 0)} ms busy, ${fmt(p.idleMs, 0)} ms idle). Self time, share of busy time:`,
+  );
   L.push('');
   L.push('| function (file:line) | self ms | share |');
   L.push('|---|---|---|');
   for (const f of p.functions) L.push(`| \`${f.name}\` | ${fmt(f.ms, 1)} | ${fmt(f.pct, 1)} % |`);
   L.push('');
-  L.push('By file: ' + p.files.slice(0, 6).map((f) => `\`${f.name}\` ${fmt(f.pct, 0)} %`).join(', ') + '.');
+  L.push(
+    'By file: ' +
+      p.files
+        .slice(0, 6)
+        .map((f) => `\`${f.name}\` ${fmt(f.pct, 0)} %`)
+        .join(', ') +
+      '.',
+  );
   L.push('');
 }
 L.push('<!-- analysis -->');
@@ -679,11 +732,15 @@ L.push('curl -sf -o /dev/null -H "Authorization: Bearer $KEY" http://127.0.0.1:$
 L.push('node bench/server-child.mjs cr STORE.json   # startServer({storePath, host: "127.0.0.1", port: 0, rateLimit: 1e9, log: false, fs: <counting>})');
 L.push('node bench/server-child.mjs hono           # new Hono().get("/api/v1/bare", c => c.json({success: true, data: {...}})) on @hono/node-server');
 L.push(`node node_modules/json-server/lib/bin.js db.json --port $PORT --host 127.0.0.1   # db.json = {"listeners": []}; POST /listeners`);
-L.push('BENCH_PROFILE_OUT=F.cpuprofile BENCH_PROFILE_FROM=ready|start node bench/server-child.mjs cr STORE.json   # profiles of missed server targets (V8 CPU profiler via node:inspector, like --cpu-prof but only over the traffic, or only over the store load)');
+L.push(
+  'BENCH_PROFILE_OUT=F.cpuprofile BENCH_PROFILE_FROM=ready|start node bench/server-child.mjs cr STORE.json   # profiles of missed server targets (V8 CPU profiler via node:inspector, like --cpu-prof but only over the traffic, or only over the store load)',
+);
 L.push('node --cpu-prof --cpu-prof-interval=100 bin/cr.js …                         # profiles of missed CLI targets');
 L.push('```');
 L.push('');
-L.push(`Load requests: \`GET /api/v1/finance/summary\`, \`GET /api/v1/content/nurture-sequences\` (default page of 50), \`POST /api/v1/content/listeners\` with \`${listenerBody(0)}\`; all with \`Authorization: Bearer <admin key of the first website>\`. The rate limit is raised to 1e9 for the load tests.`);
+L.push(
+  `Load requests: \`GET /api/v1/finance/summary\`, \`GET /api/v1/content/nurture-sequences\` (default page of 50), \`POST /api/v1/content/listeners\` with \`${listenerBody(0)}\`; all with \`Authorization: Bearer <admin key of the first website>\`. The rate limit is raised to 1e9 for the load tests.`,
+);
 L.push('');
 
 let doc = L.join('\n');

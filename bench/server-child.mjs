@@ -15,7 +15,7 @@ const [mode, storePath] = process.argv.slice(2);
 const send = (m) => process.send?.(m);
 
 let fsyncs = 0;
-let fsyncsByKind = { file: 0, dir: 0 };
+const fsyncsByKind = { file: 0, dir: 0 };
 let server;
 
 function countingFs(base) {
@@ -133,7 +133,11 @@ process.on('message', async (msg) => {
     await stopProfile();
     const t0 = hrtime.bigint();
     if (typeof server.close === 'function' && server.store) await server.close();
-    else await new Promise((res) => { server.close(() => res()); server.closeIdleConnections?.(); });
+    else
+      await new Promise((res) => {
+        server.close(() => res());
+        server.closeIdleConnections?.();
+      });
     send({ type: 'closed', closeMs: Number(hrtime.bigint() - t0) / 1e6 });
     process.disconnect?.();
     process.exit(0);

@@ -24,8 +24,13 @@ const startupPlugin = {
   name: 'cr-startup',
   setup(b) {
     b.onResolve({ filter: /^node:http2$/ }, (a) => (a.importer.includes('/node_modules/undici/') ? { path: 'node:http2', namespace: 'cr-absent' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'cr-absent' }, (a) => ({ contents: `throw new Error(${JSON.stringify(`${a.path} is left out of the cr bundle`)});`, loader: 'js' }));
-    b.onResolve({ filter: /^node:child_process$/ }, (a) => (a.importer.includes('/node_modules/commander/') ? { path: 'node:child_process', namespace: 'cr-lazy' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'cr-absent' }, (a) => ({
+      contents: `throw new Error(${JSON.stringify(`${a.path} is left out of the cr bundle`)});`,
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^node:child_process$/ }, (a) =>
+      a.importer.includes('/node_modules/commander/') ? { path: 'node:child_process', namespace: 'cr-lazy' } : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'cr-lazy' }, (a) => ({
       contents: `let m; module.exports = new Proxy({}, { get: (_, k) => (m ??= require(${JSON.stringify(a.path)}))[k] });`,
       loader: 'js',

@@ -7,19 +7,23 @@ export function withExamples(cmd: Command, examples: string[]): Command {
 }
 
 /** commander argParser for integers in [min, max], with a message naming the flag. */
-export const intArg = (flag: string, min = 0, max = Number.MAX_SAFE_INTEGER) => (value: string): number => {
-  if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`${flag} must be an integer, got "${value}"`);
-  const n = Number(value);
-  if (n < min) throw new UsageError(`${flag} must be at least ${min}, got ${n}`);
-  if (n > max) throw new UsageError(`${flag} must be at most ${max}, got ${value.trim()}`);
-  return n;
-};
+export const intArg =
+  (flag: string, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  (value: string): number => {
+    if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`${flag} must be an integer, got "${value}"`);
+    const n = Number(value);
+    if (n < min) throw new UsageError(`${flag} must be at least ${min}, got ${n}`);
+    if (n > max) throw new UsageError(`${flag} must be at most ${max}, got ${value.trim()}`);
+    return n;
+  };
 
 /** commander argParser restricting a flag to a fixed set of values. */
-export const oneOf = (flag: string, values: readonly string[]) => (value: string): string => {
-  if (!values.includes(value)) throw new UsageError(`${flag} must be one of ${values.join(', ')}; got "${value}"`);
-  return value;
-};
+export const oneOf =
+  (flag: string, values: readonly string[]) =>
+  (value: string): string => {
+    if (!values.includes(value)) throw new UsageError(`${flag} must be one of ${values.join(', ')}; got "${value}"`);
+    return value;
+  };
 
 /** Collects a repeatable flag into an array. */
 export const collect = (value: string, previous: string[] = []) => [...previous, value];

@@ -42,24 +42,30 @@ function parseProfileName(value: string): string {
 /** The root command with the global options (cli.md "Global flags") and no groups yet. */
 export async function rootProgram(): Promise<Command> {
   const { Command, Option } = await import('commander');
-  return new Command('cr')
-    .description('Operator CLI for the content management service API')
-    .version(version(), '-V, --version', 'print the version')
-    .addOption(new Option('--profile <name>', 'use this stored profile').argParser(parseProfileName))
-    .option('--base-url <url>', 'API base URL, ending in /api/v1')
-    .option('--json', 'print the response data as JSON')
-    .option('--website <id>', 'website_id to send')
-    .option('--local', 'use the embedded local server and default local store')
-    .option('--verbose', 'log each HTTP request and response to stderr (key redacted)')
-    .addOption(new Option('--timeout <seconds>', "deadline in seconds for all of the command's requests, retries included (default: 30 per attempt)").argParser(parseTimeout))
-    // cli.md "For scripts"; which command takes which is checked before it runs (src/output/flags.ts).
-    .option('--jq <expression>', 'filter the JSON output with jq (strings print raw, one result a line)')
-    .option('--csv', 'print the rows as CSV (RFC 4180) with a header row and full values')
-    .option('--jsonl', 'print a list as JSON Lines, one item a line (streams with --all)')
-    .option('-q, --quiet', 'print only ids, one a line; nothing on stderr but errors')
-    .option('--no-color', 'disable colour')
-    .showSuggestionAfterError(true)
-    .addHelpText('after', '\nRun `cr <command> --help` for a command\'s flags and examples.\nDocs: README.md (quick start, profiles, exit codes).');
+  return (
+    new Command('cr')
+      .description('Operator CLI for the content management service API')
+      .version(version(), '-V, --version', 'print the version')
+      .addOption(new Option('--profile <name>', 'use this stored profile').argParser(parseProfileName))
+      .option('--base-url <url>', 'API base URL, ending in /api/v1')
+      .option('--json', 'print the response data as JSON')
+      .option('--website <id>', 'website_id to send')
+      .option('--local', 'use the embedded local server and default local store')
+      .option('--verbose', 'log each HTTP request and response to stderr (key redacted)')
+      .addOption(
+        new Option('--timeout <seconds>', "deadline in seconds for all of the command's requests, retries included (default: 30 per attempt)").argParser(
+          parseTimeout,
+        ),
+      )
+      // cli.md "For scripts"; which command takes which is checked before it runs (src/output/flags.ts).
+      .option('--jq <expression>', 'filter the JSON output with jq (strings print raw, one result a line)')
+      .option('--csv', 'print the rows as CSV (RFC 4180) with a header row and full values')
+      .option('--jsonl', 'print a list as JSON Lines, one item a line (streams with --all)')
+      .option('-q, --quiet', 'print only ids, one a line; nothing on stderr but errors')
+      .option('--no-color', 'disable colour')
+      .showSuggestionAfterError(true)
+      .addHelpText('after', "\nRun `cr <command> --help` for a command's flags and examples.\nDocs: README.md (quick start, profiles, exit codes).")
+  );
 }
 
 /** Builds the program; loads every group with `all` (completion), else only the one named. */

@@ -62,12 +62,17 @@ export function requireUsable(c: Credentials, need: { key?: boolean } = {}): Cre
   // A bad value is a usage error before anything else (exit 2, whatever else is missing).
   if (c.baseUrl) checkBaseUrl(c.baseUrl, c.source.baseUrl === 'flag' ? '--base-url' : c.source.baseUrl === 'env' ? 'CR_BASE_URL' : `profile "${c.profile}"`);
   // --dry-run needs no key, only a URL to print: its absence is a missing flag (exit 2).
-  if (need.key === false && !c.baseUrl) throw new UsageError(`No base URL to show the request with (profile "${c.profile}")`, 'pass --base-url URL or set CR_BASE_URL');
-  if (need.key !== false && !c.key) throw new AuthMissingError(`No API key for profile "${c.profile}". Run \`cr auth login\`, set CR_API_KEY, or pass --local.`);
+  if (need.key === false && !c.baseUrl)
+    throw new UsageError(`No base URL to show the request with (profile "${c.profile}")`, 'pass --base-url URL or set CR_BASE_URL');
+  if (need.key !== false && !c.key)
+    throw new AuthMissingError(`No API key for profile "${c.profile}". Run \`cr auth login\`, set CR_API_KEY, or pass --local.`);
   // A malformed key would only come back as a network error (a bad header) or a 401.
   if (need.key !== false && c.key && !API_KEY_PATTERN.test(c.key)) {
     const from = c.source.key === 'env' ? 'CR_API_KEY' : `the key of profile "${c.profile}"`;
-    throw new UsageError(`${from} is not an API key (${maskKey(c.key)})`, 'expected cr_ followed by 40 lowercase hex characters; create one at /integrations/api-keys in the admin interface');
+    throw new UsageError(
+      `${from} is not an API key (${maskKey(c.key)})`,
+      'expected cr_ followed by 40 lowercase hex characters; create one at /integrations/api-keys in the admin interface',
+    );
   }
   if (!c.baseUrl) throw new AuthMissingError(`No base URL for profile "${c.profile}". Run \`cr auth login --base-url URL\` or set CR_BASE_URL.`);
   return c as Credentials & { baseUrl: string };
@@ -91,7 +96,10 @@ export function checkBaseUrl(value: string, where: string): string {
   if (url.username || url.password) {
     const shown = new URL(url.toString());
     if (shown.password) shown.password = '***';
-    throw new UsageError(`the base URL from ${where} holds a user name or password (${shown.toString()})`, 'remove "user:password@": cr authenticates with the API key alone');
+    throw new UsageError(
+      `the base URL from ${where} holds a user name or password (${shown.toString()})`,
+      'remove "user:password@": cr authenticates with the API key alone',
+    );
   }
   return url.toString().replace(/\/+$/, '');
 }

@@ -15,7 +15,10 @@ export class CrError extends Error {
 
 /** Bad command line: unknown command, bad flag or value. Nothing was sent. Exit 2. */
 export class UsageError extends CrError {
-  constructor(message: string, readonly hint?: string) {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
     super(message, { code: 'USAGE' });
   }
 }
@@ -85,7 +88,12 @@ function describeRetryAfter(value: string | undefined): string {
 export class NetworkError extends CrError {
   /** Whether another attempt could help (a too-large response or a spent --timeout: no). */
   readonly retryable: boolean;
-  constructor(readonly method: string, readonly url: string, message: string, options?: { cause?: unknown; code?: string; retryable?: boolean }) {
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    message: string,
+    options?: { cause?: unknown; code?: string; retryable?: boolean },
+  ) {
     super(`${message} (${method} ${url})`, { cause: options?.cause, code: options?.code ?? 'NETWORK_ERROR' });
     this.retryable = options?.retryable ?? true;
   }
@@ -107,7 +115,11 @@ export class InterruptedError extends CrError {
 
 /** Local configuration or store problem (bad config file, store held by a server...). Exit 1 unless given. */
 export class LocalError extends CrError {
-  constructor(message: string, readonly exitCode = 1, options?: { cause?: unknown; code?: string }) {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+    options?: { cause?: unknown; code?: string },
+  ) {
     super(message, options);
   }
 }

@@ -44,9 +44,6 @@ export function buildQueryConfig(pairs: readonly string[], json?: string): Recor
 export function checkQueryConfig(source: SourceType, config: Record<string, unknown>): void {
   const issues = queryConfigIssues(source, config);
   if (issues.length) {
-    throw new UsageError(
-      issues.map((i) => `${i.path}: ${i.message}`).join('; '),
-      'pass the keys with --query key=value or --query-json; nothing was sent',
-    );
+    throw new UsageError(issues.map((i) => `${i.path}: ${i.message}`).join('; '), 'pass the keys with --query key=value or --query-json; nothing was sent');
   }
 }

@@ -145,6 +145,7 @@ function checkConfigFile(file: string): void {
     parsed !== null &&
     typeof parsed === 'object' &&
     !Array.isArray(parsed) &&
-    ((parsed as ConfigShape).profiles === undefined || (typeof (parsed as ConfigShape).profiles === 'object' && !Array.isArray((parsed as ConfigShape).profiles)));
+    ((parsed as ConfigShape).profiles === undefined ||
+      (typeof (parsed as ConfigShape).profiles === 'object' && !Array.isArray((parsed as ConfigShape).profiles)));
   if (!ok) throw new LocalError(`Config file ${file} is not a cr config (expected an object with "profiles"); fix or remove it`, 1, { code: 'BAD_CONFIG' });
 }

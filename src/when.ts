@@ -47,7 +47,9 @@ const tooFar = (value: string) =>
 
 /** What is wrong with the written date and time of day (month 13, February 30, 25:00), if anything. */
 function calendarProblem(text: string): string | undefined {
-  const [, y, mo, d, h, mi, s, oh, om] = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(?:Z|[+-](\d{2}):?(\d{2}))$/i.exec(text)!.map(Number);
+  const [, y, mo, d, h, mi, s, oh, om] = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(?:Z|[+-](\d{2}):?(\d{2}))$/i
+    .exec(text)!
+    .map(Number);
   if (mo! < 1 || mo! > 12) return `there is no month ${mo}`;
   const days = new Date(Date.UTC(y!, mo!, 0)).getUTCDate();
   if (d! < 1 || d! > days) return `${MONTHS[mo! - 1]} ${y} has ${days} days`;
@@ -78,4 +80,3 @@ export function wireTime(original: string, at: Date): string {
   const text = original.trim();
   return RFC3339.test(text) ? text : at.toISOString();
 }
-

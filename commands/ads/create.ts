@@ -32,29 +32,33 @@ interface Flags {
 }
 
 export const createCommand = (ctx: Context) =>
-  scriptable(withExamples(
-    new Command('create')
-      .description('create an ad creative (flags per body field, or --body FILE; flags win over the file)')
-      .addOption(completeWith(new Option('--format <format>', `ad_format: ${AD_FORMATS.join(', ')}`), AD_FORMATS))
-      .addOption(completeWith(new Option('--ad-format <format>', 'same as --format'), AD_FORMATS))
-      .option('--name <name>', 'name of the creative')
-      .option('--campaign <id>', 'campaign_id')
-      .option('--campaign-id <id>', 'same as --campaign')
-      .option('--headline <text>', 'headline')
-      .option('--description <text>', 'description')
-      .option('--url <url>', 'destination_url (http or https)')
-      .option('--destination-url <url>', 'same as --url')
-      .option('--image <url>', 'an image URL (repeat for several)', collect)
-      .option('--product-line <id>', 'product_line_id (uuid)')
-      .option('--product-line-id <id>', 'same as --product-line')
-      .addOption(completeWith(new Option('--platform <platform>', `platform: ${AD_PLATFORMS.join(', ')}`), AD_PLATFORMS))
-      .option('--body <file>', 'JSON request body from a file, or - for stdin')
-      .option('--dry-run', 'print the request and send nothing')
-      .action((f: Flags) => create(ctx, f)),
-    [
-      'cr ads create --website 5f0c2a8e-7d41-4b6a-9c3e-2f8b1d6a4e90 --format single_image --name "Spring sale" --url https://shop.example.com/spring --image https://cdn.example.com/a.png',
-      'cr ads create --body creative.json --name "Spring sale v2" --dry-run',
-    ]), { jq: true, csv: true, quiet: true });
+  scriptable(
+    withExamples(
+      new Command('create')
+        .description('create an ad creative (flags per body field, or --body FILE; flags win over the file)')
+        .addOption(completeWith(new Option('--format <format>', `ad_format: ${AD_FORMATS.join(', ')}`), AD_FORMATS))
+        .addOption(completeWith(new Option('--ad-format <format>', 'same as --format'), AD_FORMATS))
+        .option('--name <name>', 'name of the creative')
+        .option('--campaign <id>', 'campaign_id')
+        .option('--campaign-id <id>', 'same as --campaign')
+        .option('--headline <text>', 'headline')
+        .option('--description <text>', 'description')
+        .option('--url <url>', 'destination_url (http or https)')
+        .option('--destination-url <url>', 'same as --url')
+        .option('--image <url>', 'an image URL (repeat for several)', collect)
+        .option('--product-line <id>', 'product_line_id (uuid)')
+        .option('--product-line-id <id>', 'same as --product-line')
+        .addOption(completeWith(new Option('--platform <platform>', `platform: ${AD_PLATFORMS.join(', ')}`), AD_PLATFORMS))
+        .option('--body <file>', 'JSON request body from a file, or - for stdin')
+        .option('--dry-run', 'print the request and send nothing')
+        .action((f: Flags) => create(ctx, f)),
+      [
+        'cr ads create --website 5f0c2a8e-7d41-4b6a-9c3e-2f8b1d6a4e90 --format single_image --name "Spring sale" --url https://shop.example.com/spring --image https://cdn.example.com/a.png',
+        'cr ads create --body creative.json --name "Spring sale v2" --dry-run',
+      ],
+    ),
+    { jq: true, csv: true, quiet: true },
+  );
 
 /** A flag and its alias (the body field's own name): either one, or both agreeing. */
 function flagOrAlias(flag: string, value: string | undefined, alias: string, aliasValue: string | undefined): string | undefined {
@@ -106,19 +110,23 @@ export async function create(ctx: Context, f: Flags): Promise<void> {
   if (f.dryRun) return printDryRun(ctx, ep, { body });
   // The body mixes a user's --body file with flags; the server judges it (required fields: service-api.md "not shown").
   const res = await (await ctx.api()).call(ep, { body: body as BodyOf<'createAdCreative'> });
-  await render(ctx.io, { ...ctx.globals, data: res.raw }, {
-    rows: [res.data],
-    id: (a) => a.id,
-    columns: [
-      { header: 'ID', kind: 'id', value: (a: AdCreative) => a.id },
-      { header: 'NAME', value: (a) => a.name },
-      { header: 'PLATFORM', kind: 'code', value: (a) => a.platform },
-      { header: 'FORMAT', kind: 'code', value: (a) => a.adFormat },
-      { header: 'STATUS', kind: 'code', value: (a) => a.status },
-      { header: 'CAMPAIGN', value: (a) => a.campaignName || a.campaignId || '-' },
-      { header: 'DESTINATION', value: (a) => a.destinationUrl },
-      { header: 'IMAGES', kind: 'number', value: (a) => a.imageUrls.length, align: 'right' },
-      dateColumn('CREATED', (a: AdCreative) => a.createdAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true }),
-    ],
-  });
+  await render(
+    ctx.io,
+    { ...ctx.globals, data: res.raw },
+    {
+      rows: [res.data],
+      id: (a) => a.id,
+      columns: [
+        { header: 'ID', kind: 'id', value: (a: AdCreative) => a.id },
+        { header: 'NAME', value: (a) => a.name },
+        { header: 'PLATFORM', kind: 'code', value: (a) => a.platform },
+        { header: 'FORMAT', kind: 'code', value: (a) => a.adFormat },
+        { header: 'STATUS', kind: 'code', value: (a) => a.status },
+        { header: 'CAMPAIGN', value: (a) => a.campaignName || a.campaignId || '-' },
+        { header: 'DESTINATION', value: (a) => a.destinationUrl },
+        { header: 'IMAGES', kind: 'number', value: (a) => a.imageUrls.length, align: 'right' },
+        dateColumn('CREATED', (a: AdCreative) => a.createdAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true }),
+      ],
+    },
+  );
 }

@@ -4,5 +4,9 @@ import { withExamples } from '../../src/cli-kit.js';
 import { createCommand } from './create.js';
 
 export function register(program: Command, ctx: Context): void {
-  program.addCommand(withExamples(new Command('ads').description('Ad creatives').addCommand(createCommand(ctx)), ['cr ads create --format single_image --name "Spring sale" --url https://shop.example.com/spring']));
+  program.addCommand(
+    withExamples(new Command('ads').description('Ad creatives').addCommand(createCommand(ctx)), [
+      'cr ads create --format single_image --name "Spring sale" --url https://shop.example.com/spring',
+    ]),
+  );
 }

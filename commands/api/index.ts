@@ -21,18 +21,31 @@ export function register(program: Command, ctx: Context): void {
         new Command('api')
           .description('call any path under the base URL and print the envelope data as JSON')
           .argument('<path>', 'path under the base URL, e.g. /finance/summary')
-          .addOption(new Option('-X, --method <method>', 'HTTP method (default GET; with -F fields POST, or GET on a path the endpoint table knows as GET only; POST with --input)'))
+          .addOption(
+            new Option(
+              '-X, --method <method>',
+              'HTTP method (default GET; with -F fields POST, or GET on a path the endpoint table knows as GET only; POST with --input)',
+            ),
+          )
           .option('-F, --field <key=value>', 'typed field: numbers, true/false/null parsed, @file reads a file; query for GET, body otherwise', collect)
-          .option('-H, --header <name: value>', 'add a request header (repeat); Authorization is refused, the profile\'s key is sent', collect)
+          .option('-H, --header <name: value>', "add a request header (repeat); Authorization is refused, the profile's key is sent", collect)
           .option('--input <file>', 'raw JSON request body from a file, or - for stdin')
           .option('--paginate', 'GET every page of a limit/offset list and print one merged list (items stream with --jsonl)')
           .option('-i, --include', 'print the status line and response headers on stderr, and the whole response body')
           .action((path: string, f: Flags) =>
-            api(ctx, { path, method: f.method, fields: f.field ?? [], headers: f.header ?? [], input: f.input, include: Boolean(f.include), paginate: Boolean(f.paginate) }),
+            api(ctx, {
+              path,
+              method: f.method,
+              fields: f.field ?? [],
+              headers: f.header ?? [],
+              input: f.input,
+              include: Boolean(f.include),
+              paginate: Boolean(f.paginate),
+            }),
           ),
         [
           'cr api /finance/summary',
-          'cr api /intelligence/learnings -F limit=2 --jq \'.learnings[].summary\'',
+          "cr api /intelligence/learnings -F limit=2 --jq '.learnings[].summary'",
           'cr api /content/nurture-sequences -F limit=200 --paginate --jsonl',
           'cr api /content/listeners -F name=Feed -F source_type=rss -F query_config[feed_url]=https://example.com/feed.xml',
         ],

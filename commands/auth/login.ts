@@ -44,7 +44,10 @@ export function checkKeyFormat(key: string, from = 'standard input'): string {
   const trimmed = key.trim();
   if (trimmed === '') throw new UsageError(`No key: ${from} was empty`, `pass the key, e.g. printf %s "$CR_KEY" | cr auth login --with-key`);
   if (!API_KEY_PATTERN.test(trimmed)) {
-    throw new UsageError('That is not an API key: expected cr_ followed by 40 lowercase hex characters', 'create a key at /integrations/api-keys in the admin interface');
+    throw new UsageError(
+      'That is not an API key: expected cr_ followed by 40 lowercase hex characters',
+      'create a key at /integrations/api-keys in the admin interface',
+    );
   }
   return trimmed;
 }
@@ -53,7 +56,11 @@ export async function login(ctx: Context, o: LoginOptions): Promise<void> {
   const store = await ctx.profiles();
   const existing = store.get(o.profile);
   // Precedence (cli.md): the flag, then CR_BASE_URL, then what the profile has stored.
-  let [given, where] = o.baseUrl ? [o.baseUrl, '--base-url'] : ctx.env.CR_BASE_URL ? [ctx.env.CR_BASE_URL, 'CR_BASE_URL'] : [existing?.baseUrl, `profile "${o.profile}"`];
+  let [given, where] = o.baseUrl
+    ? [o.baseUrl, '--base-url']
+    : ctx.env.CR_BASE_URL
+      ? [ctx.env.CR_BASE_URL, 'CR_BASE_URL']
+      : [existing?.baseUrl, `profile "${o.profile}"`];
   if (!given) {
     if (o.withKey) throw new UsageError('No base URL for this profile', 'pass --base-url URL (ending in /api/v1) or set CR_BASE_URL');
     [given, where] = [await ctx.prompt.input('Base URL (ends with /api/v1)', { flag: '--base-url' }), 'the answer'];
@@ -78,7 +85,8 @@ async function verify(ctx: Context, baseUrl: string, key: string, crmSegment?: s
   try {
     await client.call(routes.getFinanceSummary);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) throw new AuthMissingError(`The server rejected the key ${maskKey(key)} (401 INVALID_API_KEY); nothing was stored`);
+    if (error instanceof ApiError && error.status === 401)
+      throw new AuthMissingError(`The server rejected the key ${maskKey(key)} (401 INVALID_API_KEY); nothing was stored`);
     throw error;
   }
 }

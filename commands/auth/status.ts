@@ -79,7 +79,14 @@ export async function status(ctx: Context): Promise<void> {
     ['base URL', `${view.baseUrl ?? '(none)'}${view.baseUrlSource ? ` (from ${view.baseUrlSource})` : ''}`],
     ['key', `${view.key} (from ${view.keySource})`],
     ['crm segment', view.crmSegment],
-    ['rate limit', budget ? `${budget.remaining} of ${budget.limit} requests left; resets ${whenText(budget.resetAt, budget.resetInMs)}` : failure ? '(check failed)' : '(not reported)'],
+    [
+      'rate limit',
+      budget
+        ? `${budget.remaining} of ${budget.limit} requests left; resets ${whenText(budget.resetAt, budget.resetInMs)}`
+        : failure
+          ? '(check failed)'
+          : '(not reported)',
+    ],
   ];
   const sep = ctx.io.tty.out ? ': ' : '\t';
   ctx.io.out.write(lines.map(([k, v]) => (ctx.io.tty.out ? `${k!.padEnd(12)}${sep}${v}` : `${k}${sep}${v}`)).join('\n') + '\n');

@@ -14,7 +14,14 @@ export function bashScript(root: CmdSpec): string {
     const all = n === root ? n.options : [...n.options, ...globals];
     return `    ${key(n)}) echo ${q(all.flatMap(flagsOf).join(' '))} ;;`;
   });
-  const valueFlags = [...new Set(nodes.flatMap((n) => n.options).filter((o) => o.takesValue).flatMap(flagsOf))];
+  const valueFlags = [
+    ...new Set(
+      nodes
+        .flatMap((n) => n.options)
+        .filter((o) => o.takesValue)
+        .flatMap(flagsOf),
+    ),
+  ];
   const dynamic = Object.entries(DYNAMIC_VALUES).map(([flag, kind]) => `      ${q(flag)}) values="$("\${COMP_WORDS[0]}" __complete ${kind} 2>/dev/null)" ;;`);
   const choices = nodes.flatMap((n) =>
     n.options.filter((o) => o.choices?.length).map((o) => `    ${q(n.path.join(' ') + ' ' + o.long)}) echo ${q(o.choices!.join(' '))} ;;`),

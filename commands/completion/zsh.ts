@@ -18,7 +18,14 @@ export function zshScript(root: CmdSpec): string {
     const all = n === root ? n.options : [...n.options, ...globals];
     return `    ${key(n)}) reply=(${all.flatMap((o) => flagsOf(o).map((f) => described(f, o.description))).join(' ')}) ;;`;
   });
-  const valueFlags = [...new Set(nodes.flatMap((n) => n.options).filter((o) => o.takesValue).flatMap(flagsOf))];
+  const valueFlags = [
+    ...new Set(
+      nodes
+        .flatMap((n) => n.options)
+        .filter((o) => o.takesValue)
+        .flatMap(flagsOf),
+    ),
+  ];
   const dynamic = Object.entries(DYNAMIC_VALUES).map(([flag, kind]) => `      ${q(flag)}) reply=(\${(f)"$(\${words[1]} __complete ${kind} 2>/dev/null)"}) ;;`);
   const choices = nodes.flatMap((n) =>
     n.options.filter((o) => o.choices?.length).map((o) => `    ${q(n.path.join(' ') + ' ' + o.long)}) reply=(${o.choices!.map(q).join(' ')}) ;;`),

@@ -4,5 +4,10 @@ import { withExamples } from '../../src/cli-kit.js';
 import { summaryCommand } from './summary.js';
 
 export function register(program: Command, ctx: Context): void {
-  program.addCommand(withExamples(new Command('finance').description('Revenue, costs and invoice alerts of your business entities').addCommand(summaryCommand(ctx)), ['cr finance summary', 'cr finance summary --json | jq .invoiceAlerts']));
+  program.addCommand(
+    withExamples(new Command('finance').description('Revenue, costs and invoice alerts of your business entities').addCommand(summaryCommand(ctx)), [
+      'cr finance summary',
+      'cr finance summary --json | jq .invoiceAlerts',
+    ]),
+  );
 }

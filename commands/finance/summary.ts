@@ -13,9 +13,15 @@ import { dateColumn, shownTime } from '../../src/render/dates.js';
 import { financeRows, type EntityRow } from '../../src/render/finance.js';
 
 export const summaryCommand = (ctx: Context) =>
-  scriptable(withExamples(
-    new Command('summary').description('MRR, clients, costs and margin per business entity, and invoices due within 7 days').action(() => summary(ctx)),
-    ['cr finance summary', "cr finance summary --jq '.invoiceAlerts[] | select(.isOverdue) | .revenueRecord.client_name'", 'cr finance summary --csv > entities.csv']),
+  scriptable(
+    withExamples(
+      new Command('summary').description('MRR, clients, costs and margin per business entity, and invoices due within 7 days').action(() => summary(ctx)),
+      [
+        'cr finance summary',
+        "cr finance summary --jq '.invoiceAlerts[] | select(.isOverdue) | .revenueRecord.client_name'",
+        'cr finance summary --csv > entities.csv',
+      ],
+    ),
     // --csv: the entity rows only (one header a stream); the invoice alerts are in --json and --jq.
     { jq: true, csv: true },
   );
@@ -58,11 +64,30 @@ async function show(ctx: Context, data: FinanceSummary, raw: unknown, headers: R
     { header: 'ENTITY', value: (a) => a.entityName },
     { header: 'AMOUNT', kind: 'money', value: (a) => formatMoney(a.revenueRecord.amount_cents, a.revenueRecord.currency || null), align: 'right' },
     { ...dateColumn('DUE', (a) => a.revenueRecord.next_invoice_date, when), style: (t, a, s) => (a.isOverdue ? s.red(t) : t) },
-    { header: 'STATUS', kind: 'code', value: (a) => (a.isOverdue ? 'OVERDUE' : a.daysUntilDue === 0 ? 'due today' : 'due'), style: (t, a, s) => (a.isOverdue ? s.bold.red(t) : t) },
+    {
+      header: 'STATUS',
+      kind: 'code',
+      value: (a) => (a.isOverdue ? 'OVERDUE' : a.daysUntilDue === 0 ? 'due today' : 'due'),
+      style: (t, a, s) => (a.isOverdue ? s.bold.red(t) : t),
+    },
   ];
   // Piped, two tables share one stream: a leading kind column tells them apart for `grep`/`awk`.
   await render(ctx.io, { ...ctx.globals, data: raw }, [
-    table({ title: 'Business entities', rows: entities, totals, columns: entityColumns, csvColumns: entityCsv, empty: 'No business entities.', tsvTag: 'entity' }),
-    table({ title: 'Invoice alerts (due within 7 days)', rows: data.invoiceAlerts, columns: alertColumns, empty: 'No invoices due in the next 7 days.', tsvTag: 'invoice' }),
+    table({
+      title: 'Business entities',
+      rows: entities,
+      totals,
+      columns: entityColumns,
+      csvColumns: entityCsv,
+      empty: 'No business entities.',
+      tsvTag: 'entity',
+    }),
+    table({
+      title: 'Invoice alerts (due within 7 days)',
+      rows: data.invoiceAlerts,
+      columns: alertColumns,
+      empty: 'No invoices due in the next 7 days.',
+      tsvTag: 'invoice',
+    }),
   ]);
 }

@@ -4,5 +4,7 @@ import { withExamples } from '../../src/cli-kit.js';
 import { listCommand } from './list.js';
 
 export function register(program: Command, ctx: Context): void {
-  program.addCommand(withExamples(new Command('learnings').description('Confirmed learnings from test wins').addCommand(listCommand(ctx)), ['cr learnings list --type hook']));
+  program.addCommand(
+    withExamples(new Command('learnings').description('Confirmed learnings from test wins').addCommand(listCommand(ctx)), ['cr learnings list --type hook']),
+  );
 }

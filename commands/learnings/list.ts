@@ -10,33 +10,41 @@ import { render } from '../../src/render/output.js';
 import { formatPercent } from '../../src/render/format.js';
 
 export const listCommand = (ctx: Context) =>
-  scriptable(withExamples(
-    new Command('list')
-      .description('list confirmed learnings in API order (highest confidence first)')
-      .addOption(completeWith(new Option('--type <type>', `only this dimension type (dimension_type): ${DIMENSION_TYPES.join(', ')}`), DIMENSION_TYPES))
-      .option('--limit <n>', `maximum number of learnings, 1-${LEARNINGS_MAX_LIMIT} (server default 50)`, intArg('--limit', 1, LEARNINGS_MAX_LIMIT))
-      .action((f: { type?: string; limit?: number }) => list(ctx, f)),
-    ['cr learnings list --type hook --limit 10', "cr learnings list --jq '.learnings[].summary'", 'cr learnings list --csv > learnings.csv']), { jq: true, csv: true, jsonl: true, quiet: true });
+  scriptable(
+    withExamples(
+      new Command('list')
+        .description('list confirmed learnings in API order (highest confidence first)')
+        .addOption(completeWith(new Option('--type <type>', `only this dimension type (dimension_type): ${DIMENSION_TYPES.join(', ')}`), DIMENSION_TYPES))
+        .option('--limit <n>', `maximum number of learnings, 1-${LEARNINGS_MAX_LIMIT} (server default 50)`, intArg('--limit', 1, LEARNINGS_MAX_LIMIT))
+        .action((f: { type?: string; limit?: number }) => list(ctx, f)),
+      ['cr learnings list --type hook --limit 10', "cr learnings list --jq '.learnings[].summary'", 'cr learnings list --csv > learnings.csv'],
+    ),
+    { jq: true, csv: true, jsonl: true, quiet: true },
+  );
 
 export async function list(ctx: Context, f: { type?: string; limit?: number }): Promise<void> {
   const res = await (await ctx.api()).call(routes.listLearnings, {
     query: { ...websiteParam(ctx), dimension_type: f.type, limit: f.limit },
   });
   const { learnings, total } = res.data;
-  await render(ctx.io, { ...ctx.globals, data: res.raw, items: (res.raw as { learnings: unknown[] }).learnings }, {
-    rows: learnings,
-    id: (l) => l.id,
-    columns: [
-      { header: 'CONF', kind: 'number', value: (l: Learning) => formatPercent(l.confidenceScore), align: 'right', csv: (l) => l.confidenceScore },
-      { header: 'TYPE', kind: 'code', value: (l) => l.dimensionType },
-      { header: 'VALUE', value: (l) => l.dimensionValue },
-      { header: 'CHANNEL', kind: 'code', value: (l) => l.channel },
-      { header: 'EVIDENCE', kind: 'number', value: (l) => l.evidenceCount, align: 'right' },
-      // Cut to what the terminal has left; the cap only bounds very wide terminals.
-      { header: 'SUMMARY', value: (l) => l.summary, max: 120 },
-    ],
-    footer: learnings.length < total ? `showing ${learnings.length} of ${total}; raise --limit for more` : undefined,
-    partial: learnings.length < total ? `showing ${learnings.length} of ${total}; raise --limit for more` : undefined,
-    empty: 'No confirmed learnings.',
-  });
+  await render(
+    ctx.io,
+    { ...ctx.globals, data: res.raw, items: (res.raw as { learnings: unknown[] }).learnings },
+    {
+      rows: learnings,
+      id: (l) => l.id,
+      columns: [
+        { header: 'CONF', kind: 'number', value: (l: Learning) => formatPercent(l.confidenceScore), align: 'right', csv: (l) => l.confidenceScore },
+        { header: 'TYPE', kind: 'code', value: (l) => l.dimensionType },
+        { header: 'VALUE', value: (l) => l.dimensionValue },
+        { header: 'CHANNEL', kind: 'code', value: (l) => l.channel },
+        { header: 'EVIDENCE', kind: 'number', value: (l) => l.evidenceCount, align: 'right' },
+        // Cut to what the terminal has left; the cap only bounds very wide terminals.
+        { header: 'SUMMARY', value: (l) => l.summary, max: 120 },
+      ],
+      footer: learnings.length < total ? `showing ${learnings.length} of ${total}; raise --limit for more` : undefined,
+      partial: learnings.length < total ? `showing ${learnings.length} of ${total}; raise --limit for more` : undefined,
+      empty: 'No confirmed learnings.',
+    },
+  );
 }

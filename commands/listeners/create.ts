@@ -22,20 +22,24 @@ interface Flags {
 }
 
 export const createCommand = (ctx: Context) =>
-  scriptable(withExamples(
-    new Command('create')
-      .description('create a content listener; the source-specific query keys are checked before sending')
-      .requiredOption('--name <name>', 'human-readable label')
-      .addOption(new Option('--source <type>', 'external source').choices(SOURCE_TYPES).makeOptionMandatory())
-      .option('--query <key=value>', 'a query_config entry (repeat; a repeated key builds an array; keywords is always an array)', collect)
-      .option('--query-json <json>', 'query_config as a JSON object (--query entries win)')
-      .addOption(new Option('--interval <interval>', 'poll interval (server default 24h)').choices(POLL_INTERVALS))
-      .option('--dry-run', 'print the request and send nothing')
-      .action((f: Flags) => create(ctx, f)),
-    [
-      'cr listeners create --website 5f0c2a8e-7d41-4b6a-9c3e-2f8b1d6a4e90 --name "Node subreddit" --source reddit --query subreddit=node --interval 6h',
-      'cr listeners create --name "Launch news" --source google_news --query keywords=acme --query keywords="acme launch" --dry-run',
-    ]), { jq: true, csv: true, quiet: true });
+  scriptable(
+    withExamples(
+      new Command('create')
+        .description('create a content listener; the source-specific query keys are checked before sending')
+        .requiredOption('--name <name>', 'human-readable label')
+        .addOption(new Option('--source <type>', 'external source').choices(SOURCE_TYPES).makeOptionMandatory())
+        .option('--query <key=value>', 'a query_config entry (repeat; a repeated key builds an array; keywords is always an array)', collect)
+        .option('--query-json <json>', 'query_config as a JSON object (--query entries win)')
+        .addOption(new Option('--interval <interval>', 'poll interval (server default 24h)').choices(POLL_INTERVALS))
+        .option('--dry-run', 'print the request and send nothing')
+        .action((f: Flags) => create(ctx, f)),
+      [
+        'cr listeners create --website 5f0c2a8e-7d41-4b6a-9c3e-2f8b1d6a4e90 --name "Node subreddit" --source reddit --query subreddit=node --interval 6h',
+        'cr listeners create --name "Launch news" --source google_news --query keywords=acme --query keywords="acme launch" --dry-run',
+      ],
+    ),
+    { jq: true, csv: true, quiet: true },
+  );
 
 export async function create(ctx: Context, f: Flags): Promise<void> {
   const queryConfig = buildQueryConfig(f.query ?? [], f.queryJson);
@@ -47,17 +51,21 @@ export async function create(ctx: Context, f: Flags): Promise<void> {
   const input = { query: websiteParam(ctx), body };
   if (f.dryRun) return printDryRun(ctx, ep, input);
   const res = await (await ctx.api()).call(ep, input);
-  await render(ctx.io, { ...ctx.globals, data: res.raw }, {
-    rows: [res.data],
-    id: (l) => l.id,
-    columns: [
-      { header: 'ID', kind: 'id', value: (l: ContentListener) => l.id },
-      { header: 'NAME', value: (l) => l.name },
-      { header: 'SOURCE', kind: 'code', value: (l) => l.sourceType },
-      { header: 'QUERY', value: (l) => JSON.stringify(l.queryConfig) },
-      { header: 'INTERVAL', kind: 'code', value: (l) => l.pollInterval },
-      { header: 'ENABLED', kind: 'code', value: (l) => (l.enabled ? 'yes' : 'no') },
-      dateColumn('NEXT POLL', (l: ContentListener) => l.nextPollAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true }),
-    ],
-  });
+  await render(
+    ctx.io,
+    { ...ctx.globals, data: res.raw },
+    {
+      rows: [res.data],
+      id: (l) => l.id,
+      columns: [
+        { header: 'ID', kind: 'id', value: (l: ContentListener) => l.id },
+        { header: 'NAME', value: (l) => l.name },
+        { header: 'SOURCE', kind: 'code', value: (l) => l.sourceType },
+        { header: 'QUERY', value: (l) => JSON.stringify(l.queryConfig) },
+        { header: 'INTERVAL', kind: 'code', value: (l) => l.pollInterval },
+        { header: 'ENABLED', kind: 'code', value: (l) => (l.enabled ? 'yes' : 'no') },
+        dateColumn('NEXT POLL', (l: ContentListener) => l.nextPollAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true }),
+      ],
+    },
+  );
 }

@@ -7,7 +7,9 @@ import { writeJson } from '../../src/render/json.js';
 export const restoreCommand = (ctx: Context) =>
   withExamples(
     new Command('restore')
-      .description('replace the store file with its newest valid backup (or --from FILE) and the writes its journals hold after it; the replaced file is kept as <store>.corrupt-<time>')
+      .description(
+        'replace the store file with its newest valid backup (or --from FILE) and the writes its journals hold after it; the replaced file is kept as <store>.corrupt-<time>',
+      )
       .addOption(storeOption())
       .option('--from <file>', 'restore this file (validated first) instead of the newest backup')
       .action((f: { store?: string; from?: string }) => restore(ctx, f)),

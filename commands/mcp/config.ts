@@ -23,7 +23,11 @@ export const configCommand = (ctx: Context) =>
       .option('--show-key', 'HTTP config only: print the whole key instead of the masked one')
       .option('--name <name>', 'server name in the configuration', 'cr')
       .action((f: { client?: McpClient; showKey?: boolean; name: string }) => config(ctx, { client: f.client, showKey: Boolean(f.showKey), name: f.name })),
-    ['cr mcp config --client claude --profile prod', 'cr mcp config --client vscode --profile prod > .vscode/mcp.json', 'cr mcp config --profile local --show-key   # HTTP, key in plain text'],
+    [
+      'cr mcp config --client claude --profile prod',
+      'cr mcp config --client vscode --profile prod > .vscode/mcp.json',
+      'cr mcp config --profile local --show-key   # HTTP, key in plain text',
+    ],
   );
 
 async function config(ctx: Context, o: ConfigOptions): Promise<void> {
@@ -43,7 +47,10 @@ async function config(ctx: Context, o: ConfigOptions): Promise<void> {
     },
   };
   writeJson(ctx.io, doc);
-  if (o.showKey) ctx.notice('warning: this configuration holds the whole key in plain text; keep it private, or use `cr mcp config --client claude|cursor|vscode`, which keeps the key in the profile.');
+  if (o.showKey)
+    ctx.notice(
+      'warning: this configuration holds the whole key in plain text; keep it private, or use `cr mcp config --client claude|cursor|vscode`, which keeps the key in the profile.',
+    );
   else ctx.notice('The key is masked; pass --show-key to print it whole (keep the output private), or use --client for a config without a key.');
 }
 
@@ -68,8 +75,10 @@ async function stdioConfig(ctx: Context, client: McpClient, name: string): Promi
     if (ctx.globals.baseUrl) args.push('--base-url', ctx.globals.baseUrl);
     // The agent starts cr without this shell's environment: only what the profile stores counts.
     const stored = (await ctx.profiles()).get(creds.profile);
-    if (!stored?.apiKey) ctx.notice(`warning: profile "${creds.profile}" stores no key; run \`cr auth login --profile ${creds.profile}\` before the agent starts this server.`);
-    else if (!stored.baseUrl && !ctx.globals.baseUrl) ctx.notice(`warning: profile "${creds.profile}" stores no base URL; run \`cr auth login --profile ${creds.profile} --base-url URL\`.`);
+    if (!stored?.apiKey)
+      ctx.notice(`warning: profile "${creds.profile}" stores no key; run \`cr auth login --profile ${creds.profile}\` before the agent starts this server.`);
+    else if (!stored.baseUrl && !ctx.globals.baseUrl)
+      ctx.notice(`warning: profile "${creds.profile}" stores no base URL; run \`cr auth login --profile ${creds.profile} --base-url URL\`.`);
   }
   const servers = { [name]: stdioEntry(client, args) };
   const doc = client === 'vscode' ? { servers } : { mcpServers: servers };

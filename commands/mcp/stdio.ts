@@ -9,11 +9,9 @@ import { withExamples } from '../../src/cli-kit.js';
  */
 export const stdioCommand = (ctx: Context) =>
   withExamples(
-    new Command('stdio')
-      .description("bridge standard input/output (MCP stdio) to the profile's /mcp endpoint, key kept in the profile")
-      .action(async () => {
-        const { runStdioBridge } = await import('../../src/mcp-bridge/run.js');
-        await runStdioBridge(ctx);
-      }),
+    new Command('stdio').description("bridge standard input/output (MCP stdio) to the profile's /mcp endpoint, key kept in the profile").action(async () => {
+      const { runStdioBridge } = await import('../../src/mcp-bridge/run.js');
+      await runStdioBridge(ctx);
+    }),
     ['cr mcp stdio --profile prod', 'cr mcp stdio --local --verbose', 'cr mcp config --client claude   # the config that runs it'],
   );

@@ -33,7 +33,12 @@ export const listCommand = (ctx: Context) =>
         .option('--offset <n>', 'number of sequences to skip', intArg('--offset', 0))
         .option('--all', `walk every page from --offset on (--limit per request, else ${NURTURE_MAX_LIMIT}) and print one list`)
         .action((f: Flags) => list(ctx, f)),
-      ['cr nurture list --status active --limit 20', "cr nurture list --all --jq '.total'", 'cr nurture list --all --jsonl > sequences.jsonl', 'cr nurture list --status draft -q | xargs -n1 echo'],
+      [
+        'cr nurture list --status active --limit 20',
+        "cr nurture list --all --jq '.total'",
+        'cr nurture list --all --jsonl > sequences.jsonl',
+        'cr nurture list --status draft -q | xargs -n1 echo',
+      ],
     ),
     { jq: true, csv: true, jsonl: true, quiet: true },
   );
@@ -54,7 +59,12 @@ export async function list(ctx: Context, f: Flags): Promise<void> {
   const g = ctx.globals;
   if (f.all && (g.jsonl || g.csv || g.quiet)) {
     // Line formats stream: each page is written before the next is asked for (cli.md "For scripts").
-    return streamPages(ctx, pagesOf(client, base, f.limit ?? NURTURE_MAX_LIMIT, f.offset ?? 0), nurtureColumns(shownTime(ctx.env, ctx.now)), (s) => s.contentId);
+    return streamPages(
+      ctx,
+      pagesOf(client, base, f.limit ?? NURTURE_MAX_LIMIT, f.offset ?? 0),
+      nurtureColumns(shownTime(ctx.env, ctx.now)),
+      (s) => s.contentId,
+    );
   }
   let sequences: NurtureSequence[];
   let total: number;
@@ -72,27 +82,40 @@ export async function list(ctx: Context, f: Flags): Promise<void> {
     data = res.raw;
     headers = res.response.headers;
   }
-  await render(ctx.io, { ...g, data, items: sequences }, {
-    rows: sequences,
-    columns: nurtureColumns(shownTime(ctx.env, ctx.now, headers)),
-    id: (s) => s.contentId,
-    footer: sequences.length ? `showing ${offset + 1}-${offset + sequences.length} of ${total}` : undefined,
-    // Piped, a page of a longer list says so where a script's operator will see it.
-    partial: sequences.length && offset + sequences.length < total ? `showing ${sequences.length} of ${total}; --all for every page` : undefined,
-    empty: total > 0 ? `No sequences at offset ${offset} (total ${total}).` : 'No nurture sequences.',
-  });
+  await render(
+    ctx.io,
+    { ...g, data, items: sequences },
+    {
+      rows: sequences,
+      columns: nurtureColumns(shownTime(ctx.env, ctx.now, headers)),
+      id: (s) => s.contentId,
+      footer: sequences.length ? `showing ${offset + 1}-${offset + sequences.length} of ${total}` : undefined,
+      // Piped, a page of a longer list says so where a script's operator will see it.
+      partial: sequences.length && offset + sequences.length < total ? `showing ${sequences.length} of ${total}; --all for every page` : undefined,
+      empty: total > 0 ? `No sequences at offset ${offset} (total ${total}).` : 'No nurture sequences.',
+    },
+  );
 }
 
 /** The pages from `start`, `pageSize` at a time; raw items, so every field the server sent is kept. */
 function pagesOf(client: ApiClient, base: QueryOf<'listNurtureSequences'>, pageSize: number, start: number) {
-  return walkPages<NurtureSequence>(async (offset) => {
-    const res = await client.call(routes.listNurtureSequences, { query: { ...base, limit: pageSize, offset } });
-    return { items: (res.raw as { sequences: NurtureSequence[] }).sequences, total: res.data.total };
-  }, start, pageSize);
+  return walkPages<NurtureSequence>(
+    async (offset) => {
+      const res = await client.call(routes.listNurtureSequences, { query: { ...base, limit: pageSize, offset } });
+      return { items: (res.raw as { sequences: NurtureSequence[] }).sequences, total: res.data.total };
+    },
+    start,
+    pageSize,
+  );
 }
 
 /** Every page, gathered for the outputs that need the whole list (the table, --json, --jq). */
-async function fetchAll(client: ApiClient, base: QueryOf<'listNurtureSequences'>, pageSize: number, start: number): Promise<{ sequences: NurtureSequence[]; total: number }> {
+async function fetchAll(
+  client: ApiClient,
+  base: QueryOf<'listNurtureSequences'>,
+  pageSize: number,
+  start: number,
+): Promise<{ sequences: NurtureSequence[]; total: number }> {
   const sequences: NurtureSequence[] = [];
   let total = 0;
   for await (const page of pagesOf(client, base, pageSize, start)) {

@@ -25,7 +25,12 @@ const concurrencyArg = (value: string): number => {
 export function addScheduleFromOptions(cmd: Command): Command {
   return cmd
     .option('--from <file>', 'schedule every row of a CSV (id,at[,website_id]) or JSON Lines file; - reads stdin')
-    .addOption(completeWith(new Option('--format <format>', 'plan format (default: by extension, else sniffed)').argParser(oneOf('--format', ['csv', 'jsonl'])), ['csv', 'jsonl']))
+    .addOption(
+      completeWith(new Option('--format <format>', 'plan format (default: by extension, else sniffed)').argParser(oneOf('--format', ['csv', 'jsonl'])), [
+        'csv',
+        'jsonl',
+      ]),
+    )
     .addOption(new Option('--concurrency <n>', 'requests in flight with --from (1-16)').argParser(concurrencyArg).default(4))
     .option('--wait', 'with --from: wait for the rate-limit window to reset instead of stopping')
     .option('--state <file>', 'with --from: record finished rows here; a rerun skips rows already scheduled at the same time')

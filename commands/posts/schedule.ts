@@ -13,14 +13,25 @@ import { dateColumn, shownTime } from '../../src/render/dates.js';
 import { addScheduleFromOptions, scheduleFrom, singleForm, type ScheduleFromFlags } from './schedule-from.js';
 
 export const scheduleCommand = (ctx: Context) =>
-  scriptable(withExamples(
-    addScheduleFromOptions(new Command('schedule')
-      .description('schedule a draft post (or reschedule a scheduled one); --from FILE schedules many')
-      .argument('[id]', 'social post id (uuid)')
-      .option('--at <when>', 'required with <id>: ISO 8601 date-time with Z or an offset, or +30m, +2h, +1d from now')
-      .option('--dry-run', 'print the request and send nothing'))
-      .action((id: string | undefined, f: ScheduleFromFlags) => (f.from !== undefined ? scheduleFrom(ctx, id, noScriptFlags(ctx, f)) : schedule(ctx, singleForm(id, f)))),
-    ['cr posts schedule 3b2f8c1d-6e4a-4f7b-a2d9-1c5e8b7f0e91 --at +2h', 'cr posts schedule 3b2f8c1d-6e4a-4f7b-a2d9-1c5e8b7f0e91 --at 2026-12-01T09:00:00Z --json', 'cr posts schedule --from posts.csv --state .cr-state.jsonl --junit report.xml']), { jq: true, csv: true, quiet: true });
+  scriptable(
+    withExamples(
+      addScheduleFromOptions(
+        new Command('schedule')
+          .description('schedule a draft post (or reschedule a scheduled one); --from FILE schedules many')
+          .argument('[id]', 'social post id (uuid)')
+          .option('--at <when>', 'required with <id>: ISO 8601 date-time with Z or an offset, or +30m, +2h, +1d from now')
+          .option('--dry-run', 'print the request and send nothing'),
+      ).action((id: string | undefined, f: ScheduleFromFlags) =>
+        f.from !== undefined ? scheduleFrom(ctx, id, noScriptFlags(ctx, f)) : schedule(ctx, singleForm(id, f)),
+      ),
+      [
+        'cr posts schedule 3b2f8c1d-6e4a-4f7b-a2d9-1c5e8b7f0e91 --at +2h',
+        'cr posts schedule 3b2f8c1d-6e4a-4f7b-a2d9-1c5e8b7f0e91 --at 2026-12-01T09:00:00Z --json',
+        'cr posts schedule --from posts.csv --state .cr-state.jsonl --junit report.xml',
+      ],
+    ),
+    { jq: true, csv: true, quiet: true },
+  );
 
 export async function schedule(ctx: Context, o: { id: string; at: string; dryRun: boolean }): Promise<void> {
   const now = ctx.now();
@@ -30,15 +41,19 @@ export async function schedule(ctx: Context, o: { id: string; at: string; dryRun
   const input = { params: { id: o.id }, query: websiteParam(ctx), body: { scheduled_at: wireTime(o.at, at) } };
   if (o.dryRun) return printDryRun(ctx, ep, input);
   const res = await (await ctx.api()).call(ep, input);
-  await render(ctx.io, { ...ctx.globals, data: res.raw }, {
-    rows: [res.data],
-    id: (p) => p.id,
-    columns: [
-      { header: 'ID', kind: 'id', value: (p: ScheduledPost) => p.id },
-      { header: 'STATUS', kind: 'code', value: (p) => p.status, style: (t, _p, s) => s.green(t) },
-      dateColumn('SCHEDULED', (p: ScheduledPost) => p.scheduledAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true }),
-    ],
-  });
+  await render(
+    ctx.io,
+    { ...ctx.globals, data: res.raw },
+    {
+      rows: [res.data],
+      id: (p) => p.id,
+      columns: [
+        { header: 'ID', kind: 'id', value: (p: ScheduledPost) => p.id },
+        { header: 'STATUS', kind: 'code', value: (p) => p.status, style: (t, _p, s) => s.green(t) },
+        dateColumn('SCHEDULED', (p: ScheduledPost) => p.scheduledAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true }),
+      ],
+    },
+  );
 }
 
 /** A bulk run prints its own report (cli.md "For CI jobs"): --jq, --csv and -q are for one post. */

@@ -15,29 +15,45 @@ interface ProfileRow {
 }
 
 export const listCommand = (ctx: Context) =>
-  scriptable(withExamples(new Command('list').description('list stored profiles (keys masked)').action(() => list(ctx)), ['cr profiles list', 'cr profiles list --json', 'cr profiles list -q']), { jq: true, csv: true, jsonl: true, quiet: true });
+  scriptable(
+    withExamples(
+      new Command('list').description('list stored profiles (keys masked)').action(() => list(ctx)),
+      ['cr profiles list', 'cr profiles list --json', 'cr profiles list -q'],
+    ),
+    { jq: true, csv: true, jsonl: true, quiet: true },
+  );
 
 export async function list(ctx: Context): Promise<void> {
   const store = await ctx.profiles();
   const active = store.activeName();
   const rows: ProfileRow[] = Object.entries(store.all())
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, p]) => ({ name, active: name === active, baseUrl: p.baseUrl ?? null, key: p.apiKey ? maskKey(p.apiKey) : null, crmSegment: p.crmSegment ?? CRM_PATH_SEGMENT }));
-  await render(ctx.io, { ...ctx.globals, data: rows, items: rows }, {
-    rows,
-    id: (r) => r.name,
-    csvColumns: [
-      { header: 'ACTIVE', value: (r) => r.active },
-      { header: 'PROFILE', value: (r) => r.name },
-      { header: 'BASE URL', value: (r) => r.baseUrl },
-      { header: 'KEY', value: (r) => r.key },
-    ],
-    columns: [
-      { header: '', value: (r) => (r.active ? '*' : '') },
-      { header: 'PROFILE', value: (r) => r.name },
-      { header: 'BASE URL', value: (r) => r.baseUrl ?? '-' },
-      { header: 'KEY', value: (r) => r.key ?? '(none)' },
-    ],
-    empty: 'No profiles yet. Run `cr auth login` or `cr local init`.',
-  });
+    .map(([name, p]) => ({
+      name,
+      active: name === active,
+      baseUrl: p.baseUrl ?? null,
+      key: p.apiKey ? maskKey(p.apiKey) : null,
+      crmSegment: p.crmSegment ?? CRM_PATH_SEGMENT,
+    }));
+  await render(
+    ctx.io,
+    { ...ctx.globals, data: rows, items: rows },
+    {
+      rows,
+      id: (r) => r.name,
+      csvColumns: [
+        { header: 'ACTIVE', value: (r) => r.active },
+        { header: 'PROFILE', value: (r) => r.name },
+        { header: 'BASE URL', value: (r) => r.baseUrl },
+        { header: 'KEY', value: (r) => r.key },
+      ],
+      columns: [
+        { header: '', value: (r) => (r.active ? '*' : '') },
+        { header: 'PROFILE', value: (r) => r.name },
+        { header: 'BASE URL', value: (r) => r.baseUrl ?? '-' },
+        { header: 'KEY', value: (r) => r.key ?? '(none)' },
+      ],
+      empty: 'No profiles yet. Run `cr auth login` or `cr local init`.',
+    },
+  );
 }

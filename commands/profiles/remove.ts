@@ -6,7 +6,10 @@ import { DEFAULT_PROFILE } from '../../src/profiles.js';
 
 export const removeCommand = (ctx: Context) =>
   withExamples(
-    new Command('remove').description('delete a profile and its key').argument('<name>').action((name: string) => remove(ctx, name)),
+    new Command('remove')
+      .description('delete a profile and its key')
+      .argument('<name>')
+      .action((name: string) => remove(ctx, name)),
     ['cr profiles remove staging'],
   );
 
@@ -26,6 +29,7 @@ export async function remove(ctx: Context, name: string): Promise<void> {
 function afterActiveRemoved(left: Record<string, unknown>): string {
   const names = Object.keys(left).sort();
   if (names.length === 0) return 'No profiles are left; run `cr auth login` (or `cr local init`) to add one.';
-  if (names.includes(DEFAULT_PROFILE)) return `No profile is active now; commands use the profile "${DEFAULT_PROFILE}". Pick another with \`cr profiles use NAME\` (${names.join(', ')}).`;
+  if (names.includes(DEFAULT_PROFILE))
+    return `No profile is active now; commands use the profile "${DEFAULT_PROFILE}". Pick another with \`cr profiles use NAME\` (${names.join(', ')}).`;
   return `No profile is active now; pick one with \`cr profiles use NAME\` (${names.join(', ')}), or pass --profile.`;
 }

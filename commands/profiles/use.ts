@@ -4,7 +4,13 @@ import { withExamples } from '../../src/cli-kit.js';
 import { UsageError } from '../../src/errors.js';
 
 export const useCommand = (ctx: Context) =>
-  withExamples(new Command('use').description('make a profile the active one').argument('<name>').action((name: string) => use(ctx, name)), ['cr profiles use staging']);
+  withExamples(
+    new Command('use')
+      .description('make a profile the active one')
+      .argument('<name>')
+      .action((name: string) => use(ctx, name)),
+    ['cr profiles use staging'],
+  );
 
 export async function use(ctx: Context, name: string): Promise<void> {
   const store = await ctx.profiles();

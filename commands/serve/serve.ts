@@ -41,7 +41,12 @@ export const serveCommand = (ctx: Context) =>
       .option('--rate-limit <n>', 'requests per key per hour (default 1000)', intArg('--rate-limit', 1))
       .option('--max-store-mb <n>', 'refuse writes (507) past this store size in MiB (default 256)', intArg('--max-store-mb', 1))
       .option('--allowed-host <name>', 'accept this Host/Origin name too (repeatable; required off loopback)', collect)
-      .option('--drain-timeout <seconds>', 'on SIGINT/SIGTERM, wait at most this long for in-flight requests, then close the rest', secondsArg('--drain-timeout'), 10)
+      .option(
+        '--drain-timeout <seconds>',
+        'on SIGINT/SIGTERM, wait at most this long for in-flight requests, then close the rest',
+        secondsArg('--drain-timeout'),
+        10,
+      )
       .option('--max-connections <n>', 'open connections at most; more are closed at once', intArg('--max-connections', 1), 1024)
       .option('--faults <spec>', 'inject faults for testing scripts, e.g. "scheduleSocialPost:status=503,rate=0.2;*:latency=50ms" (README: Fault injection)')
       .option('--seed <n>', 'seed of the --faults draws (default: random, printed)', intArg('--seed', 0))

@@ -16,12 +16,20 @@ import type { Styles } from '../../src/render/styles.js';
 import type { CellValue } from '../../src/render/view.js';
 
 export const gridCommand = (ctx: Context) =>
-  scriptable(withExamples(
-    new Command('grid')
-      .description('the latest 9x9 rank grid per keyword: a heat map on a terminal, one TSV row per point when piped')
-      .option('--keyword <keyword>', 'only this tracked keyword (exact, case-insensitive)')
-      .action((f: { keyword?: string }) => grid(ctx, f)),
-    ['cr visibility grid --keyword "plumber near me"', "cr visibility grid | awk -F'\\t' '$6 != \"\" && $6 <= 3' | wc -l", 'cr visibility grid --csv > grid.csv']), { jq: true, csv: true });
+  scriptable(
+    withExamples(
+      new Command('grid')
+        .description('the latest 9x9 rank grid per keyword: a heat map on a terminal, one TSV row per point when piped')
+        .option('--keyword <keyword>', 'only this tracked keyword (exact, case-insensitive)')
+        .action((f: { keyword?: string }) => grid(ctx, f)),
+      [
+        'cr visibility grid --keyword "plumber near me"',
+        "cr visibility grid | awk -F'\\t' '$6 != \"\" && $6 <= 3' | wc -l",
+        'cr visibility grid --csv > grid.csv',
+      ],
+    ),
+    { jq: true, csv: true },
+  );
 
 export async function grid(ctx: Context, f: { keyword?: string }): Promise<void> {
   const client = await ctx.api();
@@ -29,11 +37,18 @@ export async function grid(ctx: Context, f: { keyword?: string }): Promise<void>
   if (f.keyword !== undefined && res.data.keywords.length === 0) await refuseUntracked(ctx, client, f.keyword);
   const when = shownTime(ctx.env, ctx.now, res.response.headers);
   // Not a table: heat maps on a terminal, one TSV line per grid point when piped.
-  await render(ctx.io, { ...ctx.globals, data: res.raw }, {
-    tsv: () => tsvRows(res.data),
-    draw: (s, width) => heatMaps(s, res.data, when.now, width),
-    csv: () => ({ header: ['KEYWORD', 'ROW', 'COL', 'LAT', 'LNG', 'RANK'], rows: tsvRows(res.data).map((r) => r.map((c) => (c === '' ? null : c)) as CellValue[]) }),
-  });
+  await render(
+    ctx.io,
+    { ...ctx.globals, data: res.raw },
+    {
+      tsv: () => tsvRows(res.data),
+      draw: (s, width) => heatMaps(s, res.data, when.now, width),
+      csv: () => ({
+        header: ['KEYWORD', 'ROW', 'COL', 'LAT', 'LNG', 'RANK'],
+        rows: tsvRows(res.data).map((r) => r.map((c) => (c === '' ? null : c)) as CellValue[]),
+      }),
+    },
+  );
 }
 
 /**
@@ -60,9 +75,14 @@ function heatMaps(s: Styles, data: Visibility, now: Date, width: number): string
   if (data.keywords.length === 0) return s.dim(`No visibility data (${scan}).`);
   const blocks = data.keywords.map((k) => {
     const st = gridStats(k.gridPoints);
-    const avg = st.averageRank === null ? 'not ranking anywhere' : `average rank ${st.averageRank.toFixed(1)} (ranking at ${st.ranking} of ${st.points} points)`;
+    const avg =
+      st.averageRank === null ? 'not ranking anywhere' : `average rank ${st.averageRank.toFixed(1)} (ranking at ${st.ranking} of ${st.points} points)`;
     const top3 = `top 3 at ${Math.round(st.top3Share * 100)}% of points (${st.top3} of ${st.points})`;
-    return [`${s.bold(oneLineCell(k.keyword))}  ${s.dim(scan)}`, ...drawGrid(arrangeGrid(k.gridPoints), s), avg.length + top3.length + 2 <= width ? `${avg}; ${top3}` : `${avg};\n${top3}`].join('\n');
+    return [
+      `${s.bold(oneLineCell(k.keyword))}  ${s.dim(scan)}`,
+      ...drawGrid(arrangeGrid(k.gridPoints), s),
+      avg.length + top3.length + 2 <= width ? `${avg}; ${top3}` : `${avg};\n${top3}`,
+    ].join('\n');
   });
   return [...blocks, legend(s, width)].join('\n\n');
 }

@@ -4,5 +4,9 @@ import { withExamples } from '../../src/cli-kit.js';
 import { gridCommand } from './grid.js';
 
 export function register(program: Command, ctx: Context): void {
-  program.addCommand(withExamples(new Command('visibility').description('Business profile visibility rank grid').addCommand(gridCommand(ctx)), ['cr visibility grid --keyword "plumber near me"']));
+  program.addCommand(
+    withExamples(new Command('visibility').description('Business profile visibility rank grid').addCommand(gridCommand(ctx)), [
+      'cr visibility grid --keyword "plumber near me"',
+    ]),
+  );
 }

@@ -8,7 +8,18 @@ export interface Violation {
 }
 
 /** The keywords checkJson understands: every keyword zod's toJSONSchema emits for the responses. */
-export const CHECKED_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'enum', 'anyOf', 'minimum', 'maximum', 'propertyNames']);
+export const CHECKED_KEYWORDS = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'enum',
+  'anyOf',
+  'minimum',
+  'maximum',
+  'propertyNames',
+]);
 
 const kindOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 

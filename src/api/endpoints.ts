@@ -41,7 +41,12 @@ const define = <R extends Route, P extends AnyObject | undefined, Q extends AnyO
 export const endpoints = {
   getFinanceSummary: define(routes.getFinanceSummary, { params: undefined, query: undefined, body: undefined, data: FinanceSummary }),
   createAdCreative: define(routes.createAdCreative, { params: undefined, query: undefined, body: CreateAdCreativeBody, data: AdCreative }),
-  createContentListener: define(routes.createContentListener, { params: undefined, query: CreateListenerQuery, body: CreateListenerBody, data: ContentListener }),
+  createContentListener: define(routes.createContentListener, {
+    params: undefined,
+    query: CreateListenerQuery,
+    body: CreateListenerBody,
+    data: ContentListener,
+  }),
   scheduleSocialPost: define(routes.scheduleSocialPost, { params: SchedulePostParams, query: undefined, body: SchedulePostBody, data: ScheduledPost }),
   listLearnings: define(routes.listLearnings, { params: undefined, query: ListLearningsQuery, body: undefined, data: LearningsList }),
   listNurtureSequences: define(routes.listNurtureSequences, { params: undefined, query: ListNurtureQuery, body: undefined, data: NurtureList }),

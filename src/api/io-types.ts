@@ -24,7 +24,8 @@ export type Widen<T> = T extends string
       : T;
 
 /** A part the caller may leave out when every field in it is optional. */
-type Part<K extends string, T> = {} extends T ? { [P in K]?: T } : { [P in K]: T };
+// `Record<never, never>` is `{}`: it extends T exactly when every field of T is optional.
+type Part<K extends string, T> = Record<never, never> extends T ? { [P in K]?: T } : { [P in K]: T };
 type None<K extends string> = { [P in K]?: undefined };
 
 type ParamsPart<E> = E extends { params: infer S extends z.ZodType } ? Part<'params', z.input<S>> : None<'params'>;

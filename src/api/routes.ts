@@ -20,7 +20,6 @@ export type WebsiteScope = 'owner' | 'single' | 'filter';
  */
 export type WebsiteParam = 'query' | 'body' | 'none';
 
-
 /** Path segments a profile setting may rename, by setting: today only the CRM product's. */
 export interface PathSegments {
   crm?: string;
@@ -126,8 +125,7 @@ export const routes = {
     path: '/intelligence/learnings',
     tag: 'Intelligence',
     title: 'List confirmed learnings',
-    description:
-      'Lists confirmed learnings (validated by two or more independent test wins), highest confidence first.',
+    description: 'Lists confirmed learnings (validated by two or more independent test wins), highest confidence first.',
     minRole: 'viewer',
     websiteScope: 'single',
     websiteParam: 'query',
@@ -153,8 +151,7 @@ export const routes = {
     path: '/gbp/visibility',
     tag: 'GBP',
     title: 'Visibility rank grid',
-    description:
-      'Returns the latest visibility rank grid of the business profile: 9x9 points within 25 miles per tracked keyword.',
+    description: 'Returns the latest visibility rank grid of the business profile: 9x9 points within 25 miles per tracked keyword.',
     minRole: 'viewer',
     websiteScope: 'single',
     websiteParam: 'query',

@@ -29,7 +29,10 @@ export async function printPlan(ctx: Context, plan: LoadedPlan, toSend: PlanRow[
   const { io } = ctx;
   if (ctx.globals.json) {
     for (const p of rows) {
-      io.out.write(JSON.stringify({ line: p.row.line, id: p.row.id, at: p.row.wire, ...(p.row.websiteId ? { website_id: p.row.websiteId } : {}), action: p.action }) + '\n');
+      io.out.write(
+        JSON.stringify({ line: p.row.line, id: p.row.id, at: p.row.wire, ...(p.row.websiteId ? { website_id: p.row.websiteId } : {}), action: p.action }) +
+          '\n',
+      );
     }
   } else if (!io.tty.out) {
     if (rows.length) io.out.write(rows.map((p) => COLUMNS.map((c) => String(c.value(p) ?? '')).join('\t')).join('\n') + '\n');

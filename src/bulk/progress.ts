@@ -35,7 +35,7 @@ function lineProgress(io: IO): Progress {
  * On a terminal: a cli-progress bar on stderr (loaded only then), whose status field
  * shows the countdown, updated once a second, while the run waits for the rate window.
  */
-async function barProgress(io: IO, total: number): Promise<Progress> {
+async function barProgress(_io: IO, total: number): Promise<Progress> {
   const { default: cliProgress } = await import('cli-progress');
   const bar = new cliProgress.SingleBar(
     {

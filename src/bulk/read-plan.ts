@@ -75,7 +75,7 @@ export async function readCsv(text: string): Promise<ReadResult> {
       continue;
     }
     const fields: Record<string, string> = {};
-    names.forEach((n, i) => (fields[n] = r.record[i]!));
+    for (const [i, n] of names.entries()) fields[n] = r.record[i]!;
     rows.push({ line: r.line, fields });
   }
   return { rows, problems };

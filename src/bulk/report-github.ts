@@ -14,7 +14,9 @@ export const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').
 
 /** `::error file=plan.csv,line=4::message` for a failed row (no file= for stdin). */
 export function annotation(file: string | undefined, r: RowResult): string {
-  const props = [file ? `file=${escapeProperty(file)}` : '', `line=${r.row.line}`, `title=${escapeProperty(`cr posts schedule: ${r.row.id}`)}`].filter(Boolean).join(',');
+  const props = [file ? `file=${escapeProperty(file)}` : '', `line=${r.row.line}`, `title=${escapeProperty(`cr posts schedule: ${r.row.id}`)}`]
+    .filter(Boolean)
+    .join(',');
   const message = escapeControls(`${r.row.id}: ${r.error ?? 'failed'}${r.code ? ` (${r.code})` : ''}`);
   return `::error ${props}::${escapeData(message)}`;
 }

@@ -37,11 +37,16 @@ export function junitXml(file: string, results: readonly RowResult[], counts: Co
   for (const r of sorted) {
     const open = `    <testcase classname="cr.posts.schedule" name="${xml(`${file}:${r.row.line} ${r.row.id}`)}" file="${xml(file)}" line="${r.row.line}"`;
     if (r.status === 'scheduled') out.push(`${open}/>`);
-    else if (r.status === 'skipped') out.push(`${open}>`, `      <skipped message="already scheduled at ${xml(r.scheduledAt ?? r.row.wire)} (state file)"/>`, '    </testcase>');
+    else if (r.status === 'skipped')
+      out.push(`${open}>`, `      <skipped message="already scheduled at ${xml(r.scheduledAt ?? r.row.wire)} (state file)"/>`, '    </testcase>');
     else if (r.status === 'not_sent') out.push(`${open}>`, `      <skipped message="${xml(`not sent: ${r.error ?? ''}`)}"/>`, '    </testcase>');
     else {
       const message = `${r.error ?? 'failed'}${r.code ? ` (${r.code})` : ''}`;
-      out.push(`${open}>`, `      <failure message="${xml(message)}" type="${xml(r.code ?? 'ERROR')}">${xml(`${r.row.id} at ${r.row.wire}: ${message}; exit ${r.exit ?? 1}`)}</failure>`, '    </testcase>');
+      out.push(
+        `${open}>`,
+        `      <failure message="${xml(message)}" type="${xml(r.code ?? 'ERROR')}">${xml(`${r.row.id} at ${r.row.wire}: ${message}; exit ${r.exit ?? 1}`)}</failure>`,
+        '    </testcase>',
+      );
     }
   }
   out.push('  </testsuite>', '</testsuites>', '');

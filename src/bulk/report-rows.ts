@@ -17,7 +17,8 @@ export function jsonOf(r: RowResult): Record<string, unknown> {
  */
 export const jsonLine = (r: RowResult) => JSON.stringify(jsonOf(r)).replace(/[\u007f-\u009f]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 
-const detail = (r: RowResult) => (r.status === 'scheduled' || r.status === 'skipped' ? (r.scheduledAt ?? r.row.wire) : `${r.error ?? ''}${r.code ? ` (${r.code})` : ''}`);
+const detail = (r: RowResult) =>
+  r.status === 'scheduled' || r.status === 'skipped' ? (r.scheduledAt ?? r.row.wire) : `${r.error ?? ''}${r.code ? ` (${r.code})` : ''}`;
 
 const COLUMNS: Column<RowResult>[] = [
   { header: 'LINE', value: (r) => r.row.line, align: 'right' },

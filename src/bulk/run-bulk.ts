@@ -92,13 +92,16 @@ export async function runBulk(ctx: Context, o: BulkOptions, sender?: Sender): Pr
   const exit = exitOf(results, run.stop, run.authExit);
   if (exit === 0) return;
   if (run.stop === 'interrupted') throw new InterruptedError();
-  throw new LocalError(failureMessage(plan.file, results, run.stop), exit, { code: run.stop === 'auth' ? 'STOPPED' : exit === 7 ? 'RATE_LIMITED' : 'ROWS_FAILED' });
+  throw new LocalError(failureMessage(plan.file, results, run.stop), exit, {
+    code: run.stop === 'auth' ? 'STOPPED' : exit === 7 ? 'RATE_LIMITED' : 'ROWS_FAILED',
+  });
 }
 
 function failureMessage(file: string, results: RowResult[], stop?: string): string {
   if (stop === 'auth') return 'the key was refused; the run stopped and the rows left were not sent';
   const unsent = results.filter((r) => r.status === 'not_sent').length;
-  if (unsent && results.some((r) => r.code === 'RATE_LIMITED')) return `${unsent} row(s) not sent: the rate limit budget ran out (rerun with --state, or pass --wait)`;
+  if (unsent && results.some((r) => r.code === 'RATE_LIMITED'))
+    return `${unsent} row(s) not sent: the rate limit budget ran out (rerun with --state, or pass --wait)`;
   const first = [...results].sort((a, b) => a.row.line - b.row.line).find((r) => r.status === 'failed');
   const failed = results.filter((r) => r.status === 'failed').length;
   return `${failed} row(s) failed; the first at ${escapeControls(file)}:${first?.row.line ?? '?'}`;

@@ -51,7 +51,7 @@ export async function loadState(file: string): Promise<LoadedState> {
 /** The record that makes a row a `skipped` one: scheduled before, same instant, same website. */
 export function alreadyDone(state: LoadedState, row: PlanRow): StateRecord | undefined {
   const r = state.byId.get(row.id);
-  if (!r || r.status !== 'scheduled') return undefined;
+  if (r?.status !== 'scheduled') return undefined;
   if (Date.parse(r.when) !== row.when.getTime() || (r.websiteId ?? undefined) !== row.websiteId) return undefined;
   return r;
 }

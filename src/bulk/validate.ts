@@ -4,7 +4,8 @@ import type { RawRow } from './read-plan.js';
 import type { PlanProblem, PlanRow } from './types.js';
 
 /** The API's id format (zod's uuid, RFC 9562); checked here so a typo costs no request. */
-const UUID = /^([0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/i;
+const UUID =
+  /^([0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/i;
 
 export interface CheckedPlan {
   rows: PlanRow[];

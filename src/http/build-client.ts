@@ -46,7 +46,20 @@ export function buildClient(s: ClientSettings, target: ClientTarget): ApiClient 
   const onResponse = lowBudgetWatch((line) => s.io.err.write(line + '\n'));
   const deadline = s.deadline;
   const maxBytes = maxResponseBytes(s.env);
-  return new ApiClient({ baseUrl, key, crmSegment, timeoutMs, deadline, maxResponseBytes: maxBytes, userAgent: userAgent(), log, retryBaseMs, activity, dispatcher: s.dispatcher, onResponse });
+  return new ApiClient({
+    baseUrl,
+    key,
+    crmSegment,
+    timeoutMs,
+    deadline,
+    maxResponseBytes: maxBytes,
+    userAgent: userAgent(),
+    log,
+    retryBaseMs,
+    activity,
+    dispatcher: s.dispatcher,
+    onResponse,
+  });
 }
 
 /**

@@ -57,7 +57,7 @@ export interface CallInput {
 }
 
 /** The input of `call`: the operation's typed request, optional when every part of it is. */
-export type CallArgs<Op extends OperationId> = {} extends RequestInput<Op> ? [input?: RequestInput<Op>] : [input: RequestInput<Op>];
+export type CallArgs<Op extends OperationId> = Record<never, never> extends RequestInput<Op> ? [input?: RequestInput<Op>] : [input: RequestInput<Op>];
 
 export interface CallResult<T> {
   /** Schema-checked data (unknown fields kept). */
@@ -95,7 +95,7 @@ export class ApiClient {
     // Every RequestInput is a CallInput; TypeScript cannot see it through the generic.
     const input = (typed ?? {}) as CallInput;
     const url = this.urlFor(ep, input);
-    const res = await this.send(ep.method, url, ep.method === 'GET' ? undefined : input.body ?? {});
+    const res = await this.send(ep.method, url, ep.method === 'GET' ? undefined : (input.body ?? {}));
     const envelope = this.unwrap(ep.method, url, res);
     const problem = checkJson(responseSchemas[ep.operationId], envelope.data);
     if (problem) {
@@ -166,7 +166,11 @@ export class ApiClient {
     const { deadline } = this.options;
     if (!deadline) return { ms: own, byDeadline: false };
     const left = remainingMs(deadline);
-    if (left <= 0) throw new NetworkError(method, redactKeys(url), `Timed out: the --timeout of ${deadline.seconds} s (retries included) ran out`, { code: 'TIMEOUT', retryable: false });
+    if (left <= 0)
+      throw new NetworkError(method, redactKeys(url), `Timed out: the --timeout of ${deadline.seconds} s (retries included) ran out`, {
+        code: 'TIMEOUT',
+        retryable: false,
+      });
     return left <= own ? { ms: left, byDeadline: true } : { ms: own, byDeadline: false };
   }
 
@@ -203,7 +207,11 @@ export class ApiClient {
     } catch (cause) {
       // Another attempt would only fetch the same flood: no retry (exit 8).
       if (cause instanceof TooLargeError) {
-        throw new NetworkError(method, redactKeys(url), `Response too large: more than the ${describeBytes(cause.cap)} cap (CR_MAX_RESPONSE_BYTES)`, { cause, code: 'RESPONSE_TOO_LARGE', retryable: false });
+        throw new NetworkError(method, redactKeys(url), `Response too large: more than the ${describeBytes(cause.cap)} cap (CR_MAX_RESPONSE_BYTES)`, {
+          cause,
+          code: 'RESPONSE_TOO_LARGE',
+          retryable: false,
+        });
       }
       const why = describeNetworkFailure(cause, byDeadline ? this.options.deadline!.seconds * 1000 : timeoutMs);
       throw new NetworkError(method, redactKeys(url), byDeadline && why.startsWith('Timed out') ? `${why} (--timeout, retries included)` : why, { cause });

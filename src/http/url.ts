@@ -26,7 +26,10 @@ function renameSegments(path: string, segments: PathSegments | undefined, names:
     if (name && name !== segment) renames.set(segment, encodeURIComponent(name));
   }
   if (renames.size === 0) return path;
-  return path.split('/').map((part) => renames.get(part) ?? part).join('/');
+  return path
+    .split('/')
+    .map((part) => renames.get(part) ?? part)
+    .join('/');
 }
 
 /**

@@ -47,7 +47,11 @@ export async function asCliError(err: unknown): Promise<unknown> {
   const errno = err as NodeJS.ErrnoException;
   if (errno instanceof Error && typeof errno.code === 'string' && FS_REFUSALS[errno.code]) {
     const where = typeof errno.path === 'string' ? `in ${escapeControls(dirname(errno.path))}` : 'beside the store';
-    return new LocalError(`cannot write ${where}: ${FS_REFUSALS[errno.code]} (${errno.code}); commands that only read, such as cr local keys list, still work`, 1, { cause: err, code: 'STORE_NOT_WRITABLE' });
+    return new LocalError(
+      `cannot write ${where}: ${FS_REFUSALS[errno.code]} (${errno.code}); commands that only read, such as cr local keys list, still work`,
+      1,
+      { cause: err, code: 'STORE_NOT_WRITABLE' },
+    );
   }
   return err;
 }

@@ -86,7 +86,10 @@ export class Bridge {
   private fromServer(m: JSONRPCMessage): void {
     if (isResponse(m)) {
       const k = typeof m.id === 'string' && m.id.startsWith(INTERNAL) ? this.internal.get(m.id) : undefined;
-      if (k) return k(m);
+      if (k) {
+        k(m);
+        return;
+      }
       const p = this.pending.get(keyOf(m.id));
       this.pending.delete(keyOf(m.id));
       if (p && 'result' in m) this.learn(p, m.result as Record<string, unknown>);
@@ -120,11 +123,16 @@ export class Bridge {
     if (this.closing) return;
     const plan = this.retryPlan(m, failure, sessionUsed !== undefined);
     if (plan.retry) {
-      this.o.log(`cr mcp: ${this.label(m)}: ${oneLine((failure as Error).message)}; ${plan.retry === 'session' ? 'starting a new session' : 'reconnecting'} and retrying once`);
+      this.o.log(
+        `cr mcp: ${this.label(m)}: ${oneLine((failure as Error).message)}; ${plan.retry === 'session' ? 'starting a new session' : 'reconnecting'} and retrying once`,
+      );
       try {
         // Sends that failed together share one new session (or one new connection).
         if (plan.retry === 'session' && (this.reinitializing || this.up.session === sessionUsed)) {
-          await (this.reinitializing ??= this.reinitialize().finally(() => (this.reinitializing = undefined)));
+          this.reinitializing ??= this.reinitialize().finally(() => {
+            this.reinitializing = undefined;
+          });
+          await this.reinitializing;
         } else if (plan.retry === 'connection') {
           this.up.reset(false, gen);
         }

@@ -35,14 +35,24 @@ function secondsText(s: number): string {
 /** The JSON-RPC error object for a failure (message in the API's words, plus what to do). */
 export function rpcErrorOf(err: unknown, ctx: FailureContext = {}): JSONRPCErrorResponse['error'] {
   if (err instanceof HttpFailure) {
-    const data = { status: err.status, code: err.apiCode ?? null, ...(err.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: err.retryAfterSeconds }), ...(err.retryAt ? { retryAt: err.retryAt } : {}) };
+    const data = {
+      status: err.status,
+      code: err.apiCode ?? null,
+      ...(err.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: err.retryAfterSeconds }),
+      ...(err.retryAt ? { retryAt: err.retryAt } : {}),
+    };
     if (err.status === 401) {
       const how = ctx.profile ? `run \`cr auth login --profile ${ctx.profile}\` with a valid key` : 'the local key was refused';
       return { code: RPC.unauthorized, message: `${err.apiMessage} (HTTP 401): ${how}, then restart this MCP server`, data };
     }
     if (err.status === 403) return { code: RPC.forbidden, message: `${err.apiMessage} (HTTP 403)`, data };
     if (err.status === 429) {
-      const when = err.retryAfterSeconds !== undefined ? `retry after ${secondsText(err.retryAfterSeconds)}${err.retryAt ? ` (at ${err.retryAt})` : ''}` : err.retryAt ? `retry at ${err.retryAt}` : 'retry later';
+      const when =
+        err.retryAfterSeconds !== undefined
+          ? `retry after ${secondsText(err.retryAfterSeconds)}${err.retryAt ? ` (at ${err.retryAt})` : ''}`
+          : err.retryAt
+            ? `retry at ${err.retryAt}`
+            : 'retry later';
       return { code: RPC.rateLimited, message: `${err.apiMessage} (HTTP 429); ${when}`, data };
     }
     return { code: RPC.upstream, message: `${err.apiMessage} (HTTP ${err.status})`, data };

@@ -21,11 +21,22 @@ async function endpointOf(ctx: Context): Promise<{ url: URL; key: string; profil
  * or SIGINT, then resolves (the command exits 0). Standard output carries JSON-RPC
  * messages only; everything else goes to standard error through ctx.io.err.
  */
-export async function runStdioBridge(ctx: Context, streams: { stdin: NodeJS.ReadableStream & { pause(): unknown }; stdout: NodeJS.WritableStream } = { stdin: process.stdin, stdout: process.stdout }): Promise<void> {
+export async function runStdioBridge(
+  ctx: Context,
+  streams: { stdin: NodeJS.ReadableStream & { pause(): unknown }; stdout: NodeJS.WritableStream } = { stdin: process.stdin, stdout: process.stdout },
+): Promise<void> {
   const endpoint = await endpointOf(ctx);
   const log = (line: string) => ctx.io.err.write(line + '\n');
   const client = new StdioServerTransport(streams.stdin as typeof process.stdin, streams.stdout as typeof process.stdout);
-  const bridge = new Bridge({ client, url: endpoint.url, key: endpoint.key, userAgent: userAgent(), log, verbose: ctx.globals.verbose, profile: endpoint.profile });
+  const bridge = new Bridge({
+    client,
+    url: endpoint.url,
+    key: endpoint.key,
+    userAgent: userAgent(),
+    log,
+    verbose: ctx.globals.verbose,
+    profile: endpoint.profile,
+  });
 
   let stop!: (why: string) => void;
   const stopped = new Promise<string>((resolve) => (stop = resolve));
@@ -37,7 +48,8 @@ export async function runStdioBridge(ctx: Context, streams: { stdin: NodeJS.Read
   streams.stdin.once('close', onEnd);
   try {
     await bridge.start();
-    if (ctx.globals.verbose) log(`cr mcp: bridging stdio to ${oneLine(endpoint.url.origin + endpoint.url.pathname)}${endpoint.profile ? ` (profile ${endpoint.profile})` : ''}`);
+    if (ctx.globals.verbose)
+      log(`cr mcp: bridging stdio to ${oneLine(endpoint.url.origin + endpoint.url.pathname)}${endpoint.profile ? ` (profile ${endpoint.profile})` : ''}`);
     const why = await stopped;
     if (ctx.globals.verbose) log(`cr mcp: ${why}; stopping`);
   } finally {

@@ -26,7 +26,9 @@ export function entityCurrency(
   alerts: readonly { revenueRecord: Pick<InvoiceAlert['revenueRecord'], 'entity_id' | 'currency'> }[],
 ): string | null {
   if (typeof summary.currency === 'string' && summary.currency) return summary.currency.toUpperCase();
-  const seen = new Set(alerts.filter((a) => a.revenueRecord.entity_id === summary.entity.id && a.revenueRecord.currency).map((a) => a.revenueRecord.currency.toUpperCase()));
+  const seen = new Set(
+    alerts.filter((a) => a.revenueRecord.entity_id === summary.entity.id && a.revenueRecord.currency).map((a) => a.revenueRecord.currency.toUpperCase()),
+  );
   return seen.size === 1 ? [...seen][0]! : null;
 }
 
@@ -59,7 +61,11 @@ export function totalRows(rows: readonly EntityRow[]): EntityRow[] {
     currency,
     mrr: sum(list.map((r) => r.mrr)),
     clients: sum(list.map((r) => r.clients ?? 0)),
-    nextRenewal: list.map((r) => r.nextRenewal).filter((d): d is string => !!d).sort()[0] ?? null,
+    nextRenewal:
+      list
+        .map((r) => r.nextRenewal)
+        .filter((d): d is string => !!d)
+        .sort()[0] ?? null,
     cost: sum(list.map((r) => r.cost)),
     aiCost: sum(list.map((r) => r.aiCost)),
     margin: sum(list.map((r) => r.margin)),

@@ -59,7 +59,15 @@ function timeFormat(timeZone: string | undefined): Intl.DateTimeFormat {
   const key = timeZone ?? '';
   let format = timeFormats.get(key);
   if (!format) {
-    const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' };
+    const options: Intl.DateTimeFormatOptions = {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    };
     try {
       format = new Intl.DateTimeFormat('en-US', { ...options, timeZone: timeZone || undefined });
     } catch {

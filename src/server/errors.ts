@@ -27,8 +27,7 @@ export const invalidKey = (keySent = false) =>
   new HttpError(401, 'Invalid API key', 'INVALID_API_KEY', undefined, {
     'WWW-Authenticate': keySent ? 'Bearer realm="cr", error="invalid_token"' : 'Bearer realm="cr"',
   });
-export const validationError = (details: { path: string; message: string }[]) =>
-  new HttpError(400, 'Validation error', 'BAD_REQUEST', details);
+export const validationError = (details: { path: string; message: string }[]) => new HttpError(400, 'Validation error', 'BAD_REQUEST', details);
 export const notInScope = () => new HttpError(403, 'Website not in key scope', 'FORBIDDEN');
 /** The scheduling not-found: no code field at all (service-api.md, Errors). */
 export const postNotFound = () => new HttpError(404, 'Not found', undefined);

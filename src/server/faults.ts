@@ -24,10 +24,7 @@ import { escapeControls } from '../render/escape.js';
  * status or drop rule decides the answer. Draws come from a seeded PRNG (`--seed`), so
  * the same requests in the same order meet the same faults.
  */
-export type Fault =
-  | { kind: 'status'; status: 429 | 500 | 503; retryAfter: number }
-  | { kind: 'latency'; ms: number; jitter: number }
-  | { kind: 'drop' };
+export type Fault = { kind: 'status'; status: 429 | 500 | 503; retryAfter: number } | { kind: 'latency'; ms: number; jitter: number } | { kind: 'drop' };
 
 export interface FaultRule {
   /** The ROUTE as written (for the log). */
@@ -62,23 +59,43 @@ const escapeRe = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 function routeMatcher(route: string): FaultRule['matches'] {
   if (route === '*') return () => true;
   if (route.startsWith('/')) {
-    const re = new RegExp('^' + route.split('/').map((seg) => (seg === '**' ? '.*' : seg.split('*').map(escapeRe).join('[^/]*'))).join('/') + '/?$');
+    const re = new RegExp(
+      '^' +
+        route
+          .split('/')
+          .map((seg) => (seg === '**' ? '.*' : seg.split('*').map(escapeRe).join('[^/]*')))
+          .join('/') +
+        '/?$',
+    );
     return (_m, path) => re.test(path);
   }
   const r = Object.hasOwn(routes, route) ? (routes as Record<string, { method: string; path: string }>)[route] : undefined;
   if (!r) throw new FaultSpecError(`unknown route "${route}": use *, an operationId (e.g. scheduleSocialPost) or a path glob starting with /`);
-  const re = new RegExp('^' + r.path.split(/\{\w+\}/).map(escapeRe).join('[^/]+') + '/?$');
+  const re = new RegExp(
+    '^' +
+      r.path
+        .split(/\{\w+\}/)
+        .map(escapeRe)
+        .join('[^/]+') +
+      '/?$',
+  );
   return (method, path) => method === r.method && re.test(path);
 }
 
 /** Parses `--faults SPEC` (syntax above); throws FaultSpecError naming the bad part. */
 export function parseFaults(spec: string, seed: number): FaultPlan {
   const rules: FaultRule[] = [];
-  for (const text of spec.split(';').map((s) => s.trim()).filter(Boolean)) {
+  for (const text of spec
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const colon = text.lastIndexOf(':');
     if (colon <= 0) throw new FaultSpecError(`"${text}": expected ROUTE:FAULT[,ATTR…], e.g. scheduleSocialPost:status=503,rate=0.2`);
     const route = text.slice(0, colon).trim();
-    const [head = '', ...attrs] = text.slice(colon + 1).split(',').map((s) => s.trim());
+    const [head = '', ...attrs] = text
+      .slice(colon + 1)
+      .split(',')
+      .map((s) => s.trim());
     const [name, value = ''] = head.split('=').map((s) => s.trim()) as [string, string?];
     let fault: Fault;
     if (name === 'status') {
@@ -93,7 +110,8 @@ export function parseFaults(spec: string, seed: number): FaultPlan {
       const [k, v = ''] = attr.split('=').map((s) => s.trim()) as [string, string?];
       if (k === 'rate') {
         rate = Number(v);
-        if (v === '' || !Number.isFinite(rate) || rate < 0 || rate > 1) throw new FaultSpecError(`"${text}": rate must be a probability from 0 to 1, got "${v}"`);
+        if (v === '' || !Number.isFinite(rate) || rate < 0 || rate > 1)
+          throw new FaultSpecError(`"${text}": rate must be a probability from 0 to 1, got "${v}"`);
       } else if (k === 'jitter' && fault.kind === 'latency') fault.jitter = duration(v, 'jitter');
       else if (k === 'retry_after' && fault.kind === 'status' && fault.status === 429 && /^\d+$/.test(v)) fault.retryAfter = Number(v);
       else throw new FaultSpecError(`"${text}": unknown or misplaced attribute "${attr}" (rate=P; jitter= with latency; retry_after=SECONDS with status=429)`);
@@ -167,7 +185,11 @@ export function createFaultInjector(plan: FaultPlan, opts: { limit: number; log?
         const { status, retryAfter } = decided.fault;
         const [error, code] = ANSWERS[status];
         const body = JSON.stringify({ success: false, error, code });
-        const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'x-cr-fault': String(decided.index + 1) };
+        const headers: Record<string, string> = {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          'x-cr-fault': String(decided.index + 1),
+        };
         if (status === 429) {
           Object.assign(headers, {
             'retry-after': String(retryAfter),

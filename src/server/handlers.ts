@@ -149,8 +149,7 @@ export const handlers: { [Op in OperationId]: Handler<ValidInputOf<Op>> } = {
   },
 
   listCrmAgents: {
-    run: ({ store, scope }) =>
-      cachedRead(store, ['crm', scopeKey(scope.websiteIds)], () => listCrmAgents(store.list('crm_agents'), scope.websiteIds)),
+    run: ({ store, scope }) => cachedRead(store, ['crm', scopeKey(scope.websiteIds)], () => listCrmAgents(store.list('crm_agents'), scope.websiteIds)),
   },
 };
 

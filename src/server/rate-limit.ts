@@ -110,7 +110,12 @@ export class RateLimiter {
     const now = this.now();
     const w = this.windows.get(keyId);
     const live = w && current(w, now) ? w : { start: now, count: 0 };
-    return { allowed: live.count < this.limit, limit: this.limit, remaining: Math.max(0, this.limit - live.count), reset: Math.ceil((live.start + WINDOW_MS) / 1000) };
+    return {
+      allowed: live.count < this.limit,
+      limit: this.limit,
+      remaining: Math.max(0, this.limit - live.count),
+      reset: Math.ceil((live.start + WINDOW_MS) / 1000),
+    };
   }
 
   private markDirty() {
@@ -133,9 +138,11 @@ export class RateLimiter {
     for (const [k, w] of this.windows) if (current(w, now)) windows[k] = w;
     const text = JSON.stringify({ version: 1, windowMs: WINDOW_MS, windows }) + '\n';
     const file = this.file;
-    this.writing = this.writing.then(() => atomicWrite(this.fs, file, text, { sync: false })).catch(() => {
-      this.dirty = true;
-    });
+    this.writing = this.writing
+      .then(() => atomicWrite(this.fs, file, text, { sync: false }))
+      .catch(() => {
+        this.dirty = true;
+      });
     return this.writing;
   }
 

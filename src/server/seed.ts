@@ -64,9 +64,30 @@ export function demoStore(clock: Clock): StoreData {
     { id: DEMO.otherAgencyId, name: 'Bluepeak Studio' },
   ];
   d.websites = [
-    { id: W1, name: 'Harbor Dental', domain: 'harbordental.example', agency_id: DEMO.agencyId, owner_id: DEMO.ownerUserId, location: { lat: 47.6062, lng: -122.3321 } },
-    { id: W2, name: 'Maple Street Bakery', domain: 'maplebakery.example', agency_id: DEMO.agencyId, owner_id: DEMO.ownerUserId, location: { lat: 45.5152, lng: -122.6784 } },
-    { id: W3, name: 'Summit Legal', domain: 'summitlegal.example', agency_id: DEMO.otherAgencyId, owner_id: DEMO.otherUserId, location: { lat: 39.7392, lng: -104.9903 } },
+    {
+      id: W1,
+      name: 'Harbor Dental',
+      domain: 'harbordental.example',
+      agency_id: DEMO.agencyId,
+      owner_id: DEMO.ownerUserId,
+      location: { lat: 47.6062, lng: -122.3321 },
+    },
+    {
+      id: W2,
+      name: 'Maple Street Bakery',
+      domain: 'maplebakery.example',
+      agency_id: DEMO.agencyId,
+      owner_id: DEMO.ownerUserId,
+      location: { lat: 45.5152, lng: -122.6784 },
+    },
+    {
+      id: W3,
+      name: 'Summit Legal',
+      domain: 'summitlegal.example',
+      agency_id: DEMO.otherAgencyId,
+      owner_id: DEMO.otherUserId,
+      location: { lat: 39.7392, lng: -104.9903 },
+    },
     { id: W4, name: 'Ada Consulting', domain: 'ada.example', agency_id: null, owner_id: DEMO.ownerUserId, location: null },
   ];
 
@@ -84,7 +105,15 @@ export function demoStore(clock: Clock): StoreData {
   const rec = (
     entity: string,
     client: string,
-    o: { type?: 'recurring' | 'project' | 'one_time'; amount: number; freq?: 'monthly' | 'quarterly' | 'semi_annual' | 'annual' | null; next?: number | null; status?: 'active' | 'paused' | 'churned' | 'completed'; renewal?: number | null; website?: string | null },
+    o: {
+      type?: 'recurring' | 'project' | 'one_time';
+      amount: number;
+      freq?: 'monthly' | 'quarterly' | 'semi_annual' | 'annual' | null;
+      next?: number | null;
+      status?: 'active' | 'paused' | 'churned' | 'completed';
+      renewal?: number | null;
+      website?: string | null;
+    },
   ) => ({
     id: stableId(`revenue:${++rr}`),
     entity_id: entity,
@@ -202,7 +231,13 @@ export function demoStore(clock: Clock): StoreData {
     },
   ];
 
-  const post = (id: string, websiteId: string, status: 'draft' | 'scheduled' | 'publishing' | 'published' | 'failed', content: string, scheduled: number | null) => ({
+  const post = (
+    id: string,
+    websiteId: string,
+    status: 'draft' | 'scheduled' | 'publishing' | 'published' | 'failed',
+    content: string,
+    scheduled: number | null,
+  ) => ({
     id,
     websiteId,
     status,

@@ -117,7 +117,9 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', envelopeText('Request timeout', 'BAD_REQUEST')]
         : [400, 'Bad Request', envelopeText('Bad request', 'BAD_REQUEST')];
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /**
@@ -156,14 +158,20 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const core = createCore({ store, clock, rateLimiter, onInternalError });
   const allowedHosts = [...(opts.allowedHosts ?? [])];
   if (!LOOPBACK.has(host) && host !== '0.0.0.0' && host !== '::') allowedHosts.push(host);
-  const app = createApp({ store, core, allowedHosts, extend: opts.extend ?? mountExtraRoutes, onInternalError, log: write ? (e) => write(formatLogLine(e)) : undefined });
+  const app = createApp({
+    store,
+    core,
+    allowedHosts,
+    extend: opts.extend ?? mountExtraRoutes,
+    onInternalError,
+    log: write ? (e) => write(formatLogLine(e)) : undefined,
+  });
   const faults = opts.faults && createFaultInjector(opts.faults, { limit: rateLimiter.limit, log: write });
 
-  let server: Server;
   let actualPort: number;
   let connections!: ReturnType<typeof manageConnections>;
   try {
-    ({ server, port: actualPort } = await new Promise<{ server: Server; port: number }>((resolvePromise, reject) => {
+    ({ port: actualPort } = await new Promise<{ server: Server; port: number }>((resolvePromise, reject) => {
       const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: requestErrorResponse });
       const s = createServer({ ...SERVER_TIMEOUTS });
       connections = manageConnections(s, opts.limits ?? {}, write ?? (() => undefined));
@@ -186,7 +194,10 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     // Not an internal failure: say which address, and what to do (cli.md exit 1).
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       const where = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
-      throw new LocalError(`${where} is already in use; pick another with --port (0 picks a free one) or stop what listens there`, 1, { cause: err, code: 'ADDRESS_IN_USE' });
+      throw new LocalError(`${where} is already in use; pick another with --port (0 picks a free one) or stop what listens there`, 1, {
+        cause: err,
+        code: 'ADDRESS_IN_USE',
+      });
     }
     throw err;
   }

@@ -12,7 +12,9 @@ describe('commands/ and the process', () => {
     const files = sourceFiles('commands');
     expect(files.length).toBeGreaterThan(10);
     const touching = files.filter((f) => {
-      const code = readFileSync(join(ROOT, f), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+      const code = readFileSync(join(ROOT, f), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/\/\/.*$/gm, '');
       return /\bprocess\s*\.|\bprocess\s*\[/.test(code) || importsOf(f).some((s) => s === 'process' || s === 'node:process');
     });
     expect(touching, 'command files that use process.* (go through the context)').toEqual([]);

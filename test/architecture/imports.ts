@@ -24,7 +24,9 @@ const SPECIFIER = /(?:\bimport\s+(?:type\s+)?(?:[\w*{}\s,$]+\s+from\s+)?|\bexpor
 
 /** The module specifiers a file imports (comments are stripped first). */
 export function importsOf(file: string): string[] {
-  const text = readFileSync(join(ROOT, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const text = readFileSync(join(ROOT, file), 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '');
   return [...text.matchAll(SPECIFIER)].map((m) => m[1]!);
 }
 

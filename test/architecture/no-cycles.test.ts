@@ -11,7 +11,7 @@ import { localImportsOf, sourceFiles } from './imports.js';
 const ALLOWED_CYCLES: string[] = [];
 
 /** Every elementary circle, each written from its smallest path, as `a -> b -> … -> a`. */
-export function findCycles(graph: Map<string, string[]>): string[] {
+function findCycles(graph: Map<string, string[]>): string[] {
   const cycles = new Set<string>();
   const nodes = [...graph.keys()].sort();
   // Johnson-style search restricted to nodes >= start: each circle is found once, from its smallest node.
@@ -40,14 +40,24 @@ describe('import graph of src/ and commands/', () => {
   const graph = new Map(files.map((f) => [f, [...new Set(localImportsOf(f))].filter((t) => files.includes(t))]));
 
   it('every relative import resolves to a source file', () => {
-    const missing = files.flatMap((f) => localImportsOf(f).filter((t) => !files.includes(t)).map((t) => `${f} imports ${t}`));
+    const missing = files.flatMap((f) =>
+      localImportsOf(f)
+        .filter((t) => !files.includes(t))
+        .map((t) => `${f} imports ${t}`),
+    );
     expect(missing).toEqual([]);
   });
 
   it('has no import circle (other than the known ones being removed)', () => {
     const cycles = findCycles(graph);
-    expect(cycles.filter((c) => !ALLOWED_CYCLES.includes(c)), 'import circles (path shown)').toEqual([]);
-    expect(ALLOWED_CYCLES.filter((c) => !cycles.includes(c)), 'allowed circles that are gone: remove them from ALLOWED_CYCLES').toEqual([]);
+    expect(
+      cycles.filter((c) => !ALLOWED_CYCLES.includes(c)),
+      'import circles (path shown)',
+    ).toEqual([]);
+    expect(
+      ALLOWED_CYCLES.filter((c) => !cycles.includes(c)),
+      'allowed circles that are gone: remove them from ALLOWED_CYCLES',
+    ).toEqual([]);
   });
 
   it('the search finds a circle and names its path', () => {

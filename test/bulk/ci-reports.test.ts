@@ -15,7 +15,10 @@ const COMMAND = /^::error (file=[^,:]+,)?line=\d+,title=[^,:]+::[^\r\n]*$/;
 
 const failedRow = (error: string): RowResult => ({
   row: { line: 7, id: 'a:b,c', at: AT, when: new Date(AT), wire: AT },
-  status: 'failed', error, code: 'X', exit: 6,
+  status: 'failed',
+  error,
+  code: 'X',
+  exit: 6,
 });
 
 describe('GitHub annotations, step summary and JUnit, from a real run', () => {

@@ -35,7 +35,10 @@ describe('cr serve --faults (the built binary)', () => {
         const other = await fetch(`${srv.baseUrl}/intelligence/learnings`, { headers: { authorization: `Bearer ${KEYS.editorW1}` } });
         expect(other.status).toBe(200);
         runs.push(statuses);
-        const faultLines = srv.stderr().split('\n').filter((l) => / fault POST \/api\/v1\/social\/posts\/[^/]+\/schedule: /.test(l));
+        const faultLines = srv
+          .stderr()
+          .split('\n')
+          .filter((l) => / fault POST \/api\/v1\/social\/posts\/[^/]+\/schedule: /.test(l));
         expect(faultLines).toHaveLength(statuses.filter((s) => s !== 200).length);
         expect(srv.stderr()).toContain('injecting faults (3 rules, --seed 42)');
       } finally {

@@ -40,7 +40,7 @@ function workflowSteps(readme: string): Step[] {
   return steps;
 }
 
-describe('the README\'s GitHub Actions example', () => {
+describe("the README's GitHub Actions example", () => {
   it('runs as written (minus the runner and the install step) and a rerun skips what is done', async () => {
     const steps = workflowSteps(readFileSync(join(ROOT, 'README.md'), 'utf8'));
     expect(steps.map((s) => s.name)).toEqual(['Install cr', 'Check the plan', 'Schedule']);
@@ -56,8 +56,15 @@ describe('the README\'s GitHub Actions example', () => {
       writeFileSync(join(dir, 'posts', 'schedule.csv'), ['id,at,website_id', ...ids(5).map((id) => `${id},${AT},`)].join('\n') + '\n');
       const summary = join(dir, 'summary.md');
       const env = {
-        PATH: `${bin}:${process.env.PATH}`, HOME: dir, CR_CONFIG_DIR: join(dir, 'cfg'), CR_BASE_URL: srv.baseUrl, CR_API_KEY: KEYS.editor,
-        CR_NOW: NOW, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary, CI: 'true',
+        PATH: `${bin}:${process.env.PATH}`,
+        HOME: dir,
+        CR_CONFIG_DIR: join(dir, 'cfg'),
+        CR_BASE_URL: srv.baseUrl,
+        CR_API_KEY: KEYS.editor,
+        CR_NOW: NOW,
+        GITHUB_ACTIONS: 'true',
+        GITHUB_STEP_SUMMARY: summary,
+        CI: 'true',
       };
       const runJob = async () => {
         const out: string[] = [];

@@ -4,8 +4,7 @@ import type { SendOutcome } from '../../src/bulk/send.js';
 import type { PlanRow } from '../../src/bulk/types.js';
 import { exitOf } from '../../src/bulk/outcome.js';
 
-const rows = (n: number): PlanRow[] =>
-  Array.from({ length: n }, (_, i) => ({ line: i + 2, id: `id-${i + 1}`, at: 'x', when: new Date(0), wire: 'x' }));
+const rows = (n: number): PlanRow[] => Array.from({ length: n }, (_, i) => ({ line: i + 2, id: `id-${i + 1}`, at: 'x', when: new Date(0), wire: 'x' }));
 
 /**
  * A limiter like the server's (decisions.md §3) on a fake clock: `limit` requests per
@@ -57,7 +56,12 @@ describe('runRows inside the rate budget', () => {
     const srv = fakeServer(30, clock);
     const waits: number[] = [];
     const out = await runRows({
-      rows: rows(100), concurrency: 4, wait: true, send: srv.send, signal: new AbortController().signal, now: () => clock.t,
+      rows: rows(100),
+      concurrency: 4,
+      wait: true,
+      send: srv.send,
+      signal: new AbortController().signal,
+      now: () => clock.t,
       sleep: async (ms) => {
         waits.push(ms);
         clock.t += ms;
@@ -85,8 +89,14 @@ describe('runRows inside the rate budget', () => {
     calls = 0;
     const slept: number[] = [];
     const withWait = await runRows({
-      rows: rows(6), concurrency: 1, wait: true, send, signal: new AbortController().signal, now: () => clock.t,
-      sleep: async (ms) => void slept.push(ms), onResult: async () => {},
+      rows: rows(6),
+      concurrency: 1,
+      wait: true,
+      send,
+      signal: new AbortController().signal,
+      now: () => clock.t,
+      sleep: async (ms) => void slept.push(ms),
+      onResult: async () => {},
     });
     expect(withWait.results.every((r) => r.status === 'scheduled')).toBe(true);
     expect(slept).toEqual([5250]);

@@ -58,8 +58,14 @@ export async function startBulkServer(n: number, opts: { rateLimit?: number; rea
   const { fixedClock } = await import('../../src/server/clock.js');
   const log: string[] = [];
   const server = await startServer({
-    storePath, host: '127.0.0.1', port: 0, rateLimit: opts.rateLimit ?? 100_000, clock: fixedClock(NOW),
-    realClock: opts.realClock, faults: opts.faults, log: (line) => log.push(line),
+    storePath,
+    host: '127.0.0.1',
+    port: 0,
+    rateLimit: opts.rateLimit ?? 100_000,
+    clock: fixedClock(NOW),
+    realClock: opts.realClock,
+    faults: opts.faults,
+    log: (line) => log.push(line),
   });
   return {
     baseUrl: `${server.url}/api/v1`,
@@ -83,10 +89,18 @@ export const crAt = (baseUrl: string, args: string[], opts: { env?: Record<strin
 export function spawnCr(baseUrl: string, args: string[], env: Record<string, string> = {}) {
   const dir = tempDir('cr-cfg-');
   return execa(process.execPath, [BIN, ...args], {
-    cwd: ROOT, reject: false, extendEnv: false, stdin: 'ignore', timeout: 30_000,
+    cwd: ROOT,
+    reject: false,
+    extendEnv: false,
+    stdin: 'ignore',
+    timeout: 30_000,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CR_CONFIG_DIR: dir, NO_COLOR: '1', LANG: 'C.UTF-8', ...cliEnv(baseUrl), ...env } as Record<string, string>,
   });
 }
 
 /** The JSON lines of a --json run's stdout. */
-export const jsonLines = (stdout: string) => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+export const jsonLines = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);

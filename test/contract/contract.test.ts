@@ -69,18 +69,42 @@ const CASES: Case[] = [
   { op: 'createAdCreative', name: 'agency editor names W2', path: '/content/ads/creatives/create', key: KEYS.editorAgency, body: { ...ad, website_id: IDS.W2 }, status: 200 },
   { op: 'createAdCreative', name: 'empty body', path: '/content/ads/creatives/create', key: KEYS.editorW1, body: {}, status: 400, code: 'BAD_REQUEST' },
   { op: 'createAdCreative', name: 'invalid JSON', path: '/content/ads/creatives/create', key: KEYS.editorW1, rawBody: '{"name": ', status: 400, code: 'BAD_REQUEST' },
-  { op: 'createAdCreative', name: 'bad values', path: '/content/ads/creatives/create', key: KEYS.editorW1, body: { ...ad, destination_url: 'ftp://x', image_urls: ['nope'], platform: 'myspace' }, status: 400, code: 'BAD_REQUEST' },
+  {
+    op: 'createAdCreative',
+    name: 'bad values',
+    path: '/content/ads/creatives/create',
+    key: KEYS.editorW1,
+    body: { ...ad, destination_url: 'ftp://x', image_urls: ['nope'], platform: 'myspace' },
+    status: 400,
+    code: 'BAD_REQUEST',
+  },
   { op: 'createAdCreative', name: 'agency key without website_id', path: '/content/ads/creatives/create', key: KEYS.editorAgency, body: ad, status: 400, code: 'BAD_REQUEST' },
   { op: 'createAdCreative', name: 'viewer role', path: '/content/ads/creatives/create', key: KEYS.viewerW1, body: ad, status: 403, code: 'FORBIDDEN' },
   { op: 'createAdCreative', name: 'other website', path: '/content/ads/creatives/create', key: KEYS.editorW1, body: { ...ad, website_id: IDS.W3 }, status: 403, code: 'FORBIDDEN' },
   { op: 'createAdCreative', name: 'outside the agency', path: '/content/ads/creatives/create', key: KEYS.editorAgency, body: { ...ad, website_id: IDS.W3 }, status: 403, code: 'FORBIDDEN' },
   { op: 'createAdCreative', name: 'body over 1 MiB', path: '/content/ads/creatives/create', key: KEYS.editorW1, rawBody: BIG, status: 413, code: 'PAYLOAD_TOO_LARGE' },
-  { op: 'createAdCreative', name: 'text/plain body', path: '/content/ads/creatives/create', key: KEYS.editorW1, body: ad, headers: { 'content-type': 'text/plain' }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+  {
+    op: 'createAdCreative',
+    name: 'text/plain body',
+    path: '/content/ads/creatives/create',
+    key: KEYS.editorW1,
+    body: ad,
+    headers: { 'content-type': 'text/plain' },
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+  },
   ...common('createAdCreative', '/content/ads/creatives/create', ad),
 
   // createContentListener
   { op: 'createContentListener', name: 'editor', path: '/content/listeners', key: KEYS.editorW1, body: listener, status: 200 },
-  { op: 'createContentListener', name: 'rss, 7d', path: '/content/listeners', key: KEYS.editorW1, body: { name: 'Feed', source_type: 'rss', query_config: { feed_url: 'https://acme.example/feed.xml' }, poll_interval: '7d' }, status: 200 },
+  {
+    op: 'createContentListener',
+    name: 'rss, 7d',
+    path: '/content/listeners',
+    key: KEYS.editorW1,
+    body: { name: 'Feed', source_type: 'rss', query_config: { feed_url: 'https://acme.example/feed.xml' }, poll_interval: '7d' },
+    status: 200,
+  },
   { op: 'createContentListener', name: 'agency, website in query', path: `/content/listeners?website_id=${IDS.W2}`, key: KEYS.editorAgency, body: listener, status: 200 },
   { op: 'createContentListener', name: 'missing query_config keys', path: '/content/listeners', key: KEYS.editorW1, body: { ...listener, query_config: {} }, status: 400, code: 'BAD_REQUEST' },
   { op: 'createContentListener', name: 'unknown source', path: '/content/listeners', key: KEYS.editorW1, body: { ...listener, source_type: 'fax' }, status: 400, code: 'BAD_REQUEST' },
@@ -89,8 +113,25 @@ const CASES: Case[] = [
   { op: 'createContentListener', name: 'viewer role', path: '/content/listeners', key: KEYS.viewerW1, body: listener, status: 403, code: 'FORBIDDEN' },
   { op: 'createContentListener', name: 'other website', path: `/content/listeners?website_id=${IDS.W3}`, key: KEYS.editorW1, body: listener, status: 403, code: 'FORBIDDEN' },
   { op: 'createContentListener', name: 'body over 1 MiB', path: '/content/listeners', key: KEYS.editorW1, rawBody: BIG, status: 413, code: 'PAYLOAD_TOO_LARGE' },
-  { op: 'createContentListener', name: 'form body', path: '/content/listeners', key: KEYS.editorW1, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
-  { op: 'createContentListener', name: 'query_config over 32 keys', path: '/content/listeners', key: KEYS.editorW1, body: { ...listener, query_config: { keywords: ['a'], ...Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`k${i}`, i])) } }, status: 400, code: 'BAD_REQUEST' },
+  {
+    op: 'createContentListener',
+    name: 'form body',
+    path: '/content/listeners',
+    key: KEYS.editorW1,
+    rawBody: 'name=x',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+  },
+  {
+    op: 'createContentListener',
+    name: 'query_config over 32 keys',
+    path: '/content/listeners',
+    key: KEYS.editorW1,
+    body: { ...listener, query_config: { keywords: ['a'], ...Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`k${i}`, i])) } },
+    status: 400,
+    code: 'BAD_REQUEST',
+  },
   ...common('createContentListener', '/content/listeners', listener),
 
   // scheduleSocialPost
@@ -109,7 +150,16 @@ const CASES: Case[] = [
   { op: 'scheduleSocialPost', name: 'failed', path: schedule(IDS.postFailed), key: KEYS.editorW1, body: { scheduled_at: FUTURE }, status: 409, code: 'INVALID_STATE' },
   { op: 'scheduleSocialPost', name: 'publishing', path: schedule(IDS.postPublishing), key: KEYS.editorW1, body: { scheduled_at: FUTURE }, status: 409, code: 'INVALID_STATE' },
   { op: 'scheduleSocialPost', name: 'body over 1 MiB', path: schedule(IDS.postScheduled), key: KEYS.editorW1, rawBody: BIG, status: 413, code: 'PAYLOAD_TOO_LARGE' },
-  { op: 'scheduleSocialPost', name: 'text/plain body', path: schedule(IDS.postScheduled), key: KEYS.editorW1, body: { scheduled_at: FUTURE }, headers: { 'content-type': 'text/plain' }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+  {
+    op: 'scheduleSocialPost',
+    name: 'text/plain body',
+    path: schedule(IDS.postScheduled),
+    key: KEYS.editorW1,
+    body: { scheduled_at: FUTURE },
+    headers: { 'content-type': 'text/plain' },
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+  },
   ...common('scheduleSocialPost', schedule(IDS.postScheduled), { scheduled_at: FUTURE }),
 
   // listLearnings
@@ -282,7 +332,9 @@ describe('507 responses match the OpenAPI document (`cr serve --max-store-mb 1`)
 describe('coverage and strictness of the contract check', () => {
   it('every documented status of every operation was exercised (except 500 and 503)', () => {
     for (const [op, { op: doc }] of validator.operations) {
-      const documented = Object.keys(doc.responses).map(Number).filter((s) => s !== 500 && s !== 503);
+      const documented = Object.keys(doc.responses)
+        .map(Number)
+        .filter((s) => s !== 500 && s !== 503);
       expect([...(seen.get(op) ?? [])].sort(), op).toEqual(expect.arrayContaining(documented));
       // and nothing undocumented slipped through
       for (const s of seen.get(op) ?? []) expect(Object.keys(doc.responses), op).toContain(String(s));

@@ -45,11 +45,11 @@ async function realResponses(): Promise<Record<OperationId, unknown>> {
 }
 
 function keywordsOf(schema: unknown, into = new Set<string>()): Set<string> {
-  if (Array.isArray(schema)) schema.forEach((s) => keywordsOf(s, into));
+  if (Array.isArray(schema)) for (const s of schema) keywordsOf(s, into);
   else if (schema && typeof schema === 'object') {
     for (const [k, v] of Object.entries(schema)) {
       into.add(k);
-      if (k === 'properties') Object.values(v as object).forEach((s) => keywordsOf(s, into));
+      if (k === 'properties') for (const s of Object.values(v as object)) keywordsOf(s, into);
       else if (k !== 'enum' && k !== 'required') keywordsOf(v, into);
     }
   }
@@ -59,7 +59,7 @@ function keywordsOf(schema: unknown, into = new Set<string>()): Set<string> {
 /** Every path into a JSON value (objects and arrays), the root included. */
 function pathsOf(v: unknown, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
   out.push(at);
-  if (Array.isArray(v)) v.forEach((x, i) => pathsOf(x, [...at, i], out));
+  if (Array.isArray(v)) for (const [i, x] of v.entries()) pathsOf(x, [...at, i], out);
   else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) pathsOf(x, [...at, k], out);
   return out;
 }

@@ -44,7 +44,10 @@ describe('CR_NOW', () => {
 
   it('cr serve and --local refuse a bad value before starting anything (no store is made)', async () => {
     const store = join(tempDir(), 'store.json');
-    for (const args of [['serve', '--port', '0'], ['--local', 'finance', 'summary']]) {
+    for (const args of [
+      ['serve', '--port', '0'],
+      ['--local', 'finance', 'summary'],
+    ]) {
       const r = await runCli(args, { env: { ...BAD, CR_STORE: store } });
       expect(r.exitCode, args.join(' ')).toBe(2);
       expect(r.stderr).toBe(USAGE_LINE);

@@ -21,7 +21,10 @@ function client(extra: Partial<ClientOptions> = {}): ApiClient {
 const summary = () => client().call(endpoints.getFinanceSummary);
 
 async function apiError(p: Promise<unknown>): Promise<ApiError> {
-  const e = await p.then(() => undefined, (x: unknown) => x);
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   expect(e).toBeInstanceOf(ApiError);
   return e as ApiError;
 }
@@ -137,7 +140,7 @@ describe('ApiClient: error statuses → ApiError', () => {
     expect(e.message).toMatch(/^Insufficient role/);
   });
 
-  it('404 without a code: the CLI\'s stable NOT_FOUND, message and body kept', async () => {
+  it("404 without a code: the CLI's stable NOT_FOUND, message and body kept", async () => {
     server.handle(fail(404, 'Post not found'));
     const e = await apiError(summary());
     expect(e.status).toBe(404);
@@ -230,7 +233,12 @@ describe('ApiClient: network failures and bad bodies', () => {
   it('a timeout → NetworkError (retried for GET, 3 attempts in all)', async () => {
     server.handle({ ...ok(financeData()), delayMs: 2000 });
     const started = Date.now();
-    const e = await client({ timeoutMs: 200 }).call(endpoints.getFinanceSummary).then(() => undefined, (x: unknown) => x);
+    const e = await client({ timeoutMs: 200 })
+      .call(endpoints.getFinanceSummary)
+      .then(
+        () => undefined,
+        (x: unknown) => x,
+      );
     expect(e).toBeInstanceOf(NetworkError);
     expect((e as NetworkError).message).toMatch(/Timed out after 0\.2 s/);
     expect((e as NetworkError).code).toBe('NETWORK_ERROR');
@@ -241,7 +249,10 @@ describe('ApiClient: network failures and bad bodies', () => {
   it('a POST timeout → NetworkError after one attempt', async () => {
     server.handle({ ...ok({}), delayMs: 2000 });
     const c = client({ timeoutMs: 200 });
-    const e = await c.send('POST', c.resolve('/x'), {}).then(() => undefined, (x: unknown) => x);
+    const e = await c.send('POST', c.resolve('/x'), {}).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(NetworkError);
     expect(server.requests).toHaveLength(1);
   });
@@ -250,7 +261,10 @@ describe('ApiClient: network failures and bad bodies', () => {
     const port = await deadPort();
     const c = new ApiClient({ baseUrl: `http://127.0.0.1:${port}/api/v1`, key: KEY, userAgent: UA, retryBaseMs: 1, timeoutMs: 2000 });
     clients.push(c);
-    const e = await c.call(endpoints.getFinanceSummary).then(() => undefined, (x: unknown) => x);
+    const e = await c.call(endpoints.getFinanceSummary).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(NetworkError);
     expect((e as Error).message).toContain('Connection refused');
     expect((e as Error).message).toContain(`GET http://127.0.0.1:${port}/api/v1/finance/summary`);
@@ -258,7 +272,10 @@ describe('ApiClient: network failures and bad bodies', () => {
 
   it('malformed JSON body → ResponseError with a clear message', async () => {
     server.handle({ status: 200, body: '{"success": true, "data": {', headers: { 'content-type': 'application/json' } });
-    const e = await summary().then(() => undefined, (x: unknown) => x);
+    const e = await summary().then(
+      () => undefined,
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(ResponseError);
     expect((e as ResponseError).code).toBe('BAD_RESPONSE');
     expect((e as Error).message).toContain(`GET ${server.baseUrl}/finance/summary`);
@@ -267,7 +284,10 @@ describe('ApiClient: network failures and bad bodies', () => {
 
   it('JSON without a success envelope → ResponseError', async () => {
     server.handle({ status: 200, body: { summaries: [] } });
-    const e = await summary().then(() => undefined, (x: unknown) => x);
+    const e = await summary().then(
+      () => undefined,
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(ResponseError);
     expect((e as Error).message).toMatch(/without a success envelope/);
   });
@@ -276,7 +296,10 @@ describe('ApiClient: network failures and bad bodies', () => {
     const data = financeData() as unknown as { summaries: Record<string, unknown>[] };
     data.summaries[0]!.activeMrr = 'lots';
     server.handle(ok(data));
-    const e = await summary().then(() => undefined, (x: unknown) => x);
+    const e = await summary().then(
+      () => undefined,
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(ResponseError);
     expect((e as Error).message).toContain('data.summaries.0.activeMrr');
     expect((e as Error).message).toContain(`GET ${server.baseUrl}/finance/summary`);

@@ -7,10 +7,20 @@ import { KEYS, startFixtureServer } from '../server/helpers.js';
 
 afterAll(() => cleanupTempDirs());
 
-const GROUPS = ['finance', 'ads', 'listeners', 'posts', 'learnings', 'nurture', 'visibility', 'brand', 'crm', 'api', 'auth', 'profiles', 'serve', 'local', 'mcp', 'completion'];
+const _GROUPS = ['finance', 'ads', 'listeners', 'posts', 'learnings', 'nurture', 'visibility', 'brand', 'crm', 'api', 'auth', 'profiles', 'serve', 'local', 'mcp', 'completion'];
 // src/api/vocabulary.ts is the API's fixed words without zod (key pattern, roles): made to be
 // loadable at start-up (key masking in error lines needs it), so it is not counted as heavy.
-const HEAVY = [/node_modules\/jq-web\//, /node_modules\/csv-stringify\//, /node_modules\/undici\//, /node_modules\/zod\//, /node_modules\/hono\//, /node_modules\/@hono\//, /node_modules\/@modelcontextprotocol\//, /\/src\/server\//, /\/src\/api\/(?!vocabulary\.ts$)/];
+const HEAVY = [
+  /node_modules\/jq-web\//,
+  /node_modules\/csv-stringify\//,
+  /node_modules\/undici\//,
+  /node_modules\/zod\//,
+  /node_modules\/hono\//,
+  /node_modules\/@hono\//,
+  /node_modules\/@modelcontextprotocol\//,
+  /\/src\/server\//,
+  /\/src\/api\/(?!vocabulary\.ts$)/,
+];
 
 /**
  * Runs the built CLI with V8 coverage on and returns the sources whose code executed (the
@@ -86,7 +96,10 @@ describe('startup stays light', () => {
 
   it('`cr auth status` loads no undici, hono or server code', async () => {
     const { r, sources } = await loadsOf(['auth', 'status']);
-    expect(sources.some((u) => /\/src\/profiles\.ts$/.test(u)), r.stderr).toBe(true);
+    expect(
+      sources.some((u) => /\/src\/profiles\.ts$/.test(u)),
+      r.stderr,
+    ).toBe(true);
     expect(sources.filter((u) => /node_modules\/(undici|hono|@hono|@modelcontextprotocol)\/|\/src\/server\//.test(u))).toEqual([]);
   });
 });

@@ -21,9 +21,25 @@ const sha = (k: string) => createHash('sha256').update(k).digest('hex');
 
 const ts = '2026-01-01T00:00:00.000Z';
 const record = (id: string, entity_id: string, client_name: string, amount_cents: number, currency: string, next_invoice_date: string) => ({
-  id, entity_id, website_id: null, client_name, type: 'recurring', amount_cents, currency, billing_frequency: 'monthly',
-  next_invoice_date, last_invoiced_at: null, status: 'active', renewal_date: '2026-12-01', payment_terms: 'net 30',
-  started_at: ts, ended_at: null, notes: null, product_line_id: null, created_at: ts, updated_at: ts,
+  id,
+  entity_id,
+  website_id: null,
+  client_name,
+  type: 'recurring',
+  amount_cents,
+  currency,
+  billing_frequency: 'monthly',
+  next_invoice_date,
+  last_invoiced_at: null,
+  status: 'active',
+  renewal_date: '2026-12-01',
+  payment_terms: 'net 30',
+  started_at: ts,
+  ended_at: null,
+  notes: null,
+  product_line_id: null,
+  created_at: ts,
+  updated_at: ts,
 });
 
 /** 81 points around a centre; rank pattern known to the tests (centre = 2). */
@@ -51,7 +67,10 @@ export function fixtureStore() {
   }));
   return {
     version: 1,
-    users: [{ id: USER, email: 'owner@example.com', name: 'Owner' }, { id: 'u-empty', email: 'e@example.com', name: 'Empty' }],
+    users: [
+      { id: USER, email: 'owner@example.com', name: 'Owner' },
+      { id: 'u-empty', email: 'e@example.com', name: 'Empty' },
+    ],
     agencies: [],
     websites: [
       { id: SITE, name: 'Acme', domain: 'acme.example', agency_id: null, owner_id: USER, location: { lat: 40.48, lng: -73.9 } },
@@ -80,21 +99,60 @@ export function fixtureStore() {
     ad_campaigns: [{ id: 'camp-1', websiteId: SITE, name: 'Spring', platform: 'google' }],
     ad_creatives: [],
     content_listeners: [],
-    social_posts: [
-      { id: POST_DRAFT, websiteId: SITE, status: 'draft', content: 'Hello', scheduledAt: null, createdAt: ts, updatedAt: ts },
-    ],
+    social_posts: [{ id: POST_DRAFT, websiteId: SITE, status: 'draft', content: 'Hello', scheduledAt: null, createdAt: ts, updatedAt: ts }],
     learnings: [
-      { id: 'l-1', websiteId: SITE, channel: 'email', dimensionType: 'hook', dimensionValue: 'deadline', summary: 'Subject lines naming a concrete deadline beat vague urgency in three independent tests across segments.', evidenceCount: 3, confidenceScore: 0.87, status: 'confirmed', createdAt: ts },
-      { id: 'l-2', websiteId: SITE, channel: 'social', dimensionType: 'angle', dimensionValue: 'cost', summary: 'Cost angle wins.', evidenceCount: 2, confidenceScore: 0.62, status: 'confirmed', createdAt: ts },
+      {
+        id: 'l-1',
+        websiteId: SITE,
+        channel: 'email',
+        dimensionType: 'hook',
+        dimensionValue: 'deadline',
+        summary: 'Subject lines naming a concrete deadline beat vague urgency in three independent tests across segments.',
+        evidenceCount: 3,
+        confidenceScore: 0.87,
+        status: 'confirmed',
+        createdAt: ts,
+      },
+      {
+        id: 'l-2',
+        websiteId: SITE,
+        channel: 'social',
+        dimensionType: 'angle',
+        dimensionValue: 'cost',
+        summary: 'Cost angle wins.',
+        evidenceCount: 2,
+        confidenceScore: 0.62,
+        status: 'confirmed',
+        createdAt: ts,
+      },
     ],
     nurture_sequences: nurture,
     visibility_scans: [
-      { websiteId: SITE, scanDate: '2026-11-20', keywords: [{ keyword: 'plumber near me', gridPoints: gridPoints() }, { keyword: 'emergency plumber', gridPoints: gridPoints().map((p) => ({ ...p, rank: null })) }] },
+      {
+        websiteId: SITE,
+        scanDate: '2026-11-20',
+        keywords: [
+          { keyword: 'plumber near me', gridPoints: gridPoints() },
+          { keyword: 'emergency plumber', gridPoints: gridPoints().map((p) => ({ ...p, rank: null })) },
+        ],
+      },
     ],
     brand_subjects: [
       {
-        id: 'bs-1', websiteId: SITE, subjectName: 'Maxi', subjectDescription: 'Mascot', subjectType: 'mascot', identityTraits: '', appearanceDetails: '',
-        distinguishingFeatures: '', styleCharacteristics: '', colorProfile: ['#ff0000'], defaultScale: 'medium', preferredPlacement: '', compositingNotes: '', status: 'active',
+        id: 'bs-1',
+        websiteId: SITE,
+        subjectName: 'Maxi',
+        subjectDescription: 'Mascot',
+        subjectType: 'mascot',
+        identityTraits: '',
+        appearanceDetails: '',
+        distinguishingFeatures: '',
+        styleCharacteristics: '',
+        colorProfile: ['#ff0000'],
+        defaultScale: 'medium',
+        preferredPlacement: '',
+        compositingNotes: '',
+        status: 'active',
         referenceImages: [
           { imageId: 'i-1', publicUrl: 'https://cdn.example.com/maxi-side.png', label: 'side', isPrimary: false },
           { imageId: 'i-2', publicUrl: 'https://cdn.example.com/maxi-front.png', label: 'front', isPrimary: true },
@@ -104,7 +162,12 @@ export function fixtureStore() {
     ],
     crm_agents: [
       {
-        id: 'ag-1', websiteId: SITE, crmAgentId: 'ext-42', name: 'Closer', status: 'active', createdAt: ts,
+        id: 'ag-1',
+        websiteId: SITE,
+        crmAgentId: 'ext-42',
+        name: 'Closer',
+        status: 'active',
+        createdAt: ts,
         promptVersions: [
           { versionNumber: 1, promptText: 'old', isActive: false },
           { versionNumber: 3, promptText: 'You are a friendly sales assistant.\nQualify leads by budget, authority, need and timing before booking a call.', isActive: true },

@@ -100,9 +100,7 @@ describe('MCP over Streamable HTTP against `cr serve`', () => {
     expect(Object.keys(byName.createAdCreative!.inputSchema.properties!)).toEqual(
       expect.arrayContaining(['name', 'ad_format', 'destination_url', 'website_id', 'campaign_id', 'image_urls', 'platform']),
     );
-    expect(Object.keys(byName.createContentListener!.inputSchema.properties!)).toEqual(
-      expect.arrayContaining(['name', 'source_type', 'query_config', 'poll_interval', 'website_id']),
-    );
+    expect(Object.keys(byName.createContentListener!.inputSchema.properties!)).toEqual(expect.arrayContaining(['name', 'source_type', 'query_config', 'poll_interval', 'website_id']));
     expect(byName.getFinanceSummary!.annotations?.readOnlyHint).toBe(true);
     expect(byName.createAdCreative!.annotations?.readOnlyHint).toBe(false);
   });
@@ -118,7 +116,13 @@ describe('MCP over Streamable HTTP against `cr serve`', () => {
       nonEmpty: (d) => d.total === 2,
     },
     { tool: 'listNurtureSequences', key: 'agency', args: { website_id: IDS.W2 }, path: `/content/nurture-sequences?website_id=${IDS.W2}`, nonEmpty: (d) => d.total === 1 },
-    { tool: 'getGbpVisibility', key: 'editor', args: { keyword: 'TEETH whitening' }, path: '/gbp/visibility?keyword=TEETH%20whitening', nonEmpty: (d) => d.keywords.length === 1 && d.keywords[0].gridPoints.length === 81 },
+    {
+      tool: 'getGbpVisibility',
+      key: 'editor',
+      args: { keyword: 'TEETH whitening' },
+      path: '/gbp/visibility?keyword=TEETH%20whitening',
+      nonEmpty: (d) => d.keywords.length === 1 && d.keywords[0].gridPoints.length === 81,
+    },
     { tool: 'getGbpVisibility', key: 'agency', args: { website_id: IDS.W1 }, path: `/gbp/visibility?website_id=${IDS.W1}`, nonEmpty: (d) => d.keywords.length > 1 },
     { tool: 'listBrandSubjects', key: 'editor', args: {}, path: '/brand/brand-subjects', nonEmpty: (d) => d.length === 2 },
     { tool: 'listBrandSubjects', key: 'agency', args: {}, path: '/brand/brand-subjects', nonEmpty: (d) => d.length === 3 },
@@ -214,7 +218,11 @@ describe('MCP over Streamable HTTP against `cr serve`', () => {
     const nurture = await call(editor, 'listNurtureSequences', { limit: 201, offset: -1 });
     expect(nurture.isError).toBe(true);
     expect(envelopeOf(nurture).code).toBe('BAD_REQUEST');
-    expect(envelopeOf(nurture).details!.map((d) => d.path).sort()).toEqual(['limit', 'offset']);
+    expect(
+      envelopeOf(nurture)
+        .details!.map((d) => d.path)
+        .sort(),
+    ).toEqual(['limit', 'offset']);
 
     const ad = await call(editor, 'createAdCreative', { ad_format: 'hologram' });
     expect(ad.isError).toBe(true);

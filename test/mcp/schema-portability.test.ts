@@ -66,12 +66,7 @@ afterAll(async () => {
 describe('MCP tool schemas are portable', () => {
   it('the checks catch the forms they are about', () => {
     const old = { type: 'object', properties: { a: { type: ['string', 'null'] }, m: { type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} }, u: {} } };
-    expect(portabilityProblems(old)).toEqual([
-      '#/properties/a: untyped',
-      '#/properties/a: type array ["string","null"]',
-      '#/properties/m: additionalProperties {}',
-      '#/properties/u: untyped',
-    ]);
+    expect(portabilityProblems(old)).toEqual(['#/properties/a: untyped', '#/properties/a: type array ["string","null"]', '#/properties/m: additionalProperties {}', '#/properties/u: untyped']);
   });
 
   it('input and output schemas of all nine tools pass them', () => {

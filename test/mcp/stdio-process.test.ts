@@ -75,7 +75,10 @@ describe('cr mcp stdio as a process', () => {
     const took = Date.now() - ended;
     expect(r.exitCode).toBe(0);
     expect(took).toBeLessThan(1_000);
-    const lines = p.out().split('\n').filter((l) => l !== '');
+    const lines = p
+      .out()
+      .split('\n')
+      .filter((l) => l !== '');
     expect(lines).toHaveLength(2);
     for (const l of lines) expect(JSON.parse(l)).toMatchObject({ jsonrpc: '2.0' });
     expect(p.err()).toContain('ignored input that is not a JSON-RPC message');
@@ -91,7 +94,12 @@ describe('cr mcp stdio as a process', () => {
     const r = await p.child;
     expect(r.signal ?? null).toBeNull();
     expect(r.exitCode).toBe(0);
-    expect(p.out().split('\n').filter((l) => l !== '')).toHaveLength(1);
+    expect(
+      p
+        .out()
+        .split('\n')
+        .filter((l) => l !== ''),
+    ).toHaveLength(1);
   });
 
   it('without a key it exits 3 before reading anything, with the reason on stderr and nothing on stdout', async () => {
@@ -103,7 +111,7 @@ describe('cr mcp stdio as a process', () => {
     expect(p.err()).toContain('No API key for profile "nobody"');
   });
 
-  it('--local serves the embedded server\'s tools over stdio (notices on stderr only)', async () => {
+  it("--local serves the embedded server's tools over stdio (notices on stderr only)", async () => {
     const data = tempDir('cr-stdio-local-');
     const transport = new StdioClientTransport({
       command: process.execPath,

@@ -98,7 +98,10 @@ describe('cr mcp stdio: what only a scripted server shows', () => {
       rpc.method === 'tools/call'
         ? { status: 429, body: { success: false, error: 'Rate limit exceeded', code: 'RATE_LIMITED' }, headers: { 'retry-after': '120', 'x-ratelimit-reset': String(reset) } }
         : undefined;
-    const err = await client.callTool({ name: 'echo', arguments: {} }, undefined, { timeout: 15_000 }).then(() => undefined, (e: unknown) => e);
+    const err = await client.callTool({ name: 'echo', arguments: {} }, undefined, { timeout: 15_000 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(McpError);
     const e = err as McpError;
     expect(e.code).toBe(-32029);
@@ -110,7 +113,7 @@ describe('cr mcp stdio: what only a scripted server shows', () => {
     await expect(client.callTool({ name: 'echo', arguments: {} }, undefined, { timeout: 15_000 })).resolves.toBeDefined();
   });
 
-  it('an expired session (404): the bridge starts a new one with the agent\'s initialize and retries once', async () => {
+  it("an expired session (404): the bridge starts a new one with the agent's initialize and retries once", async () => {
     const { client, stderr } = await connect();
     const inits = posted('initialize').length;
     // The agent does not wait for its initialized notification to be delivered; the server does.
@@ -143,11 +146,15 @@ describe('cr mcp stdio: what only a scripted server shows', () => {
     expect(r.content[0]!.text).toBe('done');
     expect(token).toBeDefined();
     // (The SDK client itself may drop progress that arrives in the same read as the result.)
-    expect(seen.map((m) => ('method' in m ? `${m.method} ${String((m.params as { progress?: number }).progress)}` : 'result'))).toEqual(['notifications/progress 1', 'notifications/progress 2', 'result']);
+    expect(seen.map((m) => ('method' in m ? `${m.method} ${String((m.params as { progress?: number }).progress)}` : 'result'))).toEqual([
+      'notifications/progress 1',
+      'notifications/progress 2',
+      'result',
+    ]);
     expect(seen.slice(0, 2).map((m) => ('params' in m ? (m.params as { progressToken?: unknown }).progressToken : undefined))).toEqual([token, token]);
   });
 
-  it('a cancelled call: the agent\'s notifications/cancelled is forwarded to the server', async () => {
+  it("a cancelled call: the agent's notifications/cancelled is forwarded to the server", async () => {
     const { client } = await connect();
     override = (rpc) => (rpc.method === 'tools/call' ? { ...result(rpc.id, { content: [] }), delayMs: 3_000 } : undefined);
     const calls = posted('tools/call').length;

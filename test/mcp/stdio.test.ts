@@ -58,7 +58,9 @@ async function startProxy(targetPort: number): Promise<Proxy> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
-    dropNext: (n) => void (drops = n),
+    dropNext: (n) => {
+      drops = n;
+    },
     dropped: () => dropped,
     close: async () => {
       for (const s of sockets) s.destroy();
@@ -98,8 +100,7 @@ async function spawnAgent(args: string[], env: Record<string, string>): Promise<
   return { client, transport, stdout, stderr: () => err };
 }
 
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
-  (await client.callTool({ name, arguments: args }, undefined, { timeout: 15_000 })) as ToolResult;
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args }, undefined, { timeout: 15_000 })) as ToolResult;
 
 let srv: FixtureServer;
 let proxy: Proxy;
@@ -155,9 +156,17 @@ describe('cr mcp stdio against the local server', () => {
     } finally {
       await direct.close();
     }
-    expect(tools.map((t) => t.name).sort()).toEqual(
-      ['createAdCreative', 'createContentListener', 'getFinanceSummary', 'getGbpVisibility', 'listBrandSubjects', 'listCrmAgents', 'listLearnings', 'listNurtureSequences', 'scheduleSocialPost'],
-    );
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'createAdCreative',
+      'createContentListener',
+      'getFinanceSummary',
+      'getGbpVisibility',
+      'listBrandSubjects',
+      'listCrmAgents',
+      'listLearnings',
+      'listNurtureSequences',
+      'scheduleSocialPost',
+    ]);
     // The agent's requests are logged with --verbose (method and id), on stderr.
     expect(agent.stderr()).toMatch(/cr mcp: → tools\/list #\d+/);
   });
@@ -233,7 +242,10 @@ describe('cr mcp stdio against the local server', () => {
     try {
       expect((await call(doomed.client, 'listBrandSubjects')).isError ?? false).toBe(false);
       await srv.store.commit([{ op: 'patch', collection: 'api_keys', id: extraKey.id, patch: { revoked_at: new Date().toISOString() } }]);
-      const err = await call(doomed.client, 'listBrandSubjects').then(() => undefined, (e: unknown) => e);
+      const err = await call(doomed.client, 'listBrandSubjects').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(McpError);
       expect((err as McpError).code).toBe(-32001);
       expect((err as McpError).message).toContain('Invalid API key (HTTP 401)');

@@ -68,7 +68,8 @@ const CASES: Case[] = [
   {
     name: 'other website (single-website admin key, sibling website of the same agency)',
     authorization: bearer(KEYS.adminW1),
-    shape: (op) => (op.operationId === 'scheduleSocialPost' ? { path: `/social/posts/${IDS.postDraftW2}/schedule`, body: op.body, args: { ...op.args, id: IDS.postDraftW2 } } : otherWebsite(IDS.W2)(op)),
+    shape: (op) =>
+      op.operationId === 'scheduleSocialPost' ? { path: `/social/posts/${IDS.postDraftW2}/schedule`, body: op.body, args: { ...op.args, id: IDS.postDraftW2 } } : otherWebsite(IDS.W2)(op),
     status: 403,
     envelope: SCOPE,
   },

@@ -20,8 +20,18 @@ beforeAll(async () => {
 const cleanups = cleanupsAfterAll();
 
 const listener = (id: string) => ({
-  id, websiteId: 'w', name: id, sourceType: 'x', queryConfig: { handle: id }, pollInterval: '24h', nextPollAt: null, lastPolledAt: null,
-  lastItemCount: 0, enabled: true, createdAt: 't', updatedAt: 't',
+  id,
+  websiteId: 'w',
+  name: id,
+  sourceType: 'x',
+  queryConfig: { handle: id },
+  pollInterval: '24h',
+  nextPollAt: null,
+  lastPolledAt: null,
+  lastItemCount: 0,
+  enabled: true,
+  createdAt: 't',
+  updatedAt: 't',
 });
 
 /** A store with three folds behind it: store.json, .bak.1 and .bak.2 are sealed snapshots. */
@@ -44,7 +54,10 @@ const figures: Record<string, unknown> = { seed };
 describe('backups', () => {
   it('each snapshot rewrite keeps the two previous generations, newest first', async () => {
     const s = await storeWithHistory();
-    const ids = async (p: string) => JSON.parse(await readFile(p, 'utf8')).content_listeners.map((l: { id: string }) => l.id).filter((id: string) => !id.includes('-'));
+    const ids = async (p: string) =>
+      JSON.parse(await readFile(p, 'utf8'))
+        .content_listeners.map((l: { id: string }) => l.id)
+        .filter((id: string) => !id.includes('-'));
     expect(await ids(s.path)).toEqual(['one', 'two', 'three']);
     expect(await ids(`${s.path}.bak.1`)).toEqual(['one', 'two']);
     expect(await ids(`${s.path}.bak.2`)).toEqual(['one']);
@@ -73,40 +86,44 @@ const CORRUPTIONS: { name: string; damage: (b: Buffer) => Buffer; problem: RegEx
 ];
 
 describe('a damaged store file is refused, then restored', () => {
-  it.each(CORRUPTIONS)('$name: cr serve exits 78 naming file, problem and backup; file untouched; cr local restore; cr serve starts', async ({ name, damage, problem }) => {
-    const s = await storeWithHistory();
-    const good = await readFile(s.path);
-    const bak1 = await readFile(`${s.path}.bak.1`);
-    const bad = damage(good);
-    await writeFile(s.path, bad);
+  it.each(CORRUPTIONS)(
+    '$name: cr serve exits 78 naming file, problem and backup; file untouched; cr local restore; cr serve starts',
+    async ({ name, damage, problem }) => {
+      const s = await storeWithHistory();
+      const good = await readFile(s.path);
+      const bak1 = await readFile(`${s.path}.bak.1`);
+      const bad = damage(good);
+      await writeFile(s.path, bad);
 
-    const t = Date.now();
-    const refused = await runCr(['serve', '--store', s.path, '--host', '127.0.0.1', '--port', '0'], s.dir, 10_000);
-    const ms = Date.now() - t;
-    expect(refused.exitCode, refused.stderr).toBe(78);
-    expect(ms).toBeLessThan(5000);
-    expect(refused.stderr).toContain(s.path);
-    expect(refused.stderr).toMatch(problem);
-    expect(refused.stderr).toContain(`newest valid backup: ${s.path}.bak.1`);
-    expect(refused.stderr).toMatch(/restore with: cr local restore/);
-    expect((await readFile(s.path)).equals(bad)).toBe(true);
+      const t = Date.now();
+      const refused = await runCr(['serve', '--store', s.path, '--host', '127.0.0.1', '--port', '0'], s.dir, 10_000);
+      const ms = Date.now() - t;
+      expect(refused.exitCode, refused.stderr).toBe(78);
+      expect(ms).toBeLessThan(5000);
+      expect(refused.stderr).toContain(s.path);
+      expect(refused.stderr).toMatch(problem);
+      expect(refused.stderr).toContain(`newest valid backup: ${s.path}.bak.1`);
+      expect(refused.stderr).toMatch(/restore with: cr local restore/);
+      expect((await readFile(s.path)).equals(bad)).toBe(true);
 
-    const restored = await runCr(['local', 'restore', '--store', s.path], s.dir);
-    expect(restored.exitCode, restored.stderr).toBe(0);
-    expect(restored.stderr).toContain(`from ${s.path}.bak.1`);
-    expect((await readFile(s.path)).equals(bak1)).toBe(true);
-    const kept = (await readdir(s.dir)).filter((f) => f.startsWith('store.json.corrupt-'));
-    expect(kept).toHaveLength(1);
-    expect((await readFile(`${s.dir}/${kept[0]}`)).equals(bad)).toBe(true);
+      const restored = await runCr(['local', 'restore', '--store', s.path], s.dir);
+      expect(restored.exitCode, restored.stderr).toBe(0);
+      expect(restored.stderr).toContain(`from ${s.path}.bak.1`);
+      expect((await readFile(s.path)).equals(bak1)).toBe(true);
+      const kept = (await readdir(s.dir)).filter((f) => f.startsWith('store.json.corrupt-'));
+      expect(kept).toHaveLength(1);
+      expect((await readFile(`${s.dir}/${kept[0]}`)).equals(bad)).toBe(true);
 
-    const server = spawnCrServe(s.path, s.dir);
-    const url = await server.ready;
-    const res = await request(url, 'GET', '/api/v1/finance/summary', { key: KEYS.viewerW1 });
-    expect(res.status).toBe(200);
-    server.child.kill('SIGTERM');
-    expect((await server.child).exitCode).toBe(0);
-    (figures[name] = { bytes: bad.length, refusedInMs: ms });
-  }, 30_000);
+      const server = spawnCrServe(s.path, s.dir);
+      const url = await server.ready;
+      const res = await request(url, 'GET', '/api/v1/finance/summary', { key: KEYS.viewerW1 });
+      expect(res.status).toBe(200);
+      server.child.kill('SIGTERM');
+      expect((await server.child).exitCode).toBe(0);
+      figures[name] = { bytes: bad.length, refusedInMs: ms };
+    },
+    30_000,
+  );
 
   it('many random truncations and bit flips: every one refused, file untouched (in-process)', async () => {
     const s = await storeWithHistory();

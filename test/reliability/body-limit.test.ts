@@ -86,8 +86,7 @@ describe('body limit (item 7)', () => {
   });
 
   const body = '{"name":"x"}';
-  const head = (extra: string) =>
-    `POST ${V}/content/listeners HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\nAuthorization: Bearer ${KEYS.editorW1}\r\nContent-Type: application/json\r\n${extra}\r\n`;
+  const head = (extra: string) => `POST ${V}/content/listeners HTTP/1.1\r\nHost: 127.0.0.1:PORT\r\nAuthorization: Bearer ${KEYS.editorW1}\r\nContent-Type: application/json\r\n${extra}\r\n`;
   const MALFORMED: [string, string][] = [
     ['Content-Length: abc', head('Content-Length: abc\r\n') + body],
     ['Content-Length: -1', head('Content-Length: -1\r\n') + body],

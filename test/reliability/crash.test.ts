@@ -31,7 +31,19 @@ describe('crash safety: SIGKILL during 1,000 concurrent creates, 20 times', () =
     const store = await fixtureStore();
     cleanups.push(store.cleanup);
     const acked = new Set<string>();
-    const summary = { seed, runs: 0, sent: 0, acked: 0, failedOrCut: 0, killedIdle: 0, killedMidFold: 0, runsWithFolds: 0, killAfterMs: [] as number[], loadMs: [] as number[], journalBytes: [] as number[] };
+    const summary = {
+      seed,
+      runs: 0,
+      sent: 0,
+      acked: 0,
+      failedOrCut: 0,
+      killedIdle: 0,
+      killedMidFold: 0,
+      runsWithFolds: 0,
+      killAfterMs: [] as number[],
+      loadMs: [] as number[],
+      journalBytes: [] as number[],
+    };
     const t0 = Date.now();
     let lastMtime = (await stat(store.path)).mtimeMs;
     for (let run = 0; run < RUNS; run++) {

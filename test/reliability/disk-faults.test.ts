@@ -195,7 +195,15 @@ describe('faults injected through the layer reach the journal, the lock and the 
       await store.close();
       expect(calls).toContain(`unlink ${lock}`);
 
-      const faulty: StoreFs = { ...nodeFs, sync: { ...nodeFs.sync, writeFile: () => { throw eio('write'); } } };
+      const faulty: StoreFs = {
+        ...nodeFs,
+        sync: {
+          ...nodeFs.sync,
+          writeFile: () => {
+            throw eio('write');
+          },
+        },
+      };
       await expect(Store.open(path, { fs: faulty })).rejects.toMatchObject({ code: 'EIO' });
       expect(existsSync(lock)).toBe(false);
       expect((await readdir(dirname(path))).filter((f) => f.includes('.lock'))).toEqual([]);
@@ -216,7 +224,13 @@ describe('faults injected through the layer reach the journal, the lock and the 
       const fs: StoreFs = {
         ...nodeFs,
         rename: (a, b) => (b === sidecar ? (writeFaults++, Promise.reject(eio('rename'))) : nodeFs.rename(a, b)),
-        sync: { ...nodeFs.sync, readFile: (p) => { if (p === sidecar) throw eio('read'); return nodeFs.sync.readFile(p); } },
+        sync: {
+          ...nodeFs.sync,
+          readFile: (p) => {
+            if (p === sidecar) throw eio('read');
+            return nodeFs.sync.readFile(p);
+          },
+        },
       };
       srv = await startFixtureServer({ storePath: path, fs, rateLimit: 5 });
       const res = await srv.req('GET', '/api/v1/finance/summary', { key: KEYS.editorW1 });

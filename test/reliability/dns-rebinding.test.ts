@@ -44,8 +44,24 @@ const ROUTES: Route[] = [
   { name: 'OPTIONS preflight', method: 'OPTIONS', path: `${V}/content/listeners`, headers: { 'access-control-request-method': 'POST' } },
 ];
 
-const foreignHosts = () => ['evil.example', `evil.example:${port}`, `localhost.evil.example:${port}`, `127.0.0.1.nip.io:${port}`, `[::2]:${port}`, `192.168.0.10:${port}`, `localhost:${port}@evil.example`];
-const foreignOrigins = () => ['http://evil.example', `http://localhost.evil.example:${port}`, 'https://attacker.example:443', 'null', 'file://', `http://127.0.0.1.nip.io:${port}`, 'chrome-extension://abcdef'];
+const foreignHosts = () => [
+  'evil.example',
+  `evil.example:${port}`,
+  `localhost.evil.example:${port}`,
+  `127.0.0.1.nip.io:${port}`,
+  `[::2]:${port}`,
+  `192.168.0.10:${port}`,
+  `localhost:${port}@evil.example`,
+];
+const foreignOrigins = () => [
+  'http://evil.example',
+  `http://localhost.evil.example:${port}`,
+  'https://attacker.example:443',
+  'null',
+  'file://',
+  `http://127.0.0.1.nip.io:${port}`,
+  'chrome-extension://abcdef',
+];
 
 describe('DNS rebinding (item 13)', () => {
   it('a foreign Host gets the 403 envelope on every route, even with a valid admin key', async () => {

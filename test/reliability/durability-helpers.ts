@@ -1,6 +1,6 @@
 import { execa } from 'execa';
 import type { ResultPromise } from 'execa';
-import { Agent, request as httpRequest } from 'node:http';
+import { type Agent, request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { BIN, ROOT } from '../helpers/cli.js';

@@ -22,7 +22,14 @@ function postListener(port: number, name: string): Promise<Outcome> {
   const body = JSON.stringify({ name, source_type: 'rss', query_config: { feed_url: 'https://feed.example/rss' } });
   return new Promise((resolve) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port, method: 'POST', path: `${V}/content/listeners`, agent: false, headers: { authorization: `Bearer ${KEYS.editorW1}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: `${V}/content/listeners`,
+        agent: false,
+        headers: { authorization: `Bearer ${KEYS.editorW1}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -57,12 +64,12 @@ describe('graceful stop (item 12)', () => {
     const dir = tempDir('cr-stop-');
     const storePath = join(dir, 'store.json');
     copyFileSync(FIXTURE, storePath);
-    const initial = (await (async () => {
+    const initial = await (async () => {
       const st = await Store.open(storePath);
       const n = st.list('content_listeners').length;
       await st.close();
       return n;
-    })());
+    })();
     const s = await spawnServe(['--store', storePath, '--rate-limit', '1000000'], { dir });
 
     // 1. A slow request: headers and half of the body now, the rest after the signal.
@@ -110,7 +117,10 @@ describe('graceful stop (item 12)', () => {
     }
     expect(firstRefusal, 'new connections refused after SIGTERM').toBeGreaterThan(0);
     expect(exitedAt, 'still draining (the slow request is in flight)').toBe(0);
-    expect(probes.every((p) => p === 'refused'), probes.join(',')).toBe(true);
+    expect(
+      probes.every((p) => p === 'refused'),
+      probes.join(','),
+    ).toBe(true);
 
     // 5. The slow request finishes its upload and gets its answer.
     // (write, not end: a client that half-closes gets no answer from any Node HTTP server)
@@ -147,7 +157,10 @@ describe('graceful stop (item 12)', () => {
       await st.close();
     }
     // And the request log shows every write it answered.
-    const logged = s.stderr().split('\n').filter((l) => l.includes(`POST ${V}/content/listeners 200`)).length;
+    const logged = s
+      .stderr()
+      .split('\n')
+      .filter((l) => l.includes(`POST ${V}/content/listeners 200`)).length;
     expect(logged).toBe(acked.length + 1);
     console.log(
       `graceful stop: ${acked.length} writes acknowledged before/while stopping, ${refused} refused at connect, ${reset} reset in the accept queue (none of them stored), 0 dropped; slow request answered 200 ${(slowAnsweredAt - sentAt).toFixed(0)} ms after SIGTERM; exit 0 ${((exitedAt || performance.now()) - sentAt).toFixed(0)} ms after SIGTERM`,

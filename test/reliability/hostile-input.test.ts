@@ -31,17 +31,94 @@ interface Hostile {
 
 const TOOLS = OPS.map((o) => o.operationId);
 const FIELDS = [
-  'name', 'ad_format', 'destination_url', 'website_id', 'campaign_id', 'headline', 'description', 'image_urls', 'product_line_id', 'platform',
-  'source_type', 'query_config', 'poll_interval', 'keywords', 'feed_url', 'subreddit', 'scheduled_at', 'id', 'limit', 'offset', 'status',
-  'dimension_type', 'keyword', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '',
+  'name',
+  'ad_format',
+  'destination_url',
+  'website_id',
+  'campaign_id',
+  'headline',
+  'description',
+  'image_urls',
+  'product_line_id',
+  'platform',
+  'source_type',
+  'query_config',
+  'poll_interval',
+  'keywords',
+  'feed_url',
+  'subreddit',
+  'scheduled_at',
+  'id',
+  'limit',
+  'offset',
+  'status',
+  'dimension_type',
+  'keyword',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '',
 ];
-const QUERY_KEYS = ['website_id', 'limit', 'offset', 'status', 'dimension_type', 'keyword', '__proto__', 'constructor', '__proto__[polluted]', 'constructor[prototype][polluted]', 'limit[]', 'a[b][c]', 'toString', ''];
+const QUERY_KEYS = [
+  'website_id',
+  'limit',
+  'offset',
+  'status',
+  'dimension_type',
+  'keyword',
+  '__proto__',
+  'constructor',
+  '__proto__[polluted]',
+  'constructor[prototype][polluted]',
+  'limit[]',
+  'a[b][c]',
+  'toString',
+  '',
+];
 
-const hugeNumber = fc.constantFrom('1e309', '-1e309', '99999999999999999999999999999', '-0', '1e-400', '0x10', 'NaN', 'Infinity', '9007199254740993', '1.7976931348623157e308', '-1', '201', '0', '1.5');
+const hugeNumber = fc.constantFrom(
+  '1e309',
+  '-1e309',
+  '99999999999999999999999999999',
+  '-0',
+  '1e-400',
+  '0x10',
+  'NaN',
+  'Infinity',
+  '9007199254740993',
+  '1.7976931348623157e308',
+  '-1',
+  '201',
+  '0',
+  '1.5',
+);
 const oddString = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', ' ', '%', '%zz', '%00', '%C0%AF', '%ED%A0%80', '..', '../..', '\u0000', '\uFEFF', '💥', 'x'.repeat(300), IDS.W1, IDS.W3, 'javascript:alert(1)', 'data:text/html,x', 'http://[::1', 'https://ok.example/'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '%',
+    '%zz',
+    '%00',
+    '%C0%AF',
+    '%ED%A0%80',
+    '..',
+    '../..',
+    '\u0000',
+    '\uFEFF',
+    '💥',
+    'x'.repeat(300),
+    IDS.W1,
+    IDS.W3,
+    'javascript:alert(1)',
+    'data:text/html,x',
+    'http://[::1',
+    'https://ok.example/',
+  ),
 );
 
 /** JSON values with hostile keys and wrong types. */
@@ -70,22 +147,51 @@ const pollutionPayload = fc.constantFrom(
 const hugeNumberBody = fc.tuple(fc.constantFrom(...FIELDS), hugeNumber).map(([k, n]) => `{"${k}": ${n}, "name": ${n}, "limit": ${n}}`);
 const deepBody = fc.tuple(fc.integer({ min: 1, max: 20_000 }), fc.constantFrom('[', '{"a":')).map(([n, open]) => open.repeat(n) + '1' + (open === '[' ? ']' : '}').repeat(n));
 const malformedJson = fc.oneof(
-  fc.constantFrom('{', '}', '{"a":', '{"a":1,}', "{'a':1}", '[1,2', 'nul', 'tru', '{"a":1}{"b":2}', '\u0000', '{"a":"\\x00"}', '{"a":"\\ud800"}', '"unterminated', '{"a":01}', '{"a":.5}', '{"a":+1}', '/* c */ {}'),
+  fc.constantFrom(
+    '{',
+    '}',
+    '{"a":',
+    '{"a":1,}',
+    "{'a':1}",
+    '[1,2',
+    'nul',
+    'tru',
+    '{"a":1}{"b":2}',
+    '\u0000',
+    '{"a":"\\x00"}',
+    '{"a":"\\ud800"}',
+    '"unterminated',
+    '{"a":01}',
+    '{"a":.5}',
+    '{"a":+1}',
+    '/* c */ {}',
+  ),
   fc.string({ maxLength: 200 }),
   hostileValue.map((v) => jsonText(v).slice(0, -1)),
 );
 /** Raw byte bodies: invalid UTF-8 inside and outside JSON strings. */
-const invalidUtf8 = fc.tuple(fc.uint8Array({ minLength: 1, maxLength: 64 }), fc.constantFrom(0xff, 0xfe, 0xc0, 0xed, 0x80)).map(([bytes, bad]) =>
-  Buffer.concat([Buffer.from('{"name":"'), Buffer.from([bad, 0xa0, 0x80]), Buffer.from(bytes), Buffer.from('","source_type":"rss","query_config":{"feed_url":"https://f.example/"}}')]),
-);
+const invalidUtf8 = fc
+  .tuple(fc.uint8Array({ minLength: 1, maxLength: 64 }), fc.constantFrom(0xff, 0xfe, 0xc0, 0xed, 0x80))
+  .map(([bytes, bad]) =>
+    Buffer.concat([Buffer.from('{"name":"'), Buffer.from([bad, 0xa0, 0x80]), Buffer.from(bytes), Buffer.from('","source_type":"rss","query_config":{"feed_url":"https://f.example/"}}')]),
+  );
 const jsonRpcGarbage = fc
   .record(
     {
       jsonrpc: fc.oneof(fc.constant('2.0'), fc.constant('1.0'), hostileValue),
       id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null), hostileValue),
-      method: fc.oneof(fc.constantFrom('tools/call', 'tools/list', 'initialize', 'ping', 'notifications/initialized', 'resources/list', 'prompts/get', 'logging/setLevel', ''), fc.string({ maxLength: 20 })),
+      method: fc.oneof(
+        fc.constantFrom('tools/call', 'tools/list', 'initialize', 'ping', 'notifications/initialized', 'resources/list', 'prompts/get', 'logging/setLevel', ''),
+        fc.string({ maxLength: 20 }),
+      ),
       params: fc.oneof(
-        fc.record({ name: fc.oneof(fc.constantFrom(...TOOLS, '__proto__', 'constructor', 'toString'), fc.string({ maxLength: 20 })), arguments: fc.oneof(hostileValue, fc.dictionary(fc.constantFrom(...FIELDS), hostileValue, { maxKeys: 6 })) }, { requiredKeys: [] }),
+        fc.record(
+          {
+            name: fc.oneof(fc.constantFrom(...TOOLS, '__proto__', 'constructor', 'toString'), fc.string({ maxLength: 20 })),
+            arguments: fc.oneof(hostileValue, fc.dictionary(fc.constantFrom(...FIELDS), hostileValue, { maxKeys: 6 })),
+          },
+          { requiredKeys: [] },
+        ),
         hostileValue,
       ),
     },
@@ -108,13 +214,37 @@ const body = fc.oneof(
   { arbitrary: fc.constant(Buffer.alloc(0)), weight: 1 },
 );
 
-const knownPaths = [
-  ...OPS.map((o) => V + o.path),
-  `${V}/mcp`,
-  `${V}/openapi.json`,
-];
+const knownPaths = [...OPS.map((o) => V + o.path), `${V}/mcp`, `${V}/openapi.json`];
 const segment = fc.oneof(
-  fc.constantFrom('api', 'v1', 'mcp', 'social', 'posts', 'schedule', 'finance', 'summary', '..', '.', '', '%2e%2e', '%2F', '%00', '%zz', '%ED%A0%80', '__proto__', 'constructor', 'prototype', IDS.postDraft, IDS.postDraftW3, 'x'.repeat(500), '%F0%9F%92%A5', ';a=b', ':id', '*', '~'),
+  fc.constantFrom(
+    'api',
+    'v1',
+    'mcp',
+    'social',
+    'posts',
+    'schedule',
+    'finance',
+    'summary',
+    '..',
+    '.',
+    '',
+    '%2e%2e',
+    '%2F',
+    '%00',
+    '%zz',
+    '%ED%A0%80',
+    '__proto__',
+    'constructor',
+    'prototype',
+    IDS.postDraft,
+    IDS.postDraftW3,
+    'x'.repeat(500),
+    '%F0%9F%92%A5',
+    ';a=b',
+    ':id',
+    '*',
+    '~',
+  ),
   fc.stringMatching(/^[A-Za-z0-9._~!$&'()*+,;=:@-]{0,30}$/),
 );
 const path = fc.oneof(
@@ -122,21 +252,55 @@ const path = fc.oneof(
   { arbitrary: fc.tuple(segment).map(([id]) => `${V}/social/posts/${id}/schedule`), weight: 2 },
   { arbitrary: fc.array(segment, { maxLength: 6 }).map((s) => `${V}/${s.join('/')}`), weight: 2 },
   { arbitrary: fc.array(segment, { maxLength: 6 }).map((s) => `/${s.join('/')}`), weight: 1 },
-  { arbitrary: fc.constantFrom('/', '//', '///api/v1/finance/summary', '/api/v1/finance/summary/', '/API/V1/FINANCE/SUMMARY', '/api/v1/./finance/summary', '/api/v1/finance/../finance/summary', '/api/v1//mcp', '/api/v1/mcp/', '*'), weight: 1 },
+  {
+    arbitrary: fc.constantFrom(
+      '/',
+      '//',
+      '///api/v1/finance/summary',
+      '/api/v1/finance/summary/',
+      '/API/V1/FINANCE/SUMMARY',
+      '/api/v1/./finance/summary',
+      '/api/v1/finance/../finance/summary',
+      '/api/v1//mcp',
+      '/api/v1/mcp/',
+      '*',
+    ),
+    weight: 1,
+  },
 );
-const queryPart = fc.tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({ maxLength: 10 })), fc.oneof(hugeNumber, oddString)).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
+const queryPart = fc
+  .tuple(fc.oneof(fc.constantFrom(...QUERY_KEYS), fc.string({ maxLength: 10 })), fc.oneof(hugeNumber, oddString))
+  .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`);
 const query = fc.oneof(
   fc.constant(''),
   fc.array(queryPart, { maxLength: 6 }).map((p) => `?${p.join('&')}`),
   fc.constantFrom('?', '??', '?&&&', '?=', '?==&=', '?%', '?limit=%zz', '?website_id', '?limit=1&limit=2&limit=3', '?__proto__[polluted]=1', '?a=%00&b=%ff'),
 );
 const contentType = fc.constantFrom(
-  'application/json', 'application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1', 'text/plain', 'application/x-www-form-urlencoded',
-  'multipart/form-data; boundary=x', 'application/xml', 'application/json-patch+json', '*/*', 'garbage', '',
+  'application/json',
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json; charset=latin1',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  'application/json-patch+json',
+  '*/*',
+  'garbage',
+  '',
 );
 const auth = fc.constantFrom(
-  `Bearer ${KEYS.editorW1}`, `Bearer ${KEYS.editorW1}`, `Bearer ${KEYS.adminW1}`, `Bearer ${KEYS.editorAgency}`, `Bearer ${KEYS.viewerW1}`,
-  undefined, 'Bearer', `Bearer ${KEYS.revoked}`, 'Bearer cr_zz', `bearer ${KEYS.editorW1}`,
+  `Bearer ${KEYS.editorW1}`,
+  `Bearer ${KEYS.editorW1}`,
+  `Bearer ${KEYS.adminW1}`,
+  `Bearer ${KEYS.editorAgency}`,
+  `Bearer ${KEYS.viewerW1}`,
+  undefined,
+  'Bearer',
+  `Bearer ${KEYS.revoked}`,
+  'Bearer cr_zz',
+  `bearer ${KEYS.editorW1}`,
 );
 /** A request path with its dot segments resolved, as the server's URL parsing does. */
 function resolvedPath(path: string): string {
@@ -155,14 +319,12 @@ const hostile: fc.Arbitrary<Hostile> = fc.oneof(
   {
     // The right method on a known route with a valid key, so that validation and handlers see the garbage.
     weight: 5,
-    arbitrary: fc
-      .record({ op: fc.constantFrom(...OPS), id: fc.option(segment, { nil: undefined }), query, contentType, auth: goodKey, body })
-      .map((r) => ({
-        method: r.op.method,
-        path: (r.id === undefined ? V + r.op.path : V + r.op.path.replace(IDS.postDraft, r.id)) + r.query,
-        headers: { ...(r.contentType ? { 'content-type': r.contentType } : {}), authorization: r.auth },
-        body: r.op.method === 'GET' ? undefined : r.body,
-      })),
+    arbitrary: fc.record({ op: fc.constantFrom(...OPS), id: fc.option(segment, { nil: undefined }), query, contentType, auth: goodKey, body }).map((r) => ({
+      method: r.op.method,
+      path: (r.id === undefined ? V + r.op.path : V + r.op.path.replace(IDS.postDraft, r.id)) + r.query,
+      headers: { ...(r.contentType ? { 'content-type': r.contentType } : {}), authorization: r.auth },
+      body: r.op.method === 'GET' ? undefined : r.body,
+    })),
   },
   {
     weight: 3,
@@ -185,7 +347,10 @@ const hostile: fc.Arbitrary<Hostile> = fc.oneof(
 );
 
 const isEnvelope = (b: any) =>
-  b !== null && typeof b === 'object' && !Array.isArray(b) && ((b.success === false && typeof b.error === 'string' && (b.code === undefined || typeof b.code === 'string')) || (b.success === true && 'data' in b));
+  b !== null &&
+  typeof b === 'object' &&
+  !Array.isArray(b) &&
+  ((b.success === false && typeof b.error === 'string' && (b.code === undefined || typeof b.code === 'string')) || (b.success === true && 'data' in b));
 const isJsonRpcMessage = (m: any) =>
   m !== null && typeof m === 'object' && m.jsonrpc === '2.0' && (('result' in m && !('error' in m)) || (typeof m.error?.code === 'number' && typeof m.error?.message === 'string'));
 
@@ -200,8 +365,7 @@ const settledRss = async () => {
   return process.memoryUsage().rss;
 };
 
-const protoSnapshot = () =>
-  JSON.stringify([Object.prototype, Array.prototype, Function.prototype, String.prototype].map((p) => Object.getOwnPropertyNames(p).sort()));
+const protoSnapshot = () => JSON.stringify([Object.prototype, Array.prototype, Function.prototype, String.prototype].map((p) => Object.getOwnPropertyNames(p).sort()));
 
 describe('hostile input (item 6)', () => {
   it(`${RUNS} generated hostile requests: no 5xx, every answer an envelope (or JSON-RPC on /mcp), no prototype pollution, bounded memory`, async () => {
@@ -256,7 +420,7 @@ describe('hostile input (item 6)', () => {
       if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) oddProto.push(at);
       for (const [k, child] of Object.entries(v)) walk(child, `${at}.${k}`);
     };
-    for (const c of ['content_listeners', 'ad_creatives', 'social_posts'] as const) srv.store.list(c).forEach((r, i) => walk(r, `${c}[${i}]`));
+    for (const c of ['content_listeners', 'ad_creatives', 'social_posts'] as const) for (const [i, r] of srv.store.list(c).entries()) walk(r, `${c}[${i}]`);
     expect(oddProto.slice(0, 5)).toEqual([]);
     expect(growthMb).toBeLessThan(50);
     // Still healthy.

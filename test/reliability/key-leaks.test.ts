@@ -112,7 +112,10 @@ describe('keys never leak (item 9)', () => {
       // Refusals and failures, whose messages are where keys tend to slip out.
       await run('revoked/unknown key via env (401)', ['finance', 'summary', '--verbose', '--base-url', base], { env: { CR_API_KEY: 'cr_' + '1'.repeat(40) }, exit: 3 });
       await run('key from env, --json error', ['finance', 'summary', '--verbose', '--json', '--base-url', `${base}/x`], { env: { CR_API_KEY: keys[5]! }, exit: 5 });
-      await run('viewer key on a write (403)', ['listeners', 'create', '--verbose', '--base-url', base, '--name', 'n', '--source', 'rss', '--query', 'feed_url=https://f.example/'], { env: { CR_API_KEY: keys[2]! }, exit: 4 });
+      await run('viewer key on a write (403)', ['listeners', 'create', '--verbose', '--base-url', base, '--name', 'n', '--source', 'rss', '--query', 'feed_url=https://f.example/'], {
+        env: { CR_API_KEY: keys[2]! },
+        exit: 4,
+      });
       const dead = await deadPort();
       await run('server unreachable', ['finance', 'summary', ...P, '--base-url', `http://127.0.0.1:${dead}/api/v1`], { exit: 8 });
       await run('key in a URL the user typed', ['api', `/finance/summary?k=${keys[7]}`, ...P], {});
@@ -139,7 +142,12 @@ describe('keys never leak (item 9)', () => {
 
     const leaks = outputs.flatMap((o) => (o.text.match(KEY_RE) ?? []).map((k) => `${o.what}: ${k.slice(0, 10)}…`));
     console.log(
-      `key leaks: ${keys.length} keys, ${outputs.length} outputs scanned (${(outputs.reduce((n, o) => n + o.text.length, 0) / 1024).toFixed(0)} KiB, ${files.length} files, ${s.stderr().split('\n').filter((l) => / \/api\/v1\//.test(l)).length} server log lines), ${leaks.length} leaks`,
+      `key leaks: ${keys.length} keys, ${outputs.length} outputs scanned (${(outputs.reduce((n, o) => n + o.text.length, 0) / 1024).toFixed(0)} KiB, ${files.length} files, ${
+        s
+          .stderr()
+          .split('\n')
+          .filter((l) => / \/api\/v1\//.test(l)).length
+      } server log lines), ${leaks.length} leaks`,
     );
     expect(leaks).toEqual([]);
     // The masked forms do show up (so the scan looked at the right text).

@@ -71,15 +71,16 @@ describe('store lock under contention', () => {
     for (let round = 0; round < ROUNDS; round++) {
       writeStaleLock(store, await deadPid());
       const startAt = String(Date.now() + START_DELAY_MS);
-      const children = Array.from({ length: PROCS }, () =>
-        execa(process.execPath, ['--input-type=module', '-e', CHILD, url, store, startAt], { reject: false, timeout: 10_000 }),
-      );
+      const children = Array.from({ length: PROCS }, () => execa(process.execPath, ['--input-type=module', '-e', CHILD, url, store, startAt], { reject: false, timeout: 10_000 }));
       // Release them all once each has answered (or exited: a crash shows in the checks below).
       await Promise.all(children.map((c) => new Promise((r) => (c.stdout!.once('data', r), c.once('exit', r)))));
       for (const c of children) c.stdin!.end();
       const results = await Promise.all(children);
       const outs = results.map((r) => r.stdout.trim());
-      const detail = `round ${round}: ${JSON.stringify(outs)} ${results.map((r) => r.stderr.trim()).filter(Boolean).join(' | ')}`;
+      const detail = `round ${round}: ${JSON.stringify(outs)} ${results
+        .map((r) => r.stderr.trim())
+        .filter(Boolean)
+        .join(' | ')}`;
       for (const r of results) expect(r.exitCode, detail).toBe(0);
       expect(outs.filter((o) => o === 'got').length, detail).toBe(1);
       expect(outs.filter((o) => o === 'locked').length, detail).toBe(PROCS - 1);

@@ -78,14 +78,47 @@ describe('model-based: the reloaded store always equals the model', () => {
         };
         const listener = () => {
           const id = `l-${++n}`;
-          return { id, websiteId: 'w', name: id, sourceType: 'x', queryConfig: { handle: id }, pollInterval: '24h', nextPollAt: null, lastPolledAt: null, lastItemCount: 0, enabled: true, createdAt: 't', updatedAt: 't' };
+          return {
+            id,
+            websiteId: 'w',
+            name: id,
+            sourceType: 'x',
+            queryConfig: { handle: id },
+            pollInterval: '24h',
+            nextPollAt: null,
+            lastPolledAt: null,
+            lastItemCount: 0,
+            enabled: true,
+            createdAt: 't',
+            updatedAt: 't',
+          };
         };
         const ad = () => {
           const id = `a-${++n}`;
           return {
-            id, platform: 'meta', adFormat: 'single_image', name: id, campaignId: '', campaignName: '', status: 'draft', source: 'api', destinationUrl: 'https://x.example',
-            imageUrls: [], impressions: 0, clicks: 0, spend: 0, conversions: 0, ctr: 0, roas: 0, optimizationScore: 0, lastEvalScore: 0, createdAt: 't', websiteId: 'w',
-            headline: null, description: null, productLineId: null,
+            id,
+            platform: 'meta',
+            adFormat: 'single_image',
+            name: id,
+            campaignId: '',
+            campaignName: '',
+            status: 'draft',
+            source: 'api',
+            destinationUrl: 'https://x.example',
+            imageUrls: [],
+            impressions: 0,
+            clicks: 0,
+            spend: 0,
+            conversions: 0,
+            ctr: 0,
+            roas: 0,
+            optimizationScore: 0,
+            lastEvalScore: 0,
+            createdAt: 't',
+            websiteId: 'w',
+            headline: null,
+            description: null,
+            productLineId: null,
           };
         };
         const insert = async (collection: 'content_listeners' | 'ad_creatives', record: Record<string, unknown>) => {

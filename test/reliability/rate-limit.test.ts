@@ -149,7 +149,9 @@ describe('rate limit across restarts of cr serve (item 10)', () => {
     try {
       const r = await remainingAfterOne(s.origin);
       const remembered = LIMIT - r.remaining - 1;
-      console.log(`rate limit: ${acked.length} counted before SIGKILL, ${olderThanInterval} of them more than 1.1 s old; ${remembered} remembered after restart (${acked.length - remembered} forgotten)`);
+      console.log(
+        `rate limit: ${acked.length} counted before SIGKILL, ${olderThanInterval} of them more than 1.1 s old; ${remembered} remembered after restart (${acked.length - remembered} forgotten)`,
+      );
       expect(remembered).toBeGreaterThanOrEqual(olderThanInterval);
       expect(remembered).toBeLessThanOrEqual(acked.length);
       expect(olderThanInterval).toBeGreaterThan(100);

@@ -20,7 +20,12 @@ describe('checkBatch + applyChecked (one group commit)', () => {
     expect(state.users.map((u) => `${u.id}:${u.name}`)).toEqual(['a:A', 'b:B']);
     // In place: no copy of the collection, and the id index follows the inserts.
     expect(state.users).toBe(list);
-    expect(indexes.get('users')).toEqual(new Map([['a', 0], ['b', 1]]));
+    expect(indexes.get('users')).toEqual(
+      new Map([
+        ['a', 0],
+        ['b', 1],
+      ]),
+    );
   });
 
   it('a failing write fails whole: its own inserts do not count for later writes', () => {
@@ -41,16 +46,22 @@ describe('checkBatch + applyChecked (one group commit)', () => {
     expect([...failures.keys()]).toEqual([1, 2]);
     expect(failures.get(1)?.message).toBe('No users record with id missing');
     expect(failures.get(2)?.message).toBe('No users record with id c');
-    applyChecked(state, indexes, writes.filter((_, i) => !failures.has(i)));
+    applyChecked(
+      state,
+      indexes,
+      writes.filter((_, i) => !failures.has(i)),
+    );
     expect(state.users.map((u) => `${u.id}:${u.name}`)).toEqual(['a:a', 'b:b', 'd:D']);
   });
 
   it('a write may patch what it inserts itself', () => {
     const state = emptyStore();
-    const writes: Mutation[][] = [[
-      { op: 'insert', collection: 'users', record: user('x') },
-      { op: 'patch', collection: 'users', id: 'x', patch: { name: 'X' } },
-    ]];
+    const writes: Mutation[][] = [
+      [
+        { op: 'insert', collection: 'users', record: user('x') },
+        { op: 'patch', collection: 'users', id: 'x', patch: { name: 'X' } },
+      ],
+    ];
     expect(checkBatch(state, new Map(), writes).size).toBe(0);
     applyChecked(state, new Map(), writes);
     expect(state.users).toEqual([{ ...user('x'), name: 'X' }]);

@@ -31,8 +31,7 @@ const rec = (o: Partial<RevenueRecord>): RevenueRecord => ({
   ...o,
 });
 const TODAY = '2025-03-10';
-const summary = (records: RevenueRecord[], costs: any[] = []) =>
-  financeSummary({ entities: [entity('e1', 'Acme')], records, costs, ownerId: 'u1', today: TODAY });
+const summary = (records: RevenueRecord[], costs: any[] = []) => financeSummary({ entities: [entity('e1', 'Acme')], records, costs, ownerId: 'u1', today: TODAY });
 
 describe('finance (decisions §6), hand-computed', () => {
   it.each([
@@ -73,12 +72,7 @@ describe('finance (decisions §6), hand-computed', () => {
   });
 
   it('nextRenewalDate: earliest ≥ today among active records', () => {
-    const s = summary([
-      rec({ renewal_date: '2025-03-09' }),
-      rec({ renewal_date: '2025-04-01' }),
-      rec({ renewal_date: '2025-03-10' }),
-      rec({ renewal_date: '2025-03-11', status: 'paused' }),
-    ]);
+    const s = summary([rec({ renewal_date: '2025-03-09' }), rec({ renewal_date: '2025-04-01' }), rec({ renewal_date: '2025-03-10' }), rec({ renewal_date: '2025-03-11', status: 'paused' })]);
     expect(s.summaries[0]!.nextRenewalDate).toBe('2025-03-10');
     expect(summary([rec({ renewal_date: '2025-01-01' })]).summaries[0]!.nextRenewalDate).toBeNull();
   });
@@ -152,11 +146,14 @@ describe('CRM prompt truncation', () => {
   it('picks the active version (highest if several) or null', () => {
     const base = { id: 'a', websiteId: 'w', crmAgentId: 'c', name: 'n', status: 's', createdAt: 't' };
     expect(toCrmAgent({ ...base, promptVersions: [] }).activePromptVersion).toBeNull();
-    const v = toCrmAgent({ ...base, promptVersions: [
-      { versionNumber: 1, promptText: 'one', isActive: true },
-      { versionNumber: 3, promptText: 'three', isActive: true },
-      { versionNumber: 4, promptText: 'four', isActive: false },
-    ] });
+    const v = toCrmAgent({
+      ...base,
+      promptVersions: [
+        { versionNumber: 1, promptText: 'one', isActive: true },
+        { versionNumber: 3, promptText: 'three', isActive: true },
+        { versionNumber: 4, promptText: 'four', isActive: false },
+      ],
+    });
     expect(v.activePromptVersion).toEqual({ versionNumber: 3, promptText: 'three', isActive: true });
     expect(Object.keys(v).sort()).toEqual(['activePromptVersion', 'createdAt', 'crmAgentId', 'id', 'name', 'status']);
   });
@@ -171,8 +168,20 @@ describe('brand subjects', () => {
   });
   it('scrubs inline data from text fields and never returns base64 or websiteId', () => {
     const out = toBrandSubject({
-      id: 'b', websiteId: 'w', subjectName: 'N', subjectDescription: 'see data:image/png;base64,AAAA here', subjectType: 't', identityTraits: '', appearanceDetails: '',
-      distinguishingFeatures: '', styleCharacteristics: '', colorProfile: ['#fff'], defaultScale: 's', preferredPlacement: '', compositingNotes: '', status: 'active',
+      id: 'b',
+      websiteId: 'w',
+      subjectName: 'N',
+      subjectDescription: 'see data:image/png;base64,AAAA here',
+      subjectType: 't',
+      identityTraits: '',
+      appearanceDetails: '',
+      distinguishingFeatures: '',
+      styleCharacteristics: '',
+      colorProfile: ['#fff'],
+      defaultScale: 's',
+      preferredPlacement: '',
+      compositingNotes: '',
+      status: 'active',
       referenceImages: [{ imageId: 'i', base64: 'AAAA', publicUrl: 'https://x/i.png', label: 'l', isPrimary: true }],
       brandMark: { imageId: 'm', base64: 'AAAA' },
     } as any);
@@ -186,8 +195,13 @@ describe('brand subjects', () => {
 describe('nurture paging', () => {
   it('total counts before paging; pages partition the sorted list', () => {
     const recs = Array.from({ length: 120 }, (_, i) => ({
-      contentId: `c${i}`, websiteId: 'w', title: 't', status: i % 2 ? 'active' : 'draft', steps: Array(i % 5).fill({}),
-      createdAt: '2025-01-01T00:00:00Z', updatedAt: new Date(Date.UTC(2025, 0, 1) + i * 3600_000).toISOString(),
+      contentId: `c${i}`,
+      websiteId: 'w',
+      title: 't',
+      status: i % 2 ? 'active' : 'draft',
+      steps: Array(i % 5).fill({}),
+      createdAt: '2025-01-01T00:00:00Z',
+      updatedAt: new Date(Date.UTC(2025, 0, 1) + i * 3600_000).toISOString(),
     }));
     const ids: string[] = [];
     for (let offset = 0; offset < 120; offset += 50) {

@@ -2,12 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { safeJsonParse } from '../../src/server/json.js';
 
 describe('safeJsonParse', () => {
-  const spellings = [
-    '{"__proto__": {"polluted": 1}}',
-    '{"\\u005f_proto__": {"polluted": 1}}',
-    '{"__pr\\u006fto__": {"polluted": 1}}',
-    '{"a": [{"b": {"__proto__": {"polluted": 1}}}]}',
-  ];
+  const spellings = ['{"__proto__": {"polluted": 1}}', '{"\\u005f_proto__": {"polluted": 1}}', '{"__pr\\u006fto__": {"polluted": 1}}', '{"a": [{"b": {"__proto__": {"polluted": 1}}}]}'];
   for (const text of spellings) {
     it(`drops __proto__ spelled as ${text}`, () => {
       const value = safeJsonParse(text) as Record<string, unknown>;

@@ -11,7 +11,7 @@ import { KEYS, fixtureStore, request } from './helpers.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
 /** Crash and signal behaviour of the BUILT server (dist/) in a child process. */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const _ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./fixtures/serve-child.mjs', import.meta.url));
 
 // dist/ is built once by test/global-setup.ts before any test file runs.

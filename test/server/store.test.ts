@@ -30,8 +30,18 @@ async function storeFile(content?: string) {
 }
 
 const listener = (id: string) => ({
-  id, websiteId: 'w', name: id, sourceType: 'rss', queryConfig: {}, pollInterval: '1h', nextPollAt: null, lastPolledAt: null,
-  lastItemCount: 0, enabled: true, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z',
+  id,
+  websiteId: 'w',
+  name: id,
+  sourceType: 'rss',
+  queryConfig: {},
+  pollInterval: '1h',
+  nextPollAt: null,
+  lastPolledAt: null,
+  lastItemCount: 0,
+  enabled: true,
+  createdAt: '2025-01-01T00:00:00Z',
+  updatedAt: '2025-01-01T00:00:00Z',
 });
 
 describe('loading and validation (decisions §7)', () => {
@@ -49,11 +59,28 @@ describe('loading and validation (decisions §7)', () => {
     ['corrupt JSON', '{"version": 1, "users": [', /store\.json: not valid JSON/],
     ['not an object', '[1,2]', /expected a JSON object/],
     ['wrong version', '{"version": 2}', /store\.json: version: /],
-    ['wrong field type', JSON.stringify({ version: 1, business_entities: [0, 1].map((i) => ({ id: `e${i}`, name: 'n', accounting_tenant_id: null, owner_id: 'u', created_at: 'x' })).concat([{ id: 'e', name: 'n', accounting_tenant_id: null, owner_id: 7 as never, created_at: 'x' }]) }), /store\.json: business_entities\[2\]\.owner_id: expected string, got number/],
+    [
+      'wrong field type',
+      JSON.stringify({
+        version: 1,
+        business_entities: [0, 1]
+          .map((i) => ({ id: `e${i}`, name: 'n', accounting_tenant_id: null, owner_id: 'u', created_at: 'x' }))
+          .concat([{ id: 'e', name: 'n', accounting_tenant_id: null, owner_id: 7 as never, created_at: 'x' }]),
+      }),
+      /store\.json: business_entities\[2\]\.owner_id: expected string, got number/,
+    ],
     ['missing field', JSON.stringify({ version: 1, users: [{ id: 'u', email: 'e' }] }), /users\[0\]\.name: expected string, got nothing/],
     ['collection not an array', JSON.stringify({ version: 1, learnings: {} }), /learnings: expected array/],
-    ['bad enum', JSON.stringify({ version: 1, social_posts: [{ id: 'p', websiteId: 'w', status: 'lost', content: '', scheduledAt: null, createdAt: 'x', updatedAt: 'x' }] }), /social_posts\[0\]\.status: expected one of/],
-    ['key with both scopes', JSON.stringify({ version: 1, api_keys: [{ id: 'k', name: 'n', key_sha256: 'a'.repeat(64), user_id: 'u', role: 'admin', website_id: 'w', agency_id: 'a', created_at: 'x', revoked_at: null }] }), /api_keys\[0\]\.website_id: exactly one/],
+    [
+      'bad enum',
+      JSON.stringify({ version: 1, social_posts: [{ id: 'p', websiteId: 'w', status: 'lost', content: '', scheduledAt: null, createdAt: 'x', updatedAt: 'x' }] }),
+      /social_posts\[0\]\.status: expected one of/,
+    ],
+    [
+      'key with both scopes',
+      JSON.stringify({ version: 1, api_keys: [{ id: 'k', name: 'n', key_sha256: 'a'.repeat(64), user_id: 'u', role: 'admin', website_id: 'w', agency_id: 'a', created_at: 'x', revoked_at: null }] }),
+      /api_keys\[0\]\.website_id: exactly one/,
+    ],
   ])('%s file: refused with file and path named, left byte-identical, lock released', async (_name, content, message) => {
     const { path } = await storeFile(content);
     const before = await readFile(path);
@@ -145,9 +172,11 @@ describe('durable writes and group commit', () => {
         return {
           ...fh,
           sync: () =>
-            !armed ? fh.sync() : new Promise<void>((resolve, reject) => {
-              gates.push({ release: (err) => (err ? reject(err) : fh.sync().then(resolve, reject)) });
-            }),
+            !armed
+              ? fh.sync()
+              : new Promise<void>((resolve, reject) => {
+                  gates.push({ release: (err) => (err ? reject(err) : fh.sync().then(resolve, reject)) });
+                }),
         };
       },
     };

@@ -4,8 +4,16 @@ import { styles } from '../../src/render/styles.js';
 
 describe('bandOf (colour bands)', () => {
   it.each([
-    [1, 'top3'], [3, 'top3'], [4, 'top10'], [10, 'top10'], [11, 'top20'], [20, 'top20'],
-    [null, 'none'], [undefined, 'none'], [0, 'none'], [21, 'none'],
+    [1, 'top3'],
+    [3, 'top3'],
+    [4, 'top10'],
+    [10, 'top10'],
+    [11, 'top20'],
+    [20, 'top20'],
+    [null, 'none'],
+    [undefined, 'none'],
+    [0, 'none'],
+    [21, 'none'],
   ] as const)('%s → %s', (rank, band) => {
     expect(bandOf(rank)).toBe(band);
   });
@@ -43,14 +51,23 @@ describe('arrangeGrid', () => {
   });
 
   it('groups a non-square list by latitude', () => {
-    const g = arrangeGrid([{ lat: 1, lng: 2, rank: 1 }, { lat: 2, lng: 1, rank: 2 }, { lat: 1, lng: 1, rank: 3 }]);
+    const g = arrangeGrid([
+      { lat: 1, lng: 2, rank: 1 },
+      { lat: 2, lng: 1, rank: 2 },
+      { lat: 1, lng: 1, rank: 3 },
+    ]);
     expect(g.map((r) => r.map((c) => c.rank))).toEqual([[2], [3, 1]]);
   });
 });
 
 describe('gridStats', () => {
   it('averages ranking points and shares top-3 over all points', () => {
-    const st = gridStats([{ lat: 0, lng: 0, rank: 1 }, { lat: 0, lng: 1, rank: 5 }, { lat: 1, lng: 0, rank: null }, { lat: 1, lng: 1, rank: 3 }]);
+    const st = gridStats([
+      { lat: 0, lng: 0, rank: 1 },
+      { lat: 0, lng: 1, rank: 5 },
+      { lat: 1, lng: 0, rank: null },
+      { lat: 1, lng: 1, rank: 3 },
+    ]);
     expect(st).toEqual({ points: 4, ranking: 3, averageRank: 3, top3: 2, top3Share: 0.5 });
   });
   it('has no average when nothing ranks', () => {

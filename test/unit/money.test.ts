@@ -33,7 +33,15 @@ describe('finance rows', () => {
   });
 
   const row = (name: string, currency: string | null, mrr: number, cost: number): EntityRow => ({
-    name, currency, mrr, clients: 1, nextRenewal: null, cost, aiCost: 0, margin: mrr - cost, total: false,
+    name,
+    currency,
+    mrr,
+    clients: 1,
+    nextRenewal: null,
+    cost,
+    aiCost: 0,
+    margin: mrr - cost,
+    total: false,
   });
 
   it('adds no totals for one entity, one per currency otherwise', () => {
@@ -52,7 +60,16 @@ describe('finance rows', () => {
 
   it('computes margin = MRR − monthly cost', () => {
     const { entities } = financeRows({
-      summaries: [{ entity: { id: 'e', name: 'E', accounting_tenant_id: null, owner_id: 'u', created_at: '' }, activeMrr: 1000, activeClientCount: 2, nextRenewalDate: null, monthlyCostCents: 1500, monthlyAiCostCents: 200 }],
+      summaries: [
+        {
+          entity: { id: 'e', name: 'E', accounting_tenant_id: null, owner_id: 'u', created_at: '' },
+          activeMrr: 1000,
+          activeClientCount: 2,
+          nextRenewalDate: null,
+          monthlyCostCents: 1500,
+          monthlyAiCostCents: 200,
+        },
+      ],
       invoiceAlerts: [],
     });
     expect(entities[0]).toMatchObject({ margin: -500, currency: null });

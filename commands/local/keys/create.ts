@@ -22,10 +22,13 @@ export const createCommand = (ctx: Context) =>
       .addOption(new Option('--role <role>', `${ROLES.slice(0, -1).join(', ')} or ${ROLES.at(-1)}`).choices(ROLES).makeOptionMandatory())
       .option('--agency <id>', 'scope the key to an agency')
       .option('--name <name>', 'a label for the key')
-      .option('--for-local', "make it the key --local uses for this store (kept beside the store, not printed)")
+      .option('--for-local', 'make it the key --local uses for this store (kept beside the store, not printed)')
       .addOption(storeOption())
       .action((f: CreateOptions) => create(ctx, f)),
-    ['cr local keys create --role editor --website 3f1c9b2e-5a47-4d8c-b6e1-7a0f2c9d8e31', 'cr local keys create --role viewer --agency 9a0d4c7f-2e18-4b5a-8f3d-6c1e9b7a2d54 --name "read-only CI"'],
+    [
+      'cr local keys create --role editor --website 3f1c9b2e-5a47-4d8c-b6e1-7a0f2c9d8e31',
+      'cr local keys create --role viewer --agency 9a0d4c7f-2e18-4b5a-8f3d-6c1e9b7a2d54 --name "read-only CI"',
+    ],
   );
 
 export async function create(ctx: Context, o: CreateOptions): Promise<void> {

@@ -9,9 +9,16 @@ import { render } from '../../../src/render/output.js';
 import { dateColumn, shownTime } from '../../../src/render/dates.js';
 
 export const listCommand = (ctx: Context) =>
-  scriptable(withExamples(
-    new Command('list').description('list keys (never the key itself)').addOption(storeOption()).action((f: { store?: string }) => list(ctx, f)),
-    ['cr local keys list', "cr local keys list --jq '.[] | select(.revoked_at == null) | .id'"]), { jq: true, csv: true, jsonl: true, quiet: true });
+  scriptable(
+    withExamples(
+      new Command('list')
+        .description('list keys (never the key itself)')
+        .addOption(storeOption())
+        .action((f: { store?: string }) => list(ctx, f)),
+      ['cr local keys list', "cr local keys list --jq '.[] | select(.revoked_at == null) | .id'"],
+    ),
+    { jq: true, csv: true, jsonl: true, quiet: true },
+  );
 
 /**
  * Reads the store without its writer lock (src/local/read-store.ts): the list works beside
@@ -27,18 +34,22 @@ export async function list(ctx: Context, o: { store?: string }): Promise<void> {
   }
   // No server answered: the hint clock is the local one.
   const when = shownTime(ctx.env, ctx.now);
-  await render(ctx.io, { ...ctx.globals, data: keys, items: keys }, {
-    rows: keys,
-    id: (k) => String(k.id),
-    columns: [
-      { header: 'ID', kind: 'id', value: (k) => String(k.id) },
-      { header: 'NAME', value: (k) => String(k.name) },
-      { header: 'ROLE', kind: 'code', value: (k) => String(k.role) },
-      { header: 'SCOPE', kind: 'id', value: (k) => (k.website_id ? `website ${k.website_id}` : `agency ${k.agency_id}`) },
-      // Dates as in every table: local time and a hint on a terminal, plain ISO piped.
-      dateColumn('CREATED', (k: KeyInfo) => String(k.created_at), when, { time: true }),
-      dateColumn('REVOKED', (k: KeyInfo) => (k.revoked_at ? String(k.revoked_at) : null), when, { time: true }),
-    ],
-    empty: 'No keys.',
-  });
+  await render(
+    ctx.io,
+    { ...ctx.globals, data: keys, items: keys },
+    {
+      rows: keys,
+      id: (k) => String(k.id),
+      columns: [
+        { header: 'ID', kind: 'id', value: (k) => String(k.id) },
+        { header: 'NAME', value: (k) => String(k.name) },
+        { header: 'ROLE', kind: 'code', value: (k) => String(k.role) },
+        { header: 'SCOPE', kind: 'id', value: (k) => (k.website_id ? `website ${k.website_id}` : `agency ${k.agency_id}`) },
+        // Dates as in every table: local time and a hint on a terminal, plain ISO piped.
+        dateColumn('CREATED', (k: KeyInfo) => String(k.created_at), when, { time: true }),
+        dateColumn('REVOKED', (k: KeyInfo) => (k.revoked_at ? String(k.revoked_at) : null), when, { time: true }),
+      ],
+      empty: 'No keys.',
+    },
+  );
 }

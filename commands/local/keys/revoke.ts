@@ -8,7 +8,11 @@ import { escapeControls } from '../../../src/render/escape.js';
 
 export const revokeCommand = (ctx: Context) =>
   withExamples(
-    new Command('revoke').description('revoke a key by id').argument('<id>').addOption(storeOption()).action((id: string, f: { store?: string }) => revoke(ctx, id, f)),
+    new Command('revoke')
+      .description('revoke a key by id')
+      .argument('<id>')
+      .addOption(storeOption())
+      .action((id: string, f: { store?: string }) => revoke(ctx, id, f)),
     ['cr local keys revoke 0b6f2f7e-4c1a-4e8d-9b2f-5a7c3e1d6f08'],
   );
 

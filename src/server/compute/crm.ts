@@ -15,9 +15,7 @@ export function toCrmAgent(r: CrmAgentRecord): CrmAgent {
     crmAgentId: r.crmAgentId,
     name: r.name,
     status: r.status,
-    activePromptVersion: active
-      ? { versionNumber: active.versionNumber, promptText: truncateCodePoints(active.promptText), isActive: true }
-      : null,
+    activePromptVersion: active ? { versionNumber: active.versionNumber, promptText: truncateCodePoints(active.promptText), isActive: true } : null,
     createdAt: r.createdAt,
   };
 }

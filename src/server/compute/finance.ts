@@ -34,8 +34,7 @@ export interface FinanceInput {
 }
 
 /** The calendar date `days` after `date` (YYYY-MM-DD), as YYYY-MM-DD. */
-export const addDays = (date: string, days: number): string =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+export const addDays = (date: string, days: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string, keep: (item: T) => boolean): Map<string, T[]> {
   const out = new Map<string, T[]>();
@@ -76,8 +75,16 @@ export function financeSummary(input: FinanceInput): FinanceSummary {
   const lastAlertDay = addDays(today, input.alertDays ?? 7);
   const owned = input.entities.filter((e) => e.owner_id === input.ownerId).sort(byName);
   const ownedIds = new Set(owned.map((e) => e.id));
-  const activeOf = groupBy(input.records, (r) => r.entity_id, (r) => r.status === 'active' && ownedIds.has(r.entity_id));
-  const costsOf = groupBy(input.costs, (c) => c.entity_id, (c) => ownedIds.has(c.entity_id));
+  const activeOf = groupBy(
+    input.records,
+    (r) => r.entity_id,
+    (r) => r.status === 'active' && ownedIds.has(r.entity_id),
+  );
+  const costsOf = groupBy(
+    input.costs,
+    (c) => c.entity_id,
+    (c) => ownedIds.has(c.entity_id),
+  );
   const currencyOf = entityCurrencies(input.records, ownedIds);
   const summaries: EntitySummary[] = [];
   const alerts: InvoiceAlert[] = [];

@@ -9,10 +9,7 @@ import { pickShape } from './pick.js';
  * The stored record of a new ad creative (decisions.md §5). Platform: the body's, else the
  * known campaign's, else meta; campaignName from the known campaign or "".
  */
-export function newAdCreative(
-  body: CreateAdCreativeBody,
-  ctx: { id: string; now: Date; websiteId: string; campaign?: AdCampaignRecord },
-): AdCreativeRecord {
+export function newAdCreative(body: CreateAdCreativeBody, ctx: { id: string; now: Date; websiteId: string; campaign?: AdCampaignRecord }): AdCreativeRecord {
   return {
     id: ctx.id,
     platform: body.platform ?? ctx.campaign?.platform ?? 'meta',

@@ -40,7 +40,9 @@ export async function newestValidBackup(storePath: string, fs: StoreFs = nodeFs,
 export async function withBackupHint(err: StoreError, storePath: string, fs: StoreFs): Promise<StoreError> {
   const bak = await newestValidBackup(storePath, fs);
   const restore = `cr local restore --store ${storePath}`;
-  const hint = bak ? `; newest valid backup: ${bak} (restore with: ${restore})` : `; no valid backup found (${backupPathOf(storePath, 1)}, ${backupPathOf(storePath, 2)})`;
+  const hint = bak
+    ? `; newest valid backup: ${bak} (restore with: ${restore})`
+    : `; no valid backup found (${backupPathOf(storePath, 1)}, ${backupPathOf(storePath, 2)})`;
   return new StoreError(err.storePath, err.detail + hint, { cause: err.cause ?? err });
 }
 
@@ -55,7 +57,9 @@ export async function rotateBackups(fs: StoreFs, storePath: string, keep: number
   for (let g = keep - 1; g >= 1; g--) {
     await fs.rename(backupPathOf(storePath, g), backupPathOf(storePath, g + 1)).catch(() => undefined);
     // A backup without its journal must not inherit the journal of the one it replaces.
-    await fs.rename(backupJournalPathOf(storePath, g), backupJournalPathOf(storePath, g + 1)).catch(() => fs.unlink(backupJournalPathOf(storePath, g + 1)).catch(() => undefined));
+    await fs
+      .rename(backupJournalPathOf(storePath, g), backupJournalPathOf(storePath, g + 1))
+      .catch(() => fs.unlink(backupJournalPathOf(storePath, g + 1)).catch(() => undefined));
   }
   await keepAs(fs, storePath, backupPathOf(storePath, 1));
   await keepAs(fs, journalPathOf(storePath), backupJournalPathOf(storePath, 1));

@@ -90,4 +90,3 @@ export function checkMutation(m: unknown): m is Mutation {
   if (x.op === 'insert') return !!x.record && typeof x.record === 'object' && !Array.isArray(x.record);
   return typeof x.id === 'string' && !!x.patch && typeof x.patch === 'object' && !Array.isArray(x.patch);
 }
-

@@ -190,7 +190,11 @@ export class GroupCommit {
 
   private async commitBatch(): Promise<void> {
     const batch = takeBatch(this.pending);
-    const failures = checkBatch(this.state, this.indexes, batch.map((p) => p.mutations));
+    const failures = checkBatch(
+      this.state,
+      this.indexes,
+      batch.map((p) => p.mutations),
+    );
     let accepted: Pending[] = [];
     batch.forEach((p, i) => {
       const failure = failures.get(i);
@@ -201,7 +205,10 @@ export class GroupCommit {
     if (accepted.length === 0) return;
     if (this.path === null) this.memoryBytes += accepted.reduce((n, p) => n + p.json!.length, 0);
     else {
-      const line = groupLineOf(this.seq + 1, accepted.map((p) => p.json!));
+      const line = groupLineOf(
+        this.seq + 1,
+        accepted.map((p) => p.json!),
+      );
       const records = accepted.reduce((n, p) => n + p.mutations.length, 0);
       try {
         await this.journal.append(line);
@@ -221,7 +228,11 @@ export class GroupCommit {
       }
     }
     // Durable now: only from here on may readers see these writes.
-    applyChecked(this.state, this.indexes, accepted.map((p) => p.mutations));
+    applyChecked(
+      this.state,
+      this.indexes,
+      accepted.map((p) => p.mutations),
+    );
     this.generation++;
     this.commits++;
     for (const p of accepted) p.resolve();

@@ -113,7 +113,12 @@ export async function atomicWrite(
 export const tempPathOf = (path: string) => join(dirname(path), `.${basename(path)}.${process.pid}.${++tmpCounter}.tmp`);
 
 /** Writes (and fsyncs) a new file; the caller removes it on failure. */
-export async function writeTemp(fs: StoreFs, tmp: string, text: string | Uint8Array, opts: { sync: boolean; mode?: number; onSync?: () => void }): Promise<void> {
+export async function writeTemp(
+  fs: StoreFs,
+  tmp: string,
+  text: string | Uint8Array,
+  opts: { sync: boolean; mode?: number; onSync?: () => void },
+): Promise<void> {
   const fh = await fs.open(tmp, 'w', opts.mode ?? 0o600);
   try {
     await fh.writeFile(text);
@@ -146,5 +151,4 @@ export async function syncDir(fs: StoreFs, dir: string, onSync?: () => void): Pr
   }
 }
 
-export const isCode = (err: unknown, ...codes: string[]) =>
-  typeof err === 'object' && err !== null && codes.includes(String((err as { code?: unknown }).code));
+export const isCode = (err: unknown, ...codes: string[]) => typeof err === 'object' && err !== null && codes.includes(String((err as { code?: unknown }).code));

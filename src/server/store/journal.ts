@@ -26,10 +26,7 @@ export const snapshotId = (bytes: Uint8Array) => `${bytes.length}:${hex8(crc32(b
 
 export const hex8 = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
 
-export type JournalEntry =
-  | { kind: 'header'; base: string }
-  | { kind: 'group'; seq: number; groups: unknown[][] }
-  | { kind: 'fold'; seq: number; base: string };
+export type JournalEntry = { kind: 'header'; base: string } | { kind: 'group'; seq: number; groups: unknown[][] } | { kind: 'fold'; seq: number; base: string };
 
 /** One line, with its checksum and the terminating newline. */
 export function encodeLine(doc: object): string {

@@ -55,7 +55,8 @@ export class Replayer {
         const rec = list[i]!;
         if (!ids.has(String(rec.id))) continue;
         const ok = COLLECTIONS[c].safeParse(rec);
-        if (!ok.success) throw new StoreError(this.journalPath, `a journaled ${c} record does not validate: ${c}[${i}].${describeIssue(ok.error.issues[0]!, rec)}`);
+        if (!ok.success)
+          throw new StoreError(this.journalPath, `a journaled ${c} record does not validate: ${c}[${i}].${describeIssue(ok.error.issues[0]!, rec)}`);
       }
     }
   }
@@ -86,7 +87,11 @@ export async function recoverJournal(fs: StoreFs, storePath: string, data: Store
     scan = await scanJournal(fs, journalPath);
   } catch (err) {
     if (err instanceof JournalCorruptError) {
-      throw new StoreError(journalPath, `line ${err.line}: ${err.reason}; the store cannot be loaded safely (move the journal away to start from ${storePath} alone, losing the writes it holds)`, { cause: err });
+      throw new StoreError(
+        journalPath,
+        `line ${err.line}: ${err.reason}; the store cannot be loaded safely (move the journal away to start from ${storePath} alone, losing the writes it holds)`,
+        { cause: err },
+      );
     }
     if (!isCode(err, 'ENOENT')) throw new StoreError(journalPath, `cannot read (${(err as Error).message})`, { cause: err });
   }

@@ -68,7 +68,14 @@ export class Store {
   /** An in-memory store (no file, no lock): for unit tests and in-process use. */
   static memory(data: StoreData = emptyStore()): Store {
     const copy = safeJsonParse(JSON.stringify(data));
-    return new Store(null, parseStoreText('(memory)', JSON.stringify(copy)), nodeFs, null, { len: 0, seq: 0, records: 0, bytes: 0, fsyncs: 0, snapshotBytes: 0 }, {});
+    return new Store(
+      null,
+      parseStoreText('(memory)', JSON.stringify(copy)),
+      nodeFs,
+      null,
+      { len: 0, seq: 0, records: 0, bytes: 0, fsyncs: 0, snapshotBytes: 0 },
+      {},
+    );
   }
 
   /**

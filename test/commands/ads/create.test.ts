@@ -11,12 +11,41 @@ beforeEach(() => {
 
 describe('cr ads create', () => {
   it('sends a flag per body field and prints the creative', async () => {
-    const r = await h.cr(['ads', 'create', '--format', 'single_image', '--name', 'Spring sale', '--campaign', 'camp-1', '--url', 'https://shop.example.com/spring', '--image', 'https://cdn.example.com/a.png', '--image', 'https://cdn.example.com/b.png', '--headline', 'Save now', '--json']);
+    const r = await h.cr([
+      'ads',
+      'create',
+      '--format',
+      'single_image',
+      '--name',
+      'Spring sale',
+      '--campaign',
+      'camp-1',
+      '--url',
+      'https://shop.example.com/spring',
+      '--image',
+      'https://cdn.example.com/a.png',
+      '--image',
+      'https://cdn.example.com/b.png',
+      '--headline',
+      'Save now',
+      '--json',
+    ]);
     expect(r.exitCode).toBe(0);
     const ad = JSON.parse(r.stdout);
-    expect(ad).toMatchObject({ name: 'Spring sale', adFormat: 'single_image', platform: 'google', campaignName: 'Spring', status: 'draft', imageUrls: ['https://cdn.example.com/a.png', 'https://cdn.example.com/b.png'] });
+    expect(ad).toMatchObject({
+      name: 'Spring sale',
+      adFormat: 'single_image',
+      platform: 'google',
+      campaignName: 'Spring',
+      status: 'draft',
+      imageUrls: ['https://cdn.example.com/a.png', 'https://cdn.example.com/b.png'],
+    });
     expect(JSON.parse(h.seen[0]!.body)).toEqual({
-      ad_format: 'single_image', name: 'Spring sale', campaign_id: 'camp-1', headline: 'Save now', destination_url: 'https://shop.example.com/spring',
+      ad_format: 'single_image',
+      name: 'Spring sale',
+      campaign_id: 'camp-1',
+      headline: 'Save now',
+      destination_url: 'https://shop.example.com/spring',
       image_urls: ['https://cdn.example.com/a.png', 'https://cdn.example.com/b.png'],
     });
   });

@@ -19,8 +19,7 @@ afterAll(async () => {
 });
 
 const env = () => ({ CR_API_KEY: KEY, CR_BASE_URL: server.baseUrl });
-const api = (args: string[], opts: { input?: string; env?: Record<string, string | undefined> } = {}) =>
-  runCli(['api', ...args], { input: opts.input, env: { ...env(), ...opts.env } });
+const api = (args: string[], opts: { input?: string; env?: Record<string, string | undefined> } = {}) => runCli(['api', ...args], { input: opts.input, env: { ...env(), ...opts.env } });
 
 describe('cr api: exit codes from HTTP statuses', () => {
   const cases: [string, Reply, number, string | undefined][] = [

@@ -22,8 +22,7 @@ afterAll(async () => {
 });
 
 const env = () => ({ CR_API_KEY: KEY, CR_BASE_URL: server.baseUrl });
-const api = (args: string[], opts: { input?: string; env?: Record<string, string | undefined> } = {}) =>
-  runCli(['api', ...args], { input: opts.input, env: { ...env(), ...opts.env } });
+const api = (args: string[], opts: { input?: string; env?: Record<string, string | undefined> } = {}) => runCli(['api', ...args], { input: opts.input, env: { ...env(), ...opts.env } });
 
 describe('cr api: requests', () => {
   it('GET prints the envelope data as 2-space JSON', async () => {

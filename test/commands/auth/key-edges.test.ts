@@ -77,7 +77,12 @@ describe('profiles', () => {
     const home = tempDir();
     const configDir = join(home, 'cfg');
     const env = { CR_API_KEY: KEY, CR_BASE_URL: server.baseUrl };
-    for (const argv of [['auth', 'status'], ['profiles', 'list'], ['finance', 'summary'], ['--profile', 'x', 'finance', 'summary']]) {
+    for (const argv of [
+      ['auth', 'status'],
+      ['profiles', 'list'],
+      ['finance', 'summary'],
+      ['--profile', 'x', 'finance', 'summary'],
+    ]) {
       await runCli(argv, { configDir, env: { ...env, HOME: home } });
       expect(existsSync(configDir), argv.join(' ')).toBe(false);
     }

@@ -29,7 +29,7 @@ describe('cr auth logout', () => {
     expect((await runCli(['auth', 'status'], { configDir })).exitCode).toBe(3);
   });
 
-  it('--profile removes only that profile\'s key', async () => {
+  it("--profile removes only that profile's key", async () => {
     const configDir = tempDir();
     const other = makeKey('aaaa', 'bbbb', 'd');
     writeConfig(configDir, { activeProfile: 'default', profiles: { default: { baseUrl: server.baseUrl, apiKey: KEY }, staging: { baseUrl: 'http://s.example/api/v1', apiKey: other } } });

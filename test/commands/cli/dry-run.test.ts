@@ -10,7 +10,11 @@ beforeEach(() => {
 describe('--dry-run sends nothing', () => {
   it.each([
     [['ads', 'create', '--format', 'video', '--name', 'D', '--url', 'https://x.example.com', '--dry-run'], '/content/ads/creatives/create', '"ad_format": "video"'],
-    [['listeners', 'create', '--name', 'D', '--source', 'x', '--query', 'handle=acme', '--dry-run', '--website', '11111111-1111-4111-8111-111111111111'], '/content/listeners?website_id=11111111-1111-4111-8111-111111111111', '"handle": "acme"'],
+    [
+      ['listeners', 'create', '--name', 'D', '--source', 'x', '--query', 'handle=acme', '--dry-run', '--website', '11111111-1111-4111-8111-111111111111'],
+      '/content/listeners?website_id=11111111-1111-4111-8111-111111111111',
+      '"handle": "acme"',
+    ],
     [['posts', 'schedule', POST_DRAFT, '--at', '+30m', '--dry-run'], `/social/posts/${POST_DRAFT}/schedule`, '"scheduled_at": "2026-11-22T10:30:00.000Z"'],
   ])('%j', async (args, path, bodyPart) => {
     const r = await h.cr(args);
@@ -22,7 +26,9 @@ describe('--dry-run sends nothing', () => {
   });
 
   it('needs no key (nothing is sent), only a base URL', async () => {
-    const r = await h.cr(['ads', 'create', '--format', 'video', '--name', 'D', '--url', 'https://x.example.com', '--campaign-id', 'camp-1', '--product-line-id', 'pl-1', '--dry-run', '--json'], { key: null });
+    const r = await h.cr(['ads', 'create', '--format', 'video', '--name', 'D', '--url', 'https://x.example.com', '--campaign-id', 'camp-1', '--product-line-id', 'pl-1', '--dry-run', '--json'], {
+      key: null,
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ method: 'POST', body: { ad_format: 'video', campaign_id: 'camp-1', product_line_id: 'pl-1' } });
     expect(h.seen).toHaveLength(0);

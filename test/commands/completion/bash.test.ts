@@ -13,8 +13,7 @@ describe('cr completion bash', () => {
     expect(r.exitCode).toBe(0);
     const file = join(tempDir(), 'cr.bash');
     writeFileSync(file, r.stdout);
-    const complete = (words: string[]) =>
-      `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _cr_completion; echo "\${COMPREPLY[*]}"`;
+    const complete = (words: string[]) => `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _cr_completion; echo "\${COMPREPLY[*]}"`;
     const script = [
       'set -e',
       `source '${file}'`,

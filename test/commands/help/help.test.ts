@@ -7,7 +7,15 @@ afterAll(() => cleanupTempDirs());
 const GROUPS = ['finance', 'ads', 'listeners', 'posts', 'learnings', 'nurture', 'visibility', 'brand', 'crm', 'api', 'auth', 'profiles', 'serve', 'local', 'mcp', 'completion'];
 
 const LEAVES = [
-  ['finance'], ['ads'], ['listeners'], ['posts'], ['learnings'], ['nurture'], ['visibility'], ['brand'], ['crm'],
+  ['finance'],
+  ['ads'],
+  ['listeners'],
+  ['posts'],
+  ['learnings'],
+  ['nurture'],
+  ['visibility'],
+  ['brand'],
+  ['crm'],
   ['finance', 'summary'],
   ['ads', 'create'],
   ['listeners', 'create'],
@@ -30,7 +38,7 @@ describe('cr --help', () => {
     expect(r.stderr).toBe('');
   });
 
-  it('a group\'s --help shows its subcommands', async () => {
+  it("a group's --help shows its subcommands", async () => {
     const r = await runCli(['auth', '--help']);
     expect(r.exitCode).toBe(0);
     for (const sub of ['login', 'status', 'logout']) expect(r.stdout).toContain(sub);
@@ -56,10 +64,7 @@ describe('--help shows examples', () => {
 });
 
 describe('help texts an operator can paste from', () => {
-  const VERBS = [
-    ...LEAVES.filter((l) => l.length === 2),
-    ['api'], ['serve'], ['local', 'init'], ['local', 'keys', 'create'], ['local', 'keys', 'list'], ['local', 'keys', 'revoke'],
-  ];
+  const VERBS = [...LEAVES.filter((l) => l.length === 2), ['api'], ['serve'], ['local', 'init'], ['local', 'keys', 'create'], ['local', 'keys', 'list'], ['local', 'keys', 'revoke']];
   it('examples use whole ids (no "…"), and repeatable flags show no "(default: [])"', async () => {
     for (const verb of VERBS) {
       const r = await runCli([...verb, '--help']);

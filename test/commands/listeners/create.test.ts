@@ -8,7 +8,21 @@ beforeEach(() => {
 
 describe('cr listeners create', () => {
   it('builds query_config from --query (keywords always an array) and sends website_id in the query', async () => {
-    const r = await h.cr(['listeners', 'create', '--name', 'News', '--source', 'google_news', '--query', 'keywords=acme', '--interval', '6h', '--website', '11111111-1111-4111-8111-111111111111', '--json']);
+    const r = await h.cr([
+      'listeners',
+      'create',
+      '--name',
+      'News',
+      '--source',
+      'google_news',
+      '--query',
+      'keywords=acme',
+      '--interval',
+      '6h',
+      '--website',
+      '11111111-1111-4111-8111-111111111111',
+      '--json',
+    ]);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ name: 'News', sourceType: 'google_news', queryConfig: { keywords: ['acme'] }, pollInterval: '6h', enabled: true });
     expect(h.seen[0]!.url).toContain('website_id=11111111-1111-4111-8111-111111111111');

@@ -26,7 +26,7 @@ describe('cr nurture list', () => {
     const calls = h.seen.filter((s) => s.url.includes('/content/nurture-sequences'));
     expect(calls).toHaveLength(3);
     expect(calls.every((c) => c.url.includes('limit=200'))).toBe(true);
-    const pages = await Promise.all([0, 200, 400].map((o) => h.apiData(`/content/nurture-sequences?limit=200&offset=${o}`))) as { sequences: unknown[] }[];
+    const pages = (await Promise.all([0, 200, 400].map((o) => h.apiData(`/content/nurture-sequences?limit=200&offset=${o}`)))) as { sequences: unknown[] }[];
     expect(out.sequences).toEqual(pages.flatMap((p) => p.sequences));
   });
 

@@ -7,7 +7,13 @@ import { parseFaults } from '../../../src/server/faults.js';
 
 afterAll(() => cleanupTempDirs());
 
-const stateLines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; status: string }) : []);
+const stateLines = (file: string) =>
+  existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { id: string; status: string })
+    : [];
 
 async function until(check: () => boolean, what: string) {
   for (let i = 0; i < 400; i++) {
@@ -37,9 +43,17 @@ describe('cr posts schedule --from against a real server with a budget and fault
       t += 3_600_000; // the server's window resets
       const again = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--state', state, '--json']);
       expect(again.exitCode).toBe(0);
-      const second = srv.requests().slice(50).map((q) => q.id);
+      const second = srv
+        .requests()
+        .slice(50)
+        .map((q) => q.id);
       expect(second).toHaveLength(10);
-      const firstIds = new Set(srv.requests().slice(0, 50).map((q) => q.id));
+      const firstIds = new Set(
+        srv
+          .requests()
+          .slice(0, 50)
+          .map((q) => q.id),
+      );
       expect(second.filter((id) => firstIds.has(id))).toEqual([]);
       expect(again.stderr).toContain('10 scheduled, 50 skipped, 0 failed, 0 not sent');
     } finally {
@@ -104,7 +118,10 @@ describe('cr posts schedule --from against a real server with a budget and fault
 
       const again = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--state', state, '--concurrency', '8'], { timeoutMs: 30_000 });
       expect(again.exitCode).toBe(0);
-      const resent = srv.requests().slice(firstRun).map((q) => q.id);
+      const resent = srv
+        .requests()
+        .slice(firstRun)
+        .map((q) => q.id);
       expect(resent).toHaveLength(200 - recorded.size);
       expect(resent.filter((id) => recorded.has(id))).toEqual([]);
       expect(new Set([...recorded, ...resent]).size).toBe(200);
@@ -124,7 +141,9 @@ describe('cr posts schedule --from against a real server with a budget and fault
       child.kill('SIGINT');
       const r = await child;
       expect(r.exitCode).toBe(130);
-      const done = jsonLines(String(r.stdout)).filter((l) => l.status === 'scheduled').map((l) => l.id);
+      const done = jsonLines(String(r.stdout))
+        .filter((l) => l.status === 'scheduled')
+        .map((l) => l.id);
       const recorded = stateLines(state).map((s) => s.id);
       expect(new Set(recorded)).toEqual(new Set(done));
       expect(String(r.stderr)).toMatch(/\d+ scheduled, 0 skipped, 0 failed, \d+ not sent/);

@@ -34,12 +34,7 @@ describe('cr posts schedule --from: the whole file is checked first', () => {
   it('the same id twice with different times reports both lines; exact duplicates count once', async () => {
     const dir = tempDir('cr-bulk-');
     const conflict = join(dir, 'conflict.jsonl');
-    writeFileSync(conflict, [
-      JSON.stringify({ id: postId(1), at: AT }),
-      '',
-      JSON.stringify({ id: postId(2), at: AT }),
-      JSON.stringify({ id: postId(1), at: '2026-12-02T09:00:00Z' }),
-    ].join('\n'));
+    writeFileSync(conflict, [JSON.stringify({ id: postId(1), at: AT }), '', JSON.stringify({ id: postId(2), at: AT }), JSON.stringify({ id: postId(1), at: '2026-12-02T09:00:00Z' })].join('\n'));
     const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', conflict]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`${conflict}:1: id ${postId(1)} appears again on line 4`);
@@ -87,7 +82,11 @@ describe('cr posts schedule --from: the whole file is checked first', () => {
     writeFileSync(state, JSON.stringify({ id: postId(2), when: new Date(AT).toISOString(), status: 'scheduled', scheduledAt: AT, line: 3, finishedAt: AT }) + '\n');
     const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--state', state, '--dry-run', '--json'], { env: { CR_API_KEY: undefined } });
     expect(r.exitCode).toBe(0);
-    expect(jsonLines(r.stdout).map((l) => [l.line, l.action])).toEqual([[2, 'send'], [3, 'skip'], [4, 'send']]);
+    expect(jsonLines(r.stdout).map((l) => [l.line, l.action])).toEqual([
+      [2, 'send'],
+      [3, 'skip'],
+      [4, 'send'],
+    ]);
     expect(r.stderr).toContain('dry run: 2 to send, 1 skipped (state file)');
     expect(srv.requests()).toEqual([]);
   });
@@ -112,7 +111,10 @@ describe('cr posts schedule --from: a run', () => {
 
       const again = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--state', state]);
       expect(again.exitCode).toBe(0);
-      const tsv = again.stdout.trim().split('\n').map((l) => l.split('\t'));
+      const tsv = again.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t'));
       expect(tsv).toHaveLength(20);
       expect(tsv[0]).toEqual(['2', postId(1), AT, 'skipped', AT]);
       expect(again.stderr).toContain('0 scheduled, 20 skipped, 0 failed, 0 not sent');
@@ -132,7 +134,7 @@ describe('cr posts schedule --from: a run', () => {
     }
   });
 
-  it('failed rows are reported and the rest done; exit is the first failed row\'s code in file order', async () => {
+  it("failed rows are reported and the rest done; exit is the first failed row's code in file order", async () => {
     const srv = await startBulkServer(6);
     try {
       const dir = tempDir('cr-bulk-');

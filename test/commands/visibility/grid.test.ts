@@ -23,7 +23,10 @@ describe('cr visibility grid', () => {
   it('piped: one TSV row per grid point, north-west first', async () => {
     const r = await h.cr(['visibility', 'grid']);
     expect(r.stdout).not.toMatch(ANSI);
-    const rows = r.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows).toHaveLength(162);
     expect(rows[0]).toEqual(['plumber near me', '1', '1', '40.8', '-74.3', '1']);
     expect(rows[40]).toEqual(['plumber near me', '5', '5', expect.any(String), expect.any(String), '2']);
