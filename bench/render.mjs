@@ -1,5 +1,5 @@
 /**
- * `npm run bench:render`: rendering large lists (cli.md "At a terminal"). Draws a
+ * `npm run bench:render`: rendering large lists (docs/cli-contract.md "At a terminal"). Draws a
  * nurture-like table of 1k, 4k and 20k rows (uuid ids, text, a date with its hint; one
  * row in ten with a wide character) on a terminal 100 wide, and writes the same rows as
  * TSV, through the built render code. Prints the median of BENCH_REPEATS runs (default 5)

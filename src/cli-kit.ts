@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from './errors.js';
 
-/** Appends real examples to a command's --help (cli.md: one or two per command). */
+/** Appends real examples to a command's --help (docs/cli-contract.md: one or two per command). */
 export function withExamples(cmd: Command, examples: string[]): Command {
   return cmd.addHelpText('after', '\nExamples:\n' + examples.map((e) => `  $ ${e}`).join('\n') + '\n');
 }

@@ -2,7 +2,7 @@ import type { Command, CommanderError } from 'commander';
 import { UsageError } from './errors.js';
 
 /**
- * Usage errors from commander, in the CLI's words (cli.md "Errors and exit codes": one
+ * Usage errors from commander, in the CLI's words (docs/cli-contract.md §5: one
  * line, exit 2, a hint naming the help that answers it), and `cr help <command> [<sub>]`.
  */
 
@@ -21,7 +21,7 @@ export function commandIndex(argv: string[], valueFlags: ReadonlySet<string>): n
 }
 
 /**
- * `cr help posts schedule` is `cr posts schedule --help` (cli.md "At a terminal"); `cr help`
+ * `cr help posts schedule` is `cr posts schedule --help` (docs/cli-contract.md "At a terminal"); `cr help`
  * is `cr --help`. Returns argv without the help word (`bare`) and with `--help` (`argv`).
  */
 export function expandHelpWord(argv: string[], valueFlags: ReadonlySet<string>): { argv: string[]; bare?: string[] } {

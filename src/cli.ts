@@ -39,7 +39,7 @@ function parseProfileName(value: string): string {
   return value;
 }
 
-/** The root command with the global options (cli.md "Global flags") and no groups yet. */
+/** The root command with the global options (docs/cli-contract.md §2) and no groups yet. */
 export async function rootProgram(): Promise<Command> {
   const { Command, Option } = await import('commander');
   return (
@@ -57,7 +57,7 @@ export async function rootProgram(): Promise<Command> {
           parseTimeout,
         ),
       )
-      // cli.md "For scripts"; which command takes which is checked before it runs (src/output/flags.ts).
+      // docs/cli-contract.md "For scripts"; which command takes which is checked before it runs (src/output/flags.ts).
       .option('--jq <expression>', 'filter the JSON output with jq (strings print raw, one result a line)')
       .option('--csv', 'print the rows as CSV (RFC 4180) with a header row and full values')
       .option('--jsonl', 'print a list as JSON Lines, one item a line (streams with --all)')
@@ -132,7 +132,7 @@ function reportError(ctx: Context, error: unknown): number {
     const text = error instanceof ApiError ? redactKeys(error.apiMessage) : message;
     writeJsonError(ctx.io, { error: text, code: errCode ?? null, status });
   } else {
-    // Message and code may quote the API or a file: never raw controls on the terminal (cli.md).
+    // Message and code may quote the API or a file: never raw controls on the terminal (docs/cli-contract.md).
     ctx.io.err.write(escapeControls(`error: ${message}${errCode ? ` (${errCode})` : ''}`) + '\n');
   }
   if (ctx.globals.verbose && error instanceof Error && !(error instanceof CrError) && error.stack) {

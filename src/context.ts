@@ -9,7 +9,7 @@ import { startSpinner, type Spinner } from './io/spinner.js';
 import { nowFrom } from './now.js';
 import type { ScriptFlags } from './output/flags.js';
 
-/** Options every command accepts (cli.md "Global flags" and "For scripts"). */
+/** Options every command accepts (docs/cli-contract.md §2 and "For scripts"). */
 export interface GlobalOptions extends ScriptFlags {
   profile?: string;
   baseUrl?: string;
@@ -99,7 +99,7 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, io: IO = pro
       return built;
     },
     prompt: createPrompter(io),
-    // -q: ids on stdout and nothing on stderr but errors (cli.md "For scripts").
+    // -q: ids on stdout and nothing on stderr but errors (docs/cli-contract.md "For scripts").
     spinner: (text) => startSpinner(ctx.globals.quiet ? { ...io, tty: { ...io.tty, err: false } } : io, text),
     notice: (line) => {
       if (!ctx.globals.quiet) io.err.write(line + '\n');

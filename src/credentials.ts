@@ -19,7 +19,7 @@ export interface CredentialFlags {
 }
 
 /**
- * Precedence (cli.md): flags, then CR_API_KEY / CR_BASE_URL / CR_PROFILE, then the
+ * Precedence (docs/cli-contract.md): flags, then CR_API_KEY / CR_BASE_URL / CR_PROFILE, then the
  * active profile. A profile named by --profile is itself a flag, so its stored key and
  * URL win over the environment; otherwise the environment wins over the stored profile.
  */

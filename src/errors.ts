@@ -64,7 +64,7 @@ export class ApiError extends CrError {
   static from(status: number, payload: unknown, method: string, url: string, retryAfter?: string, retryAt?: string): ApiError {
     const envelope = (payload && typeof payload === 'object' ? payload : {}) as Record<string, unknown>;
     const serverMessage = typeof envelope.error === 'string' ? envelope.error : `HTTP ${status}`;
-    // The server's own code; a 404 without one (an unknown post, decisions.md) still gets a
+    // The server's own code; a 404 without one (an unknown post, docs/api-decisions.md) still gets a
     // stable code on the CLI side, so scripts need not match the message. The body is kept as sent.
     const code = typeof envelope.code === 'string' ? envelope.code : status === 404 ? 'NOT_FOUND' : undefined;
     const details = Array.isArray(envelope.details) ? (envelope.details as ErrorDetail[]) : undefined;
@@ -137,7 +137,7 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
-/** The single mapping from an error to the process exit code (cli.md "Errors and exit codes"). */
+/** The single mapping from an error to the process exit code (docs/cli-contract.md §5). */
 export function exitCodeOf(error: unknown): number {
   if (error instanceof UsageError) return EXIT.usage;
   if (error instanceof AuthMissingError) return EXIT.auth;

@@ -1,6 +1,6 @@
 import { UsageError } from './errors.js';
 
-/** Units of a relative `--at`: minutes, hours, days (cli.md: `+30m`, `+2h`, `+1d`). */
+/** Units of a relative `--at`: minutes, hours, days (docs/cli-contract.md: `+30m`, `+2h`, `+1d`). */
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /**

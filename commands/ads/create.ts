@@ -108,7 +108,7 @@ export async function create(ctx: Context, f: Flags): Promise<void> {
   const body = await buildAdBody(ctx, f);
   const ep = routes.createAdCreative;
   if (f.dryRun) return printDryRun(ctx, ep, { body });
-  // The body mixes a user's --body file with flags; the server judges it (required fields: service-api.md "not shown").
+  // The body mixes a user's --body file with flags; the server judges it (required fields: docs/api-decisions.md "not shown").
   const res = await (await ctx.api()).call(ep, { body: body as BodyOf<'createAdCreative'> });
   await render(
     ctx.io,

@@ -6,7 +6,7 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /**
  * `-H 'Name: value'` (repeatable, as `gh api -H`) into request headers. Authorization is
  * refused: cr sends the profile's key itself, and a key typed on the command line would
- * show in `ps` and shell history (cli.md: no flag takes a key) or replace the profile's
+ * show in `ps` and shell history (docs/cli-contract.md: no flag takes a key) or replace the profile's
  * by accident. Use `--profile` or CR_API_KEY for another key.
  */
 export function parseHeaders(lines: readonly string[]): Record<string, string> {

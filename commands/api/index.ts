@@ -13,7 +13,7 @@ interface Flags {
   paginate?: boolean;
 }
 
-/** `cr api PATH`, on par with `gh api` (cli.md "cr api"): -X, -F, -H, --input, --paginate, -i, --jq. */
+/** `cr api PATH`, on par with `gh api` (docs/cli-contract.md "cr api"): -X, -F, -H, --input, --paginate, -i, --jq. */
 export function register(program: Command, ctx: Context): void {
   program.addCommand(
     scriptable(

@@ -8,7 +8,7 @@ import { writeJsonl } from '../../src/render/jsonl.js';
 
 /**
  * `--include`: the status line and the response headers, as `gh api -i` shows them, on
- * standard error, so standard output stays the body a script parses (cli.md "Output").
+ * standard error, so standard output stays the body a script parses (docs/cli-contract.md §4).
  */
 export function printHead(ctx: Context, res: RawResponse): void {
   const lines = [`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd(), ...Object.entries(res.headers).map(([k, v]) => `${k}: ${v}`)];

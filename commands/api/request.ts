@@ -49,7 +49,7 @@ export async function api(ctx: Context, o: ApiOptions): Promise<void> {
   try {
     ({ data } = client.unwrap(method, url, res));
   } catch (e) {
-    // gh's POST default for fields meets a GET-only path the table does not know (cli.md "cr api").
+    // gh's POST default for fields meets a GET-only path the table does not know (docs/cli-contract.md "cr api").
     if (e instanceof ApiError && e.status === 405 && defaulted && method === 'POST') {
       throw new ApiError(e.status, `${e.message}; -F fields make a POST: add -X GET to send them as the query`, e.method, e.url, {
         code: e.code,

@@ -55,7 +55,7 @@ export function checkKeyFormat(key: string, from = 'standard input'): string {
 export async function login(ctx: Context, o: LoginOptions): Promise<void> {
   const store = await ctx.profiles();
   const existing = store.get(o.profile);
-  // Precedence (cli.md): the flag, then CR_BASE_URL, then what the profile has stored.
+  // Precedence (docs/cli-contract.md): the flag, then CR_BASE_URL, then what the profile has stored.
   let [given, where] = o.baseUrl
     ? [o.baseUrl, '--base-url']
     : ctx.env.CR_BASE_URL

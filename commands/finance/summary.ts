@@ -28,7 +28,7 @@ export const summaryCommand = (ctx: Context) =>
 
 export async function summary(ctx: Context): Promise<void> {
   const client = await ctx.api();
-  // Finance is not website data; website_id is still sent when given (cli.md: every command).
+  // Finance is not website data; website_id is still sent when given (docs/cli-contract.md: every command).
   const res = await client.call(routes.getFinanceSummary, { query: websiteParam(ctx) });
   await show(ctx, res.data, res.raw, res.response.headers);
 }
@@ -48,7 +48,7 @@ async function show(ctx: Context, data: FinanceSummary, raw: unknown, headers: R
     { header: 'AI COST', kind: 'money', value: money((r) => r.aiCost), align: 'right' },
     { header: 'MARGIN', kind: 'money', value: money((r) => r.margin), align: 'right', style: (t, r, s) => (r.margin < 0 ? s.red(t) : s.green(t)) },
   ];
-  // CSV: full values for a spreadsheet; money as decimal amounts beside the currency (cli.md "For scripts").
+  // CSV: full values for a spreadsheet; money as decimal amounts beside the currency (docs/cli-contract.md "For scripts").
   const entityCsv: CsvColumn<EntityRow>[] = [
     { header: 'ENTITY', value: (r) => r.name },
     { header: 'CURRENCY', value: (r) => r.currency },

@@ -47,7 +47,7 @@ export async function create(ctx: Context, f: Flags): Promise<void> {
   const body: BodyOf<'createContentListener'> = { name: f.name, source_type: f.source, query_config: queryConfig };
   if (f.interval) body.poll_interval = f.interval;
   const ep = routes.createContentListener;
-  // website_id travels in the query string, as service-api.md declares for this endpoint.
+  // website_id travels in the query string, as docs/api-decisions.md declares for this endpoint.
   const input = { query: websiteParam(ctx), body };
   if (f.dryRun) return printDryRun(ctx, ep, input);
   const res = await (await ctx.api()).call(ep, input);

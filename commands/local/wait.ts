@@ -26,7 +26,7 @@ export const waitCommand = (ctx: Context) =>
 
 async function run(ctx: Context, o: WaitOptions): Promise<void> {
   const { waitForServer } = await import('../../src/local/wait.js');
-  // The global --timeout bounds the whole command (cli.md): here, the wait itself.
+  // The global --timeout bounds the whole command (docs/cli-contract.md): here, the wait itself.
   const seconds = ctx.globals.timeout ?? DEFAULT_WAIT_SECONDS;
   const url = await waitForServer({ urlFile: o.urlFile, timeoutMs: seconds * 1000, pid: o.pid });
   ctx.io.out.write(`${url}\n`);

@@ -4,7 +4,7 @@ import { withExamples } from '../../src/cli-kit.js';
 
 /**
  * `cr mcp stdio`: the service's MCP tools over standard input/output, for desktop agents
- * that spawn their servers (cli.md "MCP over stdio"). The key stays in cr's profile; the
+ * that spawn their servers (docs/cli-contract.md "MCP over stdio"). The key stays in cr's profile; the
  * bridge itself lives in src/mcp-bridge/ and loads only when this command runs.
  */
 export const stdioCommand = (ctx: Context) =>

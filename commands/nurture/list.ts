@@ -58,7 +58,7 @@ export async function list(ctx: Context, f: Flags): Promise<void> {
   const base = { ...websiteParam(ctx), status: f.status };
   const g = ctx.globals;
   if (f.all && (g.jsonl || g.csv || g.quiet)) {
-    // Line formats stream: each page is written before the next is asked for (cli.md "For scripts").
+    // Line formats stream: each page is written before the next is asked for (docs/cli-contract.md "For scripts").
     return streamPages(
       ctx,
       pagesOf(client, base, f.limit ?? NURTURE_MAX_LIMIT, f.offset ?? 0),
@@ -74,7 +74,7 @@ export async function list(ctx: Context, f: Flags): Promise<void> {
   if (f.all) {
     offset = f.offset ?? 0;
     ({ sequences, total } = await fetchAll(client, base, f.limit ?? NURTURE_MAX_LIMIT, offset));
-    // cli.md: `--all --json` prints one combined object, not the pages.
+    // docs/cli-contract.md: `--all --json` prints one combined object, not the pages.
     data = { sequences, total };
   } else {
     const res = await client.call(routes.listNurtureSequences, { query: { ...base, limit: f.limit, offset: f.offset } });

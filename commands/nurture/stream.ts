@@ -7,7 +7,7 @@ import type { Column } from '../../src/render/view.js';
 
 /**
  * `--all` with a line format: each page goes out as it arrives and is then let go, so
- * memory stays flat however many pages (cli.md "For scripts"). CSV writes its header once,
+ * memory stays flat however many pages (docs/cli-contract.md "For scripts"). CSV writes its header once,
  * before the first page's rows (even when there are none, as a one-page --csv does).
  */
 export async function streamPages<T>(ctx: Context, pages: AsyncIterable<Page<T>>, columns: readonly Column<T>[], id: (row: T) => string): Promise<void> {

@@ -14,14 +14,14 @@ export interface ScheduleFromFlags {
   at?: string;
 }
 
-/** --concurrency: 1..16 (cli.md: default 4, at most 16). */
+/** --concurrency: 1..16 (docs/cli-contract.md: default 4, at most 16). */
 const concurrencyArg = (value: string): number => {
   const n = intArg('--concurrency', 1)(value);
   if (n > 16) throw new UsageError(`--concurrency must be at most 16, got ${n}`);
   return n;
 };
 
-/** The bulk form's flags on `cr posts schedule` (cli.md "For CI jobs: bulk scheduling"). */
+/** The bulk form's flags on `cr posts schedule` (docs/cli-contract.md "For CI jobs: bulk scheduling"). */
 export function addScheduleFromOptions(cmd: Command): Command {
   return cmd
     .option('--from <file>', 'schedule every row of a CSV (id,at[,website_id]) or JSON Lines file; - reads stdin')

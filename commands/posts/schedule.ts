@@ -56,7 +56,7 @@ export async function schedule(ctx: Context, o: { id: string; at: string; dryRun
   );
 }
 
-/** A bulk run prints its own report (cli.md "For CI jobs"): --jq, --csv and -q are for one post. */
+/** A bulk run prints its own report (docs/cli-contract.md "For CI jobs"): --jq, --csv and -q are for one post. */
 function noScriptFlags<F>(ctx: Context, f: F): F {
   const g = ctx.globals;
   const used = [g.jq !== undefined && '--jq', g.csv && '--csv', g.quiet && '--quiet'].filter(Boolean);

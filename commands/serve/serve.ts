@@ -66,7 +66,7 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
     import('../../src/local/serve-ad.js'),
   ]);
   const faults = o.faults === undefined ? undefined : await faultPlan(ctx, o.faults, o.seed);
-  // A log reader that goes away (`cr serve 2>&1 | head`) must not stop the server (decisions.md §9).
+  // A log reader that goes away (`cr serve 2>&1 | head`) must not stop the server (docs/api-decisions.md §9).
   const { ignoreClosedProcessOutput } = await import('../../src/server/log-text.js');
   ignoreClosedProcessOutput();
   // A file left by an earlier run must not be taken for this server's URL (README, CI recipe).

@@ -1,5 +1,5 @@
 /**
- * One request and one 200 response per operation, for the OpenAPI document (decisions.md
+ * One request and one 200 response per operation, for the OpenAPI document (docs/api-decisions.md
  * §10). Typed by the table, and checked by test/contract/examples.test.ts against the
  * document's own schemas and the server's zod schemas.
  */
@@ -18,7 +18,7 @@ export interface OperationExample<Op extends OperationId> {
   response: ResponseData<Op>;
 }
 
-/** 9x9 grid points within 25 miles (decisions.md §6), ranks worsening away from the centre. */
+/** 9x9 grid points within 25 miles (docs/api-decisions.md §6), ranks worsening away from the centre. */
 function grid(lat: number, lng: number, best: number) {
   const step = 25 / 69 / 4;
   const points = [];

@@ -12,7 +12,7 @@ type Simplify<T> = { [K in keyof T]: T[K] } & {};
 /**
  * String vocabularies widened to `string` (arrays and objects field by field): the service
  * fixes the names and types of the fields, while most allowed values are this project's
- * choices (decisions.md, where service-api.md says "not shown"). The CLI sends what the
+ * choices (docs/api-decisions.md, where docs/api-decisions.md says "not shown"). The CLI sends what the
  * user gave and lets the server judge it, so it also works against the hosted service.
  */
 export type Widen<T> = T extends string

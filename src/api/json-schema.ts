@@ -5,8 +5,8 @@ export type JsonSchema = Record<string, unknown>;
 type Io = 'input' | 'output';
 
 /**
- * Enums whose values are this project's decisions (decisions.md §4–§5), not the published
- * interface's (service-api.md says "not shown"). The local server's document lists them; the
+ * Enums whose values are this project's decisions (docs/api-decisions.md §4–§5), not the published
+ * interface's (docs/api-decisions.md says "not shown"). The local server's document lists them; the
  * CLI's response checks do not, so it keeps working against the hosted service.
  */
 const localVocabulary = new WeakSet<z.ZodType>();
@@ -26,7 +26,7 @@ export function localEnum<T extends z.ZodType>(schema: T): T {
 /**
  * The form a schema takes in documents (OpenAPI, MCP tools) when it differs from the one the
  * server validates with: the listener body is validated field by field (so a 400 names every
- * offending path, decisions.md §5) but documented as a union keyed by source_type (§10).
+ * offending path, docs/api-decisions.md §5) but documented as a union keyed by source_type (§10).
  */
 const documentedForms = new WeakMap<z.ZodType, z.ZodType>();
 
@@ -155,7 +155,7 @@ function checkedOnly(node: unknown): unknown {
 /**
  * A response schema as the CLI checks it (response-schemas.ts): self-contained, only the
  * keywords checkJson reads (no formats or patterns), local vocabularies widened to strings,
- * so the CLI assumes only what service-api.md states.
+ * so the CLI assumes only what docs/api-decisions.md states.
  */
 export function cliResponseSchemaOf(schema: z.ZodType): JsonSchema {
   const converted = convert(schema, 'output', true);

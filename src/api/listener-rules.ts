@@ -1,5 +1,5 @@
 /**
- * The listener vocabulary and the source-specific rules of query_config (decisions.md §5),
+ * The listener vocabulary and the source-specific rules of query_config (docs/api-decisions.md §5),
  * without zod: the CLI checks a listener before sending it without loading the schemas,
  * and the server's schema (schemas/listeners.ts) applies the same rules.
  */
@@ -17,7 +17,7 @@ export const POLL_INTERVAL_MS: Record<PollInterval, number> = {
   '7d': 604_800_000,
 };
 
-/** Keys of query_config of which each source needs at least one (decisions.md §5). */
+/** Keys of query_config of which each source needs at least one (docs/api-decisions.md §5). */
 export const REQUIRED_QUERY_KEYS: Record<SourceType, readonly string[]> = {
   reddit: ['subreddit', 'keywords'],
   youtube: ['channel_id', 'keywords'],

@@ -7,7 +7,7 @@ import type { ErrorStatus } from './error-statuses.js';
 export type { ErrorStatus } from './error-statuses.js';
 
 /**
- * How an endpoint treats website scope (decisions.md §2):
+ * How an endpoint treats website scope (docs/api-decisions.md §2):
  * - `owner`: not website data at all (finance belongs to the key's user);
  * - `single`: addresses one website; agency keys must name it;
  * - `filter`: lists everything in the key's scope, optionally narrowed by website_id.
@@ -15,7 +15,7 @@ export type { ErrorStatus } from './error-statuses.js';
 export type WebsiteScope = 'owner' | 'single' | 'filter';
 
 /**
- * Where a caller puts `website_id` (service-api.md, Authentication 4: "a query parameter or
+ * Where a caller puts `website_id` (docs/api-decisions.md, Authentication 4: "a query parameter or
  * body field"): `query` or `body`, `none` for an operation that takes none.
  */
 export type WebsiteParam = 'query' | 'body' | 'none';
@@ -45,7 +45,7 @@ export interface Route<Op extends string = string> {
   websiteParam: WebsiteParam;
   /** Repeating the request has no further effect (MCP's idempotentHint). */
   idempotent: boolean;
-  /** The error statuses it can answer with (decisions.md §1; OpenAPI `responses`). */
+  /** The error statuses it can answer with (docs/api-decisions.md §1; OpenAPI `responses`). */
   errorStatuses: readonly ErrorStatus[];
   /** Segments of `path` a profile setting renames (the CRM product's name). */
   pathSegments?: PathSegments;
@@ -58,7 +58,7 @@ export const roleSentence = (r: Pick<Route, 'minRole'>) => `Minimum role: ${r.mi
 const route = <const R extends Route>(r: R): R => r;
 
 /*
- * Error statuses (decisions.md §1): every operation can answer 401, 403, 429 and 500; 400
+ * Error statuses (docs/api-decisions.md §1): every operation can answer 401, 403, 429 and 500; 400
  * where it takes input (brand subjects and CRM agents take the website_id filter); writes
  * add 413 (body size), 415 (a body that is not JSON), 503 (store) and 507 (store full, §9);
  * scheduling adds the post lookup (404) and state (409).
@@ -74,7 +74,7 @@ export const routes = {
       'Aggregates over all business entities owned by the authenticated user: monthly recurring revenue, active client count, monthly costs, AI costs and upcoming invoice alerts.',
     minRole: 'viewer',
     websiteScope: 'owner',
-    // The service declares no parameter and ignores it; cli.md still sends --website everywhere.
+    // The service declares no parameter and ignores it; docs/cli-contract.md still sends --website everywhere.
     websiteParam: 'query',
     idempotent: true,
     errorStatuses: [401, 403, 429, 500],

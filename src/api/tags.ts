@@ -1,4 +1,4 @@
-/** What each tag of the endpoint table groups, for the OpenAPI document (decisions.md §10). */
+/** What each tag of the endpoint table groups, for the OpenAPI document (docs/api-decisions.md §10). */
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   Finance: "Revenue, costs and invoice alerts of the business entities owned by the key's user.",
   Content: 'Content assets: ad creatives and nurture sequences of a website.',

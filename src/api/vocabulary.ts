@@ -7,7 +7,7 @@
 export const ROLES = ['viewer', 'editor', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** An API key (service-api.md "Authentication" 2): `cr_` and 40 lowercase hex characters. */
+/** An API key (docs/api-decisions.md "Authentication" 2): `cr_` and 40 lowercase hex characters. */
 const API_KEY_SHAPE = 'cr_[0-9a-f]{40}';
 
 /** A whole string that is one API key. */
@@ -36,7 +36,7 @@ export const LEARNINGS_MAX_LIMIT = 200;
 export const CRM_PATH_SEGMENT = 'crm';
 
 /**
- * Host names that mean "this machine" (decisions.md §8): `cr serve` bound to one of them
+ * Host names that mean "this machine" (docs/api-decisions.md §8): `cr serve` bound to one of them
  * needs no --allowed-host.
  */
 export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);

@@ -1,5 +1,5 @@
 /**
- * The key's rate budget as the server reports it (decisions.md §2-3: every response has
+ * The key's rate budget as the server reports it (docs/api-decisions.md §2-3: every response has
  * X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset in epoch seconds; a 429
  * has Retry-After). The run never starts a send the budget cannot pay for:
  *

@@ -18,7 +18,7 @@ export interface LoadedPlan {
 }
 
 /**
- * Reads and checks the whole plan before anything is sent (cli.md): every bad row is
+ * Reads and checks the whole plan before anything is sent (docs/cli-contract.md): every bad row is
  * reported as `FILE:LINE: message` on stderr, then a usage error (exit 2).
  */
 export async function loadPlan(io: IO, from: string, now: Date, format?: PlanFormat): Promise<LoadedPlan> {

@@ -2,7 +2,7 @@ import { EXIT } from '../errors.js';
 import type { RowResult, StopReason } from './types.js';
 
 /**
- * The run's exit code (cli.md "For CI jobs"): 130 when interrupted; 3 or 4 when the key
+ * The run's exit code (docs/cli-contract.md "For CI jobs"): 130 when interrupted; 3 or 4 when the key
  * was refused (the run stopped at once); 7 when the rate limit left rows unsent; else the
  * exit code of the first failed row in file order; 0 when every row is scheduled or skipped.
  */

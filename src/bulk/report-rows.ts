@@ -4,7 +4,7 @@ import { styles } from '../render/styles.js';
 import { escapeControls } from './escape.js';
 import type { RowResult } from './types.js';
 
-/** The row as one JSON object (cli.md: line, id, at, status, scheduledAt or error/code/exit). */
+/** The row as one JSON object (docs/cli-contract.md: line, id, at, status, scheduledAt or error/code/exit). */
 export function jsonOf(r: RowResult): Record<string, unknown> {
   const base = { line: r.row.line, id: r.row.id, at: r.row.wire, status: r.status };
   if (r.status === 'scheduled' || r.status === 'skipped') return { ...base, scheduledAt: r.scheduledAt ?? r.row.wire };

@@ -23,7 +23,7 @@ export interface BulkOptions {
   junit?: string;
 }
 
-/** `cr posts schedule --from FILE` (cli.md "For CI jobs: bulk scheduling"). */
+/** `cr posts schedule --from FILE` (docs/cli-contract.md "For CI jobs: bulk scheduling"). */
 export async function runBulk(ctx: Context, o: BulkOptions, sender?: Sender): Promise<void> {
   const started = Date.now();
   const now = ctx.now();
@@ -54,7 +54,7 @@ export async function runBulk(ctx: Context, o: BulkOptions, sender?: Sender): Pr
   const writer = o.state ? await StateWriter.open(o.state) : undefined;
   const progress = await startProgress(ctx.io, plan.rows.length, ci);
   const ac = new AbortController();
-  // Ctrl-C: stop new sends, record what finished, exit 130 (cli.md "At a terminal"). A
+  // Ctrl-C: stop new sends, record what finished, exit 130 (docs/cli-contract.md "At a terminal"). A
   // listener here also tells src/main.ts not to exit on its own.
   const onSigint = () => ac.abort();
   process.on('SIGINT', onSigint);

@@ -122,7 +122,7 @@ export async function runRows(o: RunnerOptions): Promise<RunnerResult> {
   if (o.signal.aborted) {
     stop = 'interrupted';
     // In-flight sends get a moment to finish (and be recorded); past that the run ends
-    // without them (cli.md: exit 130 within 0.5 s). Their rows are sent again by a rerun.
+    // without them (docs/cli-contract.md: exit 130 within 0.5 s). Their rows are sent again by a rerun.
     const grace = new Promise<void>((r) => setTimeout(r, o.graceMs ?? 250).unref());
     await Promise.race([Promise.all(inFlight.values()), grace]);
   } else {

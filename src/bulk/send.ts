@@ -18,7 +18,7 @@ export type Sender = (row: PlanRow) => Promise<SendOutcome>;
  * steps are used rather than call(): the run needs the X-RateLimit headers of error
  * answers too (a 429's Reset), which a thrown ApiError does not carry. The row's
  * website_id goes in the query, as the single-post form sends --website: the body
- * schema has scheduled_at only (service-api.md), and the server reads website_id from
+ * schema has scheduled_at only (docs/api-decisions.md), and the server reads website_id from
  * either place.
  */
 export function restSender(client: ApiClient, globalWebsite?: string): Sender {

@@ -61,7 +61,7 @@ export function alreadyDone(state: LoadedState, row: PlanRow): StateRecord | und
  * recorded. Appending, not rewriting: each row costs one small write whatever the size
  * of the plan (a rewrite per row would be quadratic), and a crash can only tear the last
  * line, which loadState ignores (that row is then sent again, which the API makes
- * harmless: rescheduling to the same time gives the same answer, decisions.md §4).
+ * harmless: rescheduling to the same time gives the same answer, docs/api-decisions.md §4).
  */
 export class StateWriter {
   private chain: Promise<void> = Promise.resolve();

@@ -1,5 +1,5 @@
 /**
- * Shapes shared by the bulk scheduler (cli.md "For CI jobs: bulk scheduling"): a checked
+ * Shapes shared by the bulk scheduler (docs/cli-contract.md "For CI jobs: bulk scheduling"): a checked
  * plan row, the outcome of one row, and the finished run.
  */
 
@@ -37,7 +37,7 @@ export type StopReason = 'rate_limit' | 'auth' | 'interrupted';
 export interface RunSummary {
   results: RowResult[];
   stop?: StopReason;
-  /** Exit code of the whole run (cli.md: 0, 3/4, 7, first failed row's, 130). */
+  /** Exit code of the whole run (docs/cli-contract.md: 0, 3/4, 7, first failed row's, 130). */
   exit: number;
 }
 

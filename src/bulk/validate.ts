@@ -18,7 +18,7 @@ export interface CheckedPlan {
 const atMessage = (err: unknown) => (err instanceof UsageError ? err.message.replace(/^--at /, 'at ').replace(/--at must/, 'at must') : String(err));
 
 /**
- * Checks every row (cli.md: the whole file before anything is sent): id is a uuid, `at`
+ * Checks every row (docs/cli-contract.md: the whole file before anything is sent): id is a uuid, `at`
  * is what `--at` accepts and in the future, website_id a uuid when given. The same id
  * twice with different times (or websites) is reported on both lines; an exact duplicate
  * counts once.

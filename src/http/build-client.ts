@@ -14,7 +14,7 @@ export interface ClientSettings {
   io: IO;
   env: NodeJS.ProcessEnv;
   verbose: boolean;
-  /** -q: nothing on stderr but errors (cli.md "For scripts"), so no spinner. */
+  /** -q: nothing on stderr but errors (docs/cli-contract.md "For scripts"), so no spinner. */
   quiet?: boolean;
   /** --timeout in seconds. */
   timeout?: number;

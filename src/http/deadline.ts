@@ -1,6 +1,6 @@
 /**
  * `--timeout` bounds the whole command's requests, retries and their pauses included
- * (cli.md "At a terminal"), not each attempt: `--timeout 2` ends within about 2 s.
+ * (docs/cli-contract.md "At a terminal"), not each attempt: `--timeout 2` ends within about 2 s.
  */
 export interface Deadline {
   /** When the time is up, in monotonicMs(). */

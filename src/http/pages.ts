@@ -5,9 +5,9 @@ export interface Page<I> {
 }
 
 /**
- * Walks an offset-paged list (`limit`/`offset`, service-api.md) from `start`, yielding
+ * Walks an offset-paged list (`limit`/`offset`, docs/api-decisions.md) from `start`, yielding
  * each page as it arrives, so a caller that writes a page before asking for the next one
- * holds one page in memory however long the list (cli.md "For scripts": `--all --jsonl`).
+ * holds one page in memory however long the list (docs/cli-contract.md "For scripts": `--all --jsonl`).
  * It stops at `total`, or without one at a short page; an empty page ends the walk too, so
  * a list that shrinks while it is read cannot loop forever.
  */

@@ -1,7 +1,7 @@
 /**
  * The key's rate budget as the server reports it (X-RateLimit-Limit, -Remaining, -Reset;
- * service-api.md "Limits"), and when a rate-limited key may go on, said for people: a clock
- * time in the local time zone and how long that is (cli.md "At a terminal": relative hints
+ * docs/api-decisions.md "Limits"), and when a rate-limited key may go on, said for people: a clock
+ * time in the local time zone and how long that is (docs/cli-contract.md "At a terminal": relative hints
  * come from one clock, the server's `Date` header when present, else the local clock).
  */
 export interface RateBudget {

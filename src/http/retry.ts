@@ -1,4 +1,4 @@
-/** Retry policy of idempotent requests (cli.md: GETs on network errors and 502/503/504). */
+/** Retry policy of idempotent requests (docs/cli-contract.md: GETs on network errors and 502/503/504). */
 
 export const RETRY_ATTEMPTS = 3;
 const DEFAULT_BASE_MS = 300;

@@ -23,7 +23,7 @@ const SHOW_CURSOR = '\x1b[?25h';
  * An ora spinner on stderr, only when stderr is a real terminal and not in CI; otherwise
  * a no-op, so piped runs and logs stay clean. ora is loaded only when one is shown.
  *
- * Ctrl-C must stop any command within 0.5 s (cli.md "At a terminal"). ora's defaults get
+ * Ctrl-C must stop any command within 0.5 s (docs/cli-contract.md "At a terminal"). ora's defaults get
  * in the way: `discardStdin` puts the terminal in raw mode, so Ctrl-C is no SIGINT, and
  * `hideCursor` installs signal-exit's SIGINT listener for good, which src/main.ts would
  * take for a command handling Ctrl-C itself. So stdin stays as it is, and the cursor is

@@ -5,7 +5,7 @@ import { readTextFile, writeFileAtomic } from './url-file.js';
 
 /**
  * `--local`'s own key for a store: `<store>.local-key` beside it, mode 0600, JSON
- * `{ keyId, key }`. Not a profile (cli.md "Local mode in CI": --local never changes a
+ * `{ keyId, key }`. Not a profile (docs/cli-contract.md "Local mode in CI": --local never changes a
  * profile the user made), so `cr auth`/profile commands never show or replace it, and
  * `cr local init --store X` saving the profile `local` no longer fights with it.
  */

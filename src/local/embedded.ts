@@ -95,7 +95,7 @@ async function viaServer(host: EmbeddedHost, storePath: string, ad: ServeAd): Pr
 }
 
 /**
- * --local (cli.md "Local mode", "Local mode in CI"): the local server over the default store
+ * --local (docs/cli-contract.md "Local mode", "Local mode in CI"): the local server over the default store
  * (created with demo data on first use), in this process on 127.0.0.1 and a free port, or
  * the `cr serve` that already holds that store. Another short-lived holder (a parallel
  * --local run) is waited for. The key is --local's own (src/local/credential.ts); no profile

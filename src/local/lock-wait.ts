@@ -7,7 +7,7 @@ import type { ServeAd } from './serve-ad.js';
 /**
  * How long a local command waits for a short-lived holder of the store's lock (another
  * `--local` run, a `cr local keys create`) before giving up: such a run holds it for a
- * fraction of a second, so several started at once finish one after another (cli.md
+ * fraction of a second, so several started at once finish one after another (docs/cli-contract.md
  * "Local mode in CI": several `--local` commands at once on one store all succeed).
  */
 export const LOCK_WAIT_MS = 15_000;

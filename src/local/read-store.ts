@@ -16,7 +16,7 @@ const readOrUndefined = (path: string) =>
 /**
  * The store as its last acknowledged write left it, read without the writer lock and
  * without writing anything: the snapshot plus the journal's groups after it, a torn last
- * line ignored (as the writer does, decisions.md §7). For what only reads (`cr local keys
+ * line ignored (as the writer does, docs/api-decisions.md §7). For what only reads (`cr local keys
  * list`, --local's look at its key): it works beside a running `cr serve` or `--local`, and
  * on a read-only folder. A fold in between the two reads (the journal names a newer
  * snapshot) is met by reading both again.

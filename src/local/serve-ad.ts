@@ -3,7 +3,7 @@ import { readTextFile, removeIfStill, writeFileAtomic } from './url-file.js';
 /**
  * A running `cr serve` advertises its URL beside its store (`<store>.serve.json`: pid, url,
  * port), so `--local` over that store sends its requests to it instead of failing on the
- * store's lock (cli.md "Local mode in CI"). The lock says who holds the store; this file is
+ * store's lock (docs/cli-contract.md "Local mode in CI"). The lock says who holds the store; this file is
  * trusted only when its pid is the lock holder's, so one left by a killed server is ignored.
  */
 export interface ServeAd {

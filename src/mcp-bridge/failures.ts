@@ -5,7 +5,7 @@ import { redactKeys } from '../redact.js';
  * Why a message could not be delivered to `<base>/mcp`, in a form the bridge can act on
  * (retry, re-initialize, or answer the agent with a JSON-RPC error). The SDK's own
  * StreamableHTTPError keeps only the status and body text; the bridge also needs the
- * API's error envelope and the rate-limit headers (service-api.md, Limits), so the fetch
+ * API's error envelope and the rate-limit headers (docs/api-decisions.md, Limits), so the fetch
  * the transport uses raises these instead (see failingFetch).
  */
 

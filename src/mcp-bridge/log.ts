@@ -3,7 +3,7 @@ import { redactKeys } from '../redact.js';
 import { escapeControls } from '../render/escape.js';
 
 /**
- * Text from the agent, the server or the API is never written raw to a log (cli.md, "At a
+ * Text from the agent, the server or the API is never written raw to a log (docs/cli-contract.md, "At a
  * terminal"): control characters (C0 including newline, DEL, C1) are shown escaped, keys
  * masked, and the line is kept short.
  */

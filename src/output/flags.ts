@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 
-/** The global flags for scripts (cli.md "For scripts"); `--json` stays in GlobalOptions. */
+/** The global flags for scripts (docs/cli-contract.md "For scripts"); `--json` stays in GlobalOptions. */
 export interface ScriptFlags {
   jq?: string;
   csv: boolean;
@@ -47,7 +47,7 @@ const pathOf = (cmd: Command): string => {
 
 /**
  * Refuses script flags the command does not honour, and combinations that would mix two
- * formats on standard output, before the command runs (cli.md: exit 2, nothing sent).
+ * formats on standard output, before the command runs (docs/cli-contract.md: exit 2, nothing sent).
  * `--json --jq` is allowed: --jq filters the --json output.
  */
 export function checkScriptFlags(cmd: Command, flags: ScriptFlags & { json: boolean }): void {

@@ -22,7 +22,7 @@ export interface ScriptBlock {
 export const isScripted = (o: Partial<ScriptFlags>): boolean => o.jq !== undefined || Boolean(o.csv || o.jsonl || o.quiet);
 
 /**
- * The script forms of an output (cli.md "For scripts"). One CSV stream holds one table, so
+ * The script forms of an output (docs/cli-contract.md "For scripts"). One CSV stream holds one table, so
  * --csv and -q take the first block (finance: the entity rows; its invoice alerts are in
  * --json and --jq). Which command takes which flag is checked before it runs (flags.ts).
  */

@@ -31,12 +31,12 @@ class Ready {
 }
 
 /**
- * A TSV cell: one line, no tab, no control character (cli.md "At a terminal"), and never
+ * A TSV cell: one line, no tab, no control character (docs/cli-contract.md "At a terminal"), and never
  * cut: piped output carries every character.
  */
 const tsvCell = (v: unknown): string => (v instanceof Ready ? v.text : oneLineCell(cellText(v)));
 
-/** A row's TSV cells: the plain value, styled only when colour was forced (FORCE_COLOR, cli.md). */
+/** A row's TSV cells: the plain value, styled only when colour was forced (FORCE_COLOR, docs/cli-contract.md). */
 function tsvCells<T>(io: IO, columns: readonly Column<T>[], row: T): unknown[] {
   const s = io.color ? styles(true) : undefined;
   return columns.map((c) => {

@@ -2,7 +2,7 @@ import { formatDateHint, formatDateTimeHint, formatLocalTime } from './format.js
 import type { Column } from './view.js';
 
 /**
- * The one clock of relative hints and the zone of shown times (cli.md "At a terminal"):
+ * The one clock of relative hints and the zone of shown times (docs/cli-contract.md "At a terminal"):
  * the server's `Date` response header when it sent one, else the local clock (`CR_NOW` in
  * tests); times in the local time zone, `TZ` when set.
  */
@@ -33,7 +33,7 @@ type Pick<T> = (row: T) => string | null | undefined;
 
 /**
  * A date or date-time column: on a terminal the value with a relative hint; piped the
- * value exactly as the API sent it, plain ISO (cli.md "Piped TSV holds plain ISO values").
+ * value exactly as the API sent it, plain ISO (docs/cli-contract.md "Piped TSV holds plain ISO values").
  */
 export function dateColumn<T>(header: string, pick: Pick<T>, when: ShownTime, opts: { time?: boolean } = {}): Column<T> {
   return {

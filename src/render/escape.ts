@@ -1,6 +1,6 @@
 /**
  * The one escaping of text that came from the API, a store or a file before it reaches a
- * terminal, a pipe or a log (cli.md "At a terminal"): C0 controls, DEL, C1 controls and
+ * terminal, a pipe or a log (docs/cli-contract.md "At a terminal"): C0 controls, DEL, C1 controls and
  * ESC are shown as `\xNN` (bidirectional overrides as `\uNNNN`), so a hostile name cannot set the window title, clear the
  * screen, draw a hyperlink or start a C1 CSI (0x9b). Tab and newline are kept only where
  * the output is multi-line text; a table cell, a TSV cell and an error line are one line.

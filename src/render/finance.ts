@@ -3,7 +3,7 @@
  * entity's currency is its `currency` field when the server adds one (the local server
  * does, docs/api-decisions.md), else the one currency of its revenue records seen in the
  * invoice alerts. When neither tells, the CLI does not guess: the amounts are shown as
- * plain decimals and left out of every total (cli.md "Money totals are per currency").
+ * plain decimals and left out of every total (docs/cli-contract.md "Money totals are per currency").
  */
 import type { EntitySummary, FinanceSummary, InvoiceAlert } from '../api/schemas/finance.js';
 

@@ -2,7 +2,7 @@
 export interface FitColumn {
   /** Display width of the widest cell, header included. */
   natural: number;
-  /** Only text columns may be cut (cli.md "At a terminal"). */
+  /** Only text columns may be cut (docs/cli-contract.md "At a terminal"). */
   cuttable: boolean;
   /** A text column's own cap, when it has one. */
   max?: number;

@@ -1,4 +1,4 @@
-/** Formatting of money and dates for tables (cli.md "Output"). Pure; `now` is injected. */
+/** Formatting of money and dates for tables (docs/cli-contract.md §4). Pure; `now` is injected. */
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
@@ -86,7 +86,7 @@ export function formatLocalTime(d: Date, timeZone?: string): string {
 }
 
 /**
- * A date-time for tables, in the local time zone (cli.md "At a terminal": `TZ`) at minute
+ * A date-time for tables, in the local time zone (docs/cli-contract.md "At a terminal": `TZ`) at minute
  * precision, with a hint relative to `now`: `2026-12-01 14:30 UTC (in 9 days)`.
  */
 export function formatDateTimeHint(value: string | null | undefined, now: Date, timeZone?: string): string {

@@ -1,5 +1,5 @@
 /**
- * The visibility heat map (cli.md: ranks 1-3, 4-10, 11-20, not ranking). The pure parts
+ * The visibility heat map (docs/cli-contract.md: ranks 1-3, 4-10, 11-20, not ranking). The pure parts
  * (band of a rank, grid arrangement, stats) are separate from drawing so they can be
  * unit-tested without a terminal.
  */
@@ -125,6 +125,6 @@ export function legend(s: Styles, width = Infinity): string {
     s.level === 0
       ? 'ranks 1-3, 4-10, 11-20 (colour off); -- not ranking'
       : (['top3', 'top10', 'top20', 'none'] as Band[]).map((b) => `${paintBand(s, b, '    ')} ${BAND_LABELS[b]}`).join('  ');
-  // Two lines on a terminal too narrow for one (cli.md "At a terminal": output fits).
+  // Two lines on a terminal too narrow for one (docs/cli-contract.md "At a terminal": output fits).
   return displayWidth(bands) + 3 + where.length <= width ? `${bands}   ${where}` : `${bands}\n${where}`;
 }

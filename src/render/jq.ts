@@ -51,14 +51,14 @@ async function runJq(json: string, expression: string): Promise<{ out: string | 
 
 /**
  * Compiles the expression without running it (jq over no input at all compiles the program
- * and stops), so a bad `--jq` is a usage error before any request (cli.md: exit 2, nothing sent).
+ * and stops), so a bad `--jq` is a usage error before any request (docs/cli-contract.md: exit 2, nothing sent).
  */
 export async function checkJq(expression: string): Promise<void> {
   await runJq('', expression);
 }
 
 /**
- * `--jq EXPR` over the data `--json` would print (cli.md "For scripts"): jq `-r -c`, so
+ * `--jq EXPR` over the data `--json` would print (docs/cli-contract.md "For scripts"): jq `-r -c`, so
  * strings print raw and every other value as compact JSON, one result a line, as
  * `gh --jq` does. A failure while running is exit 1 with jq's message.
  */

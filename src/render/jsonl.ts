@@ -1,7 +1,7 @@
 import type { IO } from '../io/streams.js';
 
 /**
- * `--jsonl`: one item a line, compact (cli.md "For scripts"). JSON.stringify escapes every
+ * `--jsonl`: one item a line, compact (docs/cli-contract.md "For scripts"). JSON.stringify escapes every
  * C0 control character; the C1 ones, line separators and bidi overrides it leaves are escaped
  * too (still the same JSON), so a line is safe on a terminal.
  */

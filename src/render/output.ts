@@ -12,13 +12,13 @@ const isBlockList = <T>(o: Output<T>): o is readonly Block[] => Array.isArray(o)
 const isView = <T>(o: View<T> | Block): o is View<T> => 'columns' in o;
 
 /**
- * The one output decision (cli.md "Output"): `--json` prints the API's data exactly;
+ * The one output decision (docs/cli-contract.md §4): `--json` prints the API's data exactly;
  * off a terminal the same rows as plain TSV (coloured only when FORCE_COLOR says so); on
  * a terminal tables (or a block's own drawing) with colour.
  */
 export async function render<T>(io: IO, opts: RenderOptions, output: Output<T>): Promise<void> {
   const blocks = isBlockList(output) ? output : [isView(output) ? table(output) : output];
-  // --jq, --csv, --jsonl, -q (cli.md "For scripts").
+  // --jq, --csv, --jsonl, -q (docs/cli-contract.md "For scripts").
   if (isScripted(opts)) return renderScript(io, opts, blocks);
   if (opts.json) return writeJson(io, opts.data);
   if (!io.tty.out) return writeTsv(io, blocks);

@@ -29,7 +29,7 @@ function measureCells<T>(view: Pick<View<T>, 'rows' | 'columns'>, measure: Measu
 }
 
 /**
- * Draws rows as a table that fits `width` terminal columns (cli.md "At a terminal"): text
+ * Draws rows as a table that fits `width` terminal columns (docs/cli-contract.md "At a terminal"): text
  * cells are cut with `…`, widest text columns first; other cells never. When that is not
  * enough, the borders go, then the relative hints of dates; when even that cannot fit,
  * each row is drawn as a block of `HEADER  value` lines.

@@ -1,7 +1,7 @@
 import type { Styles } from './styles.js';
 
 /**
- * What a column holds. Only `text` is ever cut to fit a terminal (cli.md "At a terminal":
+ * What a column holds. Only `text` is ever cut to fit a terminal (docs/cli-contract.md "At a terminal":
  * ids, numbers, money and dates are never cut); `code` is a short value from a fixed
  * vocabulary (a status, a role, a type), never cut either.
  */
@@ -17,7 +17,7 @@ export interface Column<T> {
   kind?: ColumnKind;
   /**
    * The piped (TSV) cell when it differs from the terminal one: a date's plain ISO value
-   * without the relative hint (cli.md: "Piped TSV holds plain ISO values, no hints").
+   * without the relative hint (docs/cli-contract.md: "Piped TSV holds plain ISO values, no hints").
    */
   plain?: (row: T) => CellValue;
   /**
@@ -34,13 +34,13 @@ export interface Column<T> {
   csv?: (row: T) => CellValue;
 }
 
-/** A column of `--csv` output (cli.md "For scripts"). */
+/** A column of `--csv` output (docs/cli-contract.md "For scripts"). */
 export interface CsvColumn<T> {
   header: string;
   value: (row: T) => CellValue;
 }
 
-/** Rows shown as a table on a terminal and as TSV lines when piped (cli.md "Output"). */
+/** Rows shown as a table on a terminal and as TSV lines when piped (docs/cli-contract.md §4). */
 export interface View<T> {
   rows: readonly T[];
   columns: readonly Column<T>[];
@@ -49,7 +49,7 @@ export interface View<T> {
   footer?: string;
   /**
    * Said on standard error when the rows are one page of a longer list and the output is
-   * piped, where no footer shows (cli.md: "nothing is dropped silently").
+   * piped, where no footer shows (docs/cli-contract.md: "nothing is dropped silently").
    */
   partial?: string;
   /** Message shown on a terminal instead of an empty table. */
@@ -58,7 +58,7 @@ export interface View<T> {
   totals?: readonly T[];
   /** A first TSV column naming the table, when one stream carries rows of two tables. */
   tsvTag?: string;
-  /** `-q`: the row's id, printed alone (cli.md "For scripts"). */
+  /** `-q`: the row's id, printed alone (docs/cli-contract.md "For scripts"). */
   id?: (row: T) => string;
   /** `--csv` columns when they are not the table's (money as an amount and a currency column). */
   csvColumns?: readonly CsvColumn<T>[];

@@ -39,7 +39,7 @@ export interface ApiRequest {
 export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
-  /** The envelope: `{success: true, data}` or the error body of decisions.md §1. */
+  /** The envelope: `{success: true, data}` or the error body of docs/api-decisions.md §1. */
   body: Record<string, unknown>;
   /** Id (never the secret) of the authenticated key, for the request log. */
   keyId?: string;
@@ -233,7 +233,7 @@ export interface RequestLogEntry {
 }
 
 export interface AppOptions extends CoreOptions {
-  /** Hosts accepted in Host/Origin besides loopback (decisions.md §8); `false` turns the check off. */
+  /** Hosts accepted in Host/Origin besides loopback (docs/api-decisions.md §8); `false` turns the check off. */
   allowedHosts?: readonly string[] | false;
   /** Called once per request (the key's id only, never the key). */
   log?: (entry: RequestLogEntry) => void;
@@ -248,7 +248,7 @@ export interface AppOptions extends CoreOptions {
 
 export type AppEnv = { Variables: { keyId?: string } };
 
-/** An error answer in the envelope of decisions.md §1. */
+/** An error answer in the envelope of docs/api-decisions.md §1. */
 export const envelope = (c: HonoContext, status: number, error: string, code: string, headers: Record<string, string> = {}) =>
   c.json({ success: false, error, code }, status as 400, headers);
 
@@ -258,7 +258,7 @@ function hostAllowed(value: string, allowed: ReadonlySet<string>): boolean {
   return !!m && allowed.has(m[1]!);
 }
 
-/** Host/Origin check (decisions.md §8): blocks DNS rebinding on the loopback server. */
+/** Host/Origin check (docs/api-decisions.md §8): blocks DNS rebinding on the loopback server. */
 export function hostOriginCheck(extra: readonly string[] = []) {
   const allowed = new Set([...DEFAULT_ALLOWED_HOSTS, ...extra.map((h) => h.toLowerCase())]);
   return async (c: HonoContext, next: () => Promise<void>) => {

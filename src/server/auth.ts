@@ -68,7 +68,7 @@ export interface ResolvedScope {
 }
 
 /**
- * Scope rules of decisions.md §2 for an endpoint's `websiteScope`:
+ * Scope rules of docs/api-decisions.md §2 for an endpoint's `websiteScope`:
  * single-website keys auto-resolve and refuse another id (403); agency keys must name the
  * website on 'single' endpoints (400, path website_id) and stay inside their agency (403).
  */

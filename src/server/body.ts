@@ -2,8 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { HttpError } from './errors.js';
 
 /**
- * Request bodies on the local server: the 1 MiB limit (decisions.md §1) and the JSON media
- * type (decisions.md §9), for REST and MCP alike.
+ * Request bodies on the local server: the 1 MiB limit (docs/api-decisions.md §1) and the JSON media
+ * type (docs/api-decisions.md §9), for REST and MCP alike.
  */
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -63,7 +63,7 @@ export function isJsonMediaType(contentType: string | undefined | null): boolean
 }
 
 /**
- * The 415 of decisions.md §9 for a body (at least one byte) whose Content-Type is not JSON or
+ * The 415 of docs/api-decisions.md §9 for a body (at least one byte) whose Content-Type is not JSON or
  * is missing. An empty body is no body: a POST without one keeps its behaviour (an empty
  * object, so the validation step names the missing fields).
  */

@@ -1,5 +1,5 @@
 /**
- * The business clock (decisions.md §5): every "now" the API reasons about (today for
+ * The business clock (docs/api-decisions.md §5): every "now" the API reasons about (today for
  * finance, "in the future" for scheduling, timestamps of new records) comes from here.
  * `CR_NOW` fixes it for tests and demos. The rate-limit window never uses this clock:
  * it always runs on real time (see `RealClock`).

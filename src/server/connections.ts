@@ -3,7 +3,7 @@ import { Server as NetServer } from 'node:net';
 import type { Socket } from 'node:net';
 
 /**
- * The server's connections (decisions.md §9): timeouts that always apply, a cap on open
+ * The server's connections (docs/api-decisions.md §9): timeouts that always apply, a cap on open
  * connections, and a stop that drains for at most `drainMs`.
  */
 export interface ConnectionLimits {

@@ -1,4 +1,4 @@
-/** An API error answer (decisions.md §1): status, envelope message, code (absent when undefined). */
+/** An API error answer (docs/api-decisions.md §1): status, envelope message, code (absent when undefined). */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -20,7 +20,7 @@ export class HttpError extends Error {
 }
 
 /**
- * The 401 of decisions.md §1, with the challenge of RFC 6750 (decisions.md §9): the realm, and
+ * The 401 of docs/api-decisions.md §1, with the challenge of RFC 6750 (docs/api-decisions.md §9): the realm, and
  * `error="invalid_token"` when a key was sent.
  */
 export const invalidKey = (keySent = false) =>
@@ -29,5 +29,5 @@ export const invalidKey = (keySent = false) =>
   });
 export const validationError = (details: { path: string; message: string }[]) => new HttpError(400, 'Validation error', 'BAD_REQUEST', details);
 export const notInScope = () => new HttpError(403, 'Website not in key scope', 'FORBIDDEN');
-/** The scheduling not-found: no code field at all (service-api.md, Errors). */
+/** The scheduling not-found: no code field at all (docs/api-decisions.md, Errors). */
 export const postNotFound = () => new HttpError(404, 'Not found', undefined);

@@ -18,7 +18,7 @@ export function mountExtraRoutes(app: Hono<AppEnv>, core: ServerCore): void {
       const { buildOpenApiDocument } = await import('./openapi.js');
       openApi = buildOpenApiDocument(API_PREFIX);
     }
-    // decisions.md §10: `servers` holds the absolute base URL the request came in on. The
+    // docs/api-decisions.md §10: `servers` holds the absolute base URL the request came in on. The
     // Host header it is built from has passed the Host check (§8) before this runs.
     const host = c.req.header('host');
     const base = host ? `${new URL(c.req.url).protocol}//${host}${API_PREFIX}` : API_PREFIX;
@@ -40,7 +40,7 @@ export function mountExtraRoutes(app: Hono<AppEnv>, core: ServerCore): void {
       if (err instanceof HttpError) return c.json(err.body, err.status as 401, err.headers);
       throw err;
     }
-    // The same X-RateLimit-* headers as REST on every authenticated answer (decisions.md §9),
+    // The same X-RateLimit-* headers as REST on every authenticated answer (docs/api-decisions.md §9),
     // as they stand after the tool calls of the exchange (each counts as one request).
     const rateHeaders = () => {
       const rl = core.rateLimiter.peek(keyId);

@@ -3,7 +3,7 @@ import { routes } from '../api/routes.js';
 import { escapeControls } from '../render/escape.js';
 
 /**
- * Injected faults for testing scripts against `cr serve` (cli.md "Local mode in CI"),
+ * Injected faults for testing scripts against `cr serve` (docs/cli-contract.md "Local mode in CI"),
  * shaped after Toxiproxy (a toxic = a type with attributes, applied with a probability,
  * its "toxicity") and WireMock (fault responses, fixed and random delays):
  *

@@ -18,7 +18,7 @@ export const MAX_DEPTH = 32;
 export const MAX_STRING_BYTES = 64 * 1024;
 
 /**
- * The first violation of the body limits of decisions.md §1: nesting deeper than 32
+ * The first violation of the body limits of docs/api-decisions.md §1: nesting deeper than 32
  * levels (the top-level value is level 1) or a string (value or key) over 64 KiB.
  */
 export function shapeViolation(value: unknown, maxDepth = MAX_DEPTH, maxStringBytes = MAX_STRING_BYTES): ShapeViolation | undefined {
@@ -51,12 +51,12 @@ export function joinPath(path: readonly PropertyKey[], root = 'body'): string {
   return path.length === 0 ? root : path.map((p) => String(p)).join('.');
 }
 
-/** decisions.md §9: a listener's query_config is at most 8 KiB of JSON and 32 keys. */
+/** docs/api-decisions.md §9: a listener's query_config is at most 8 KiB of JSON and 32 keys. */
 export const MAX_QUERY_CONFIG_BYTES = 8 * 1024;
 export const MAX_QUERY_CONFIG_KEYS = 32;
 
 /**
- * Why a query_config is over the caps of decisions.md §9, if it is: its JSON over 8 KiB, or
+ * Why a query_config is over the caps of docs/api-decisions.md §9, if it is: its JSON over 8 KiB, or
  * over 32 keys counted at every level (nested objects' keys count too). Without the cap an
  * editor key could store about 1 MiB per request until the store no longer serialises.
  */

@@ -6,7 +6,7 @@ import type { ApiKeyRecord, StoreData } from './store/schema.js';
 import { sha256Hex } from './auth.js';
 
 /**
- * API keys of the local store (decisions.md §7, api_keys): made, listed and revoked over
+ * API keys of the local store (docs/api-decisions.md §7, api_keys): made, listed and revoked over
  * an open store or over a store file (`cr local keys …`, under the store's lock). Only the
  * sha256 of a key is stored; the plain key is returned once.
  */

@@ -1,5 +1,5 @@
 /**
- * Text for the server's log lines (decisions.md §9): a value from a request or a store is
+ * Text for the server's log lines (docs/api-decisions.md §9): a value from a request or a store is
  * never written raw. Control characters (C0, DEL, C1, the Unicode line and paragraph
  * separators) and the backslash become `\xNN` / `\uNNNN` escapes, so a request cannot forge
  * a log line (`%0a`) or drive the terminal that shows the log (`%1b[2J`); long values are cut.
@@ -33,7 +33,7 @@ export function errorSummary(err: unknown): string {
 /**
  * A reader of the log that went away (`cr serve 2>&1 | head -n 2`) makes the next write to
  * the stream fail with EPIPE, emitted as an 'error' event that would end the process. The
- * server keeps serving: errors of these streams are ignored (decisions.md §9).
+ * server keeps serving: errors of these streams are ignored (docs/api-decisions.md §9).
  */
 export function ignoreClosedOutput(...streams: NodeJS.WritableStream[]): void {
   for (const s of streams) {

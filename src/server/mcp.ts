@@ -16,7 +16,7 @@ const shapeOf = (schema: unknown): Record<string, z.ZodType> =>
 
 /**
  * The fields of a body as a tool shows them. A body documented as a union keyed by one field
- * (the listener's source_type, decisions.md §10) becomes one object: that field an enum, and
+ * (the listener's source_type, docs/api-decisions.md §10) becomes one object: that field an enum, and
  * each other field the alternatives the variants give it, so query_config offers every
  * source's shape. Agents handle a top-level object better than a top-level oneOf.
  */
@@ -39,7 +39,7 @@ function documentedShape(schema: z.ZodType | undefined): Record<string, z.ZodTyp
   return shape;
 }
 
-/** The tool's arguments: path, query and body fields merged into one flat object (decisions.md §8). */
+/** The tool's arguments: path, query and body fields merged into one flat object (docs/api-decisions.md §8). */
 export function toolInputSchema(ep: Endpoint): z.ZodObject {
   return z.object({ ...shapeOf(ep.params), ...shapeOf(ep.query), ...documentedShape(ep.body) });
 }
@@ -57,7 +57,7 @@ let toolCache: ToolDescriptor[] | undefined;
 
 /**
  * One tool per operation of the endpoint table, named by operation name. The description
- * states the minimum role where it is above the `viewer` every read needs (decisions.md §2);
+ * states the minimum role where it is above the `viewer` every read needs (docs/api-decisions.md §2);
  * the hints come from the table's method and `idempotent`.
  */
 export function toolDescriptors(): ToolDescriptor[] {

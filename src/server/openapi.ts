@@ -46,7 +46,7 @@ function parameters(ep: Endpoint, example: OperationExample<never>): JsonSchema[
 /**
  * Client generators (openapi-typescript among them) take a property with a `default` to be
  * always present, which holds for responses only: in a request body the server applies the
- * default (decisions.md §5), so there it is said in the description and the field stays
+ * default (docs/api-decisions.md §5), so there it is said in the description and the field stays
  * optional in generated types. MCP tool schemas keep `default`.
  */
 export function defaultsAsText(node: JsonSchema): JsonSchema {
@@ -60,7 +60,7 @@ export function defaultsAsText(node: JsonSchema): JsonSchema {
   return { ...node, properties: out };
 }
 
-/** The 200 body: the success envelope around the operation's data (service-api.md, Response envelope). */
+/** The 200 body: the success envelope around the operation's data (docs/api-decisions.md, Response envelope). */
 function successSchema(ep: Endpoint, components: Record<string, JsonSchema>): JsonSchema {
   return {
     type: 'object',
@@ -106,7 +106,7 @@ function operation(ep: TableEndpoint, components: Record<string, JsonSchema>): J
 /**
  * The OpenAPI 3.1 document, generated from the endpoint table (never written by hand), so the
  * document, the server and the CLI cannot drift apart. Every schema named in the table is a
- * component that the operations reference (decisions.md §10). `serverUrl` is the absolute base
+ * component that the operations reference (docs/api-decisions.md §10). `serverUrl` is the absolute base
  * URL the request came in on when served; the relative prefix otherwise.
  */
 export function buildOpenApiDocument(serverUrl = '/api/v1'): JsonSchema {

@@ -6,7 +6,7 @@ import { safeJsonParse } from './json.js';
 
 export const WINDOW_MS = 3_600_000;
 export const DEFAULT_RATE_LIMIT = 1000;
-/** The published Retry-After value (service-api.md, Limits), whatever the window's remainder. */
+/** The published Retry-After value (docs/api-decisions.md, Limits), whatever the window's remainder. */
 export const RETRY_AFTER_SECONDS = 3600;
 
 export interface RateDecision {
@@ -24,7 +24,7 @@ interface Window {
 
 export interface RateLimiterOptions {
   limit?: number;
-  /** Real time, never the business clock (decisions.md §5). */
+  /** Real time, never the business clock (docs/api-decisions.md §5). */
   now?: RealClock;
   /** Sidecar file for the counters (e.g. `<store>.ratelimit.json`); none = memory only. */
   file?: string | null;
@@ -37,13 +37,13 @@ export interface RateLimiterOptions {
  * Whether a window still counts at `now`: started at most one window ago, and not in the
  * future. A start in the future (the clock stepped back, a VM restored from a snapshot) would
  * otherwise lock the key out until the clock caught up, while Retry-After says 3600
- * (decisions.md §9): such a window is reset.
+ * (docs/api-decisions.md §9): such a window is reset.
  */
 const current = (w: Window, now: number) => w.start <= now && now < w.start + WINDOW_MS;
 
 /**
  * Fixed one-hour window per key, starting at the key's first request in the window
- * (decisions.md §3). Counters are written to a sidecar at most once a second and on stop,
+ * (docs/api-decisions.md §3). Counters are written to a sidecar at most once a second and on stop,
  * so a restart continues the count (a crash forgets at most the last second).
  */
 export class RateLimiter {

@@ -46,7 +46,7 @@ export interface StartServerOptions {
   fs?: StoreFs;
   /** Journal fold thresholds and backups kept (tests; defaults in Store.open). */
   storeOptions?: Pick<OpenStoreOptions, 'journalMaxBytes' | 'journalMaxRecords' | 'backups' | 'initial'>;
-  /** Size cap of the store in MiB (decisions.md §9, `--max-store-mb`; default 256). */
+  /** Size cap of the store in MiB (docs/api-decisions.md §9, `--max-store-mb`; default 256). */
   maxStoreMb?: number;
   /** Lines about the store (a fold failing, then working again); default: the log, else standard error. */
   notice?: (line: string) => void;
@@ -77,7 +77,7 @@ export interface RunningServer {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
-/** One request's log line; every value from the request or the store escaped (decisions.md §9). */
+/** One request's log line; every value from the request or the store escaped (docs/api-decisions.md §9). */
 export const formatLogLine = (e: RequestLogEntry, at = new Date()) =>
   `${at.toISOString()} ${logSafe(e.method, 32)} ${logSafe(e.path)} ${e.status} ${e.ms}ms key=${e.keyId === undefined ? '-' : logSafe(e.keyId, 64)}`;
 
@@ -92,7 +92,7 @@ const envelopeText = (error: string, code: string) => JSON.stringify({ success: 
 /**
  * Requests the Fetch adapter cannot turn into a Request (a Host header that is no host, a
  * backslash in the path) still get the envelope: a malformed Host is a foreign one
- * (decisions.md §8), anything else a 400.
+ * (docs/api-decisions.md §8), anything else a 400.
  */
 function requestErrorResponse(err: unknown): Response {
   const hostProblem = /host/i.test((err as Error)?.message ?? '');
@@ -191,7 +191,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   } catch (err) {
     await rateLimiter.stop();
     await store.close();
-    // Not an internal failure: say which address, and what to do (cli.md exit 1).
+    // Not an internal failure: say which address, and what to do (docs/cli-contract.md exit 1).
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       const where = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
       throw new LocalError(`${where} is already in use; pick another with --port (0 picks a free one) or stop what listens there`, 1, {
@@ -215,7 +215,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
 }
 
 /**
- * SIGINT/SIGTERM: stop accepting, finish in-flight requests, flush, exit 0 (decisions.md §7).
+ * SIGINT/SIGTERM: stop accepting, finish in-flight requests, flush, exit 0 (docs/api-decisions.md §7).
  * Returns a function that removes the handlers.
  */
 export function handleShutdownSignals(

@@ -7,7 +7,7 @@ import { exitOf } from '../../src/bulk/outcome.js';
 const rows = (n: number): PlanRow[] => Array.from({ length: n }, (_, i) => ({ line: i + 2, id: `id-${i + 1}`, at: 'x', when: new Date(0), wire: 'x' }));
 
 /**
- * A limiter like the server's (decisions.md §3) on a fake clock: `limit` requests per
+ * A limiter like the server's (docs/api-decisions.md §3) on a fake clock: `limit` requests per
  * window, X-RateLimit-* on every answer, 429 past the budget. It records the most
  * requests it ever had in flight at once.
  */

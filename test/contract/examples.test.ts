@@ -6,7 +6,7 @@ import { buildOpenApiDocument } from '../../src/server/openapi.js';
 import { type OpenApiDoc, type OpenApiOperation, ResponseValidator } from './openapi-validator.js';
 
 /**
- * decisions.md §10: every operation has a request example and a 200 example, and every
+ * docs/api-decisions.md §10: every operation has a request example and a 200 example, and every
  * example in the document passes its own schema (ajv, draft 2020-12, formats on). The
  * examples also pass the zod schemas the server validates with, so a client that copies
  * one sends a request the server accepts.

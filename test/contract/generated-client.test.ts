@@ -9,7 +9,7 @@ import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { IDS, KEYS, ensureBuilt, spawnCrServe, type CrServe } from '../mcp/cr-serve.js';
 
 /**
- * decisions.md §10: a client generated from the served document is usable without guessing.
+ * docs/api-decisions.md §10: a client generated from the served document is usable without guessing.
  * openapi-typescript turns GET /api/v1/openapi.json into types; a small openapi-fetch program
  * (fixtures/generated-client.mts) that imports named schemas is type-checked under strict
  * settings, its deliberate type errors must be the only ones expected, and it then calls all

@@ -11,7 +11,7 @@ import { ensureBuilt, spawnCrServe, type CrServe } from '../mcp/cr-serve.js';
 import type { OpenApiDoc } from './openapi-validator.js';
 
 /**
- * Third-party linters over the document `cr serve` serves (decisions.md §10): Redocly CLI
+ * Third-party linters over the document `cr serve` serves (docs/api-decisions.md §10): Redocly CLI
  * with its recommended-strict rules and Spectral with spectral:oas, both with 0 problems.
  * A document broken on purpose shows that each of them does report problems.
  */

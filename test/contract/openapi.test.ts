@@ -10,7 +10,7 @@ import { cleanupTempDirs } from '../helpers/tmp.js';
 import { ensureBuilt, request, spawnCrServe, type CrServe } from '../mcp/cr-serve.js';
 import { HTTP_METHODS, ResponseValidator, type OpenApiDoc } from './openapi-validator.js';
 
-/** GET /api/v1/openapi.json of the real `cr serve` (decisions.md §8). */
+/** GET /api/v1/openapi.json of the real `cr serve` (docs/api-decisions.md §8). */
 
 let srv: CrServe;
 let doc: OpenApiDoc;
@@ -148,7 +148,7 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('documents the error statuses of decisions.md §1 per operation', () => {
+  it('documents the error statuses of docs/api-decisions.md §1 per operation', () => {
     for (const ep of endpointList) {
       const statuses = Object.keys(doc.paths[ep.path]![ep.method.toLowerCase()]!.responses);
       const hasInput = Boolean(ep.params || ep.query || ep.body);
@@ -167,7 +167,7 @@ describe('OpenAPI document', () => {
     expect(srv.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
     expect(doc).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument(srv.baseUrl))));
     expect(rawText).not.toMatch(/Minimum role: (viewer|editor)\. Minimum role/);
-    // Another accepted Host name gives that name back (decisions.md §10: the URL the request came in on).
+    // Another accepted Host name gives that name back (docs/api-decisions.md §10: the URL the request came in on).
     const port = new URL(srv.origin).port;
     const viaLocalhost = await request(srv.origin, 'GET', '/api/v1/openapi.json', { headers: { host: `localhost:${port}` } });
     expect(viaLocalhost.status).toBe(200);
@@ -198,7 +198,7 @@ describe('OpenAPI document', () => {
     expect((create.responses['200']!.content!['application/json']!.schema as Node).properties.data).toEqual({ $ref: '#/components/schemas/AdCreative' });
   });
 
-  it('lists fixed values as enums and timestamps with their formats (decisions.md §10)', () => {
+  it('lists fixed values as enums and timestamps with their formats (docs/api-decisions.md §10)', () => {
     const s = schemasOf(doc);
     expect(s.AdCreative.properties.platform.enum).toEqual(['google', 'meta', 'linkedin', 'tiktok', 'pinterest', 'x']);
     expect(s.AdCreative.properties.adFormat.enum).toContain('carousel');

@@ -5,7 +5,7 @@ import { buildOpenApiDocument } from '../../src/server/openapi.js';
 import { type OpenApiDoc, ResponseValidator } from './openapi-validator.js';
 
 /**
- * The document's query_config shape per source_type (decisions.md §10) and the rules the
+ * The document's query_config shape per source_type (docs/api-decisions.md §10) and the rules the
  * server and the CLI apply (listener-rules.ts, §5) accept and reject the same configs, over
  * generated configs of well-formed and broken values of every key a source reads. URLs are
  * drawn from plain ones: JSON Schema's `uri` and WHATWG URL parsing differ on exotic forms.

@@ -14,7 +14,7 @@ import { FIXTURE, IDS, KEYS, NOW } from '../server/helpers.js';
 /**
  * The CLI checks responses against JSON Schemas generated from the zod table
  * (src/api/response-schemas.ts) with a small interpreter (src/api/check-json.ts), so that
- * no command loads zod. The schemas keep what service-api.md states (local vocabularies
+ * no command loads zod. The schemas keep what docs/api-decisions.md states (local vocabularies
  * widened, formats left to the documents); checkJson must judge them exactly as a full
  * JSON Schema validator (ajv, draft 2020-12) does.
  */
@@ -112,7 +112,7 @@ describe('response schemas for the CLI', () => {
     expect(rejected).toBeGreaterThan(500); // the mutations do break responses, often
   });
 
-  it('widens the local vocabularies and keeps the published ones (decisions.md §4–§5 vs service-api.md)', () => {
+  it('widens the local vocabularies and keeps the published ones (docs/api-decisions.md §4–§5 vs docs/api-decisions.md)', () => {
     const ad = responseSchemas.createAdCreative as { properties: Record<string, JsonSchema> };
     expect(ad.properties.platform).toEqual({ type: 'string' });
     expect(ad.properties.status).toEqual({ type: 'string' });

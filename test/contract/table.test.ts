@@ -68,7 +68,7 @@ describe('the endpoint table matches the server', () => {
     }
   });
 
-  it('finance belongs to the user: website_id in the query (cli.md sends it everywhere) is accepted and ignored', async () => {
+  it('finance belongs to the user: website_id in the query (docs/cli-contract.md sends it everywhere) is accepted and ignored', async () => {
     expect(routes.getFinanceSummary.websiteParam).toBe('query');
     const plain = await send('getFinanceSummary');
     expect(plain.status).toBe(200);

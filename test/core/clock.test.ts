@@ -7,7 +7,7 @@ import { startTestServer, ok, type TestServer } from '../helpers/http-server.js'
 import { financeData } from '../helpers/fixtures.js';
 
 /**
- * CR_NOW (decisions.md §5) is read once per process, by the context (src/now.ts), which
+ * CR_NOW (docs/api-decisions.md §5) is read once per process, by the context (src/now.ts), which
  * hands that clock to the embedded and served server too. A value that is no ISO date-time
  * is a usage error (exit 2) where it is first needed, never a crash at start-up.
  */

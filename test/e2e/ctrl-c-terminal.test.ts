@@ -1,5 +1,5 @@
 /**
- * Ctrl-C typed on a real terminal (cli.md "At a terminal": any command stops within 0.5 s
+ * Ctrl-C typed on a real terminal (docs/cli-contract.md "At a terminal": any command stops within 0.5 s
  * with exit 130). Needs a real process on a pty: the spinner and the prompt change how the
  * terminal reads keys, which no in-process test can see.
  */

@@ -10,7 +10,7 @@ import { startServer, type RunningServer } from '../../src/server/serve.js';
 import { fixedClock } from '../../src/server/clock.js';
 
 /**
- * `cr nurture list --all --jsonl` streams (cli.md "For scripts"): a page is written before
+ * `cr nurture list --all --jsonl` streams (docs/cli-contract.md "For scripts"): a page is written before
  * the next is asked for, so the built CLI's peak memory for 100,000 sequences is about
  * its peak for 10,000. A real process (its own heap, measured by the kernel) against the
  * real local server on 127.0.0.1; `--all --json`, which must hold the whole list, is the

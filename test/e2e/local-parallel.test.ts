@@ -8,7 +8,7 @@ import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
 /**
- * Several local commands at once on one store (cli.md "Local mode in CI"): real processes,
+ * Several local commands at once on one store (docs/cli-contract.md "Local mode in CI"): real processes,
  * because the store's lock is held per process. Eight `--local` runs on a fresh machine,
  * eight beside a `cr serve` of the same store, eight `cr local keys create`; and a read-only
  * folder, which only a real process in its own mount namespace can be given.

@@ -14,7 +14,7 @@ import { HOSTILE, writeHostileStore } from '../helpers/hostile-store.js';
 /**
  * On a real pseudo-terminal (util-linux `script`), because what is at stake is what a
  * terminal receives: the width the CLI reads from the terminal itself (no COLUMNS), and
- * the bytes that reach it (cli.md "At a terminal"). The spinner is kept off (CI=1): its
+ * the bytes that reach it (docs/cli-contract.md "At a terminal"). The spinner is kept off (CI=1): its
  * cursor codes are not API text.
  */
 const SCRIPT = '/usr/bin/script';

@@ -8,7 +8,7 @@ import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 /**
  * The README's CI recipe (the fenced block after `<!-- ci-recipe -->`), run as written with
  * bash, 20 times in a row: `cr serve` in the background, then commands against it, must not
- * race (cli.md "Local mode in CI"). Real processes: the race is between two of them. Each run
+ * race (docs/cli-contract.md "Local mode in CI"). Real processes: the race is between two of them. Each run
  * has its own folder, config and store; its trap stops its server before bash exits.
  */
 afterAll(() => cleanupTempDirs());

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * A hand-written store (decisions.md §7 format) for the end-to-end command tests: known
+ * A hand-written store (docs/api-decisions.md §7 format) for the end-to-end command tests: known
  * keys of each role, two finance entities in two currencies, an overdue invoice, 450
  * nurture sequences, a 9×9 visibility scan, brand subjects and CRM agents.
  */

@@ -4,7 +4,7 @@ import { fixtureStore } from './fixture-store.js';
 
 /**
  * Text that would drive a terminal if written raw: a window title and a screen clear, an
- * OSC 8 hyperlink, and the one-byte C1 CSI (0x9b). cli.md "At a terminal": never raw.
+ * OSC 8 hyperlink, and the one-byte C1 CSI (0x9b). docs/cli-contract.md "At a terminal": never raw.
  */
 export const HOSTILE = {
   title: '\u001b]0;pwned\u0007\u001b[2J',

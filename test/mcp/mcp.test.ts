@@ -6,7 +6,7 @@ import { cleanupTempDirs } from '../helpers/tmp.js';
 import { IDS, KEYS, ensureBuilt, request, spawnCrServe, type CrServe } from './cr-serve.js';
 
 /**
- * MCP at /api/v1/mcp (decisions.md §8) exercised with the official SDK client against the
+ * MCP at /api/v1/mcp (docs/api-decisions.md §8) exercised with the official SDK client against the
  * real, built `cr serve` process over a copy of the server fixture store.
  */
 
@@ -310,7 +310,7 @@ describe('one rate limit across REST and MCP (`cr serve --rate-limit 5`)', () =>
       expect(r1.headers.get('x-ratelimit-remaining')).toBe('4');
 
       expect((await call(client, 'listCrmAgents')).isError ?? false).toBe(false); // 2
-      // A tool call that fails validation still counts (decisions.md §3).
+      // A tool call that fails validation still counts (docs/api-decisions.md §3).
       expect((await call(client, 'listNurtureSequences', { limit: 0 })).isError).toBe(true); // 3
 
       const r4 = await rest(srv.baseUrl, 'GET', '/brand/brand-subjects', KEYS.editorW1); // 4

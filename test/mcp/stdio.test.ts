@@ -11,7 +11,7 @@ import { cleanupTempDirs, tempDir, writeConfig } from '../helpers/tmp.js';
 import { IDS, KEYS, startFixtureServer } from '../server/helpers.js';
 
 /**
- * `cr mcp stdio` (cli.md "MCP over stdio"), driven the way a desktop agent drives it: the
+ * `cr mcp stdio` (docs/cli-contract.md "MCP over stdio"), driven the way a desktop agent drives it: the
  * SDK's Client over StdioClientTransport spawning the built bin/cr.js, against the real
  * local server (from the sources, fixture store, port 0) behind a TCP proxy on 127.0.0.1
  * that can drop a request's connection on demand.

@@ -6,7 +6,7 @@ import type { TestServer } from '../server/helpers.js';
 /**
  * Item 8: every endpoint and every MCP tool × {no key, malformed, unknown, revoked, other
  * website, too-low role}: never a success, always the documented status, message and code
- * (decisions.md §1–§2), and no write reaches the store.
+ * (docs/api-decisions.md §1–§2), and no write reaches the store.
  */
 let srv: TestServer;
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { FIXTURE, KEYS, V, ensureBuilt, parseRawResponse, request, sleep, spawnS
 import type { SpawnedServe } from './support.js';
 
 /**
- * Stopping and connection limits (decisions.md §9): a half-sent request never holds a stop
+ * Stopping and connection limits (docs/api-decisions.md §9): a half-sent request never holds a stop
  * open past `--drain-timeout`; open connections are capped (`--max-connections`) with one log
  * line; answers given while draining say `Connection: close`.
  */

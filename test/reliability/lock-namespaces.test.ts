@@ -9,7 +9,7 @@ import { FIXTURE, KEYS, V, ensureBuilt, listenerBody, request, sleep, spawnServe
 import type { SpawnedServe } from './support.js';
 
 /**
- * The one-server lock under containers (decisions.md §9), with the built `cr serve` run in
+ * The one-server lock under containers (docs/api-decisions.md §9), with the built `cr serve` run in
  * fresh pid namespaces by `unshare -pf --mount-proc` (as root; skipped with the reason
  * otherwise). In a namespace of its own the server is pid 1, as in a container.
  *

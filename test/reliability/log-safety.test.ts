@@ -5,7 +5,7 @@ import { formatLogLine } from '../../src/server/serve.js';
 import { KEYS, V, ensureBuilt, fixtureStore, parseRawResponse, rawExchange, spawnServe } from './support.js';
 
 /**
- * The request log of a real `cr serve` (decisions.md §9): control characters from the request
+ * The request log of a real `cr serve` (docs/api-decisions.md §9): control characters from the request
  * are escaped (no forged line, no raw escape sequence), and a log reader that goes away never
  * stops the server.
  */

@@ -3,7 +3,7 @@ import { KEYS, MCP_HEADERS, V, keepAliveClient, listenerBody, mcpCall, startFixt
 import type { TestServer } from '../server/helpers.js';
 
 /**
- * Protocol hygiene of the local server (decisions.md §9): 415 for a body that is not JSON,
+ * Protocol hygiene of the local server (docs/api-decisions.md §9): 415 for a body that is not JSON,
  * the RFC 6750 challenge on every 401, and the X-RateLimit-* headers on MCP answers too.
  */
 let srv: TestServer | undefined;

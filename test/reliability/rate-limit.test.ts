@@ -6,7 +6,7 @@ import { rateLimitFileOf } from '../../src/server/rate-limit.js';
 import { FIXTURE, KEYS, V, ensureBuilt, keepAliveClient, pool, sleep, spawnServe, startFixtureServer, stopServe } from './support.js';
 
 /**
- * Item 10: the rate limit (decisions.md §3). Default 1,000 per key per fixed hour window,
+ * Item 10: the rate limit (docs/api-decisions.md §3). Default 1,000 per key per fixed hour window,
  * 429 + Retry-After: 3600 on the 1,001st; other keys unaffected; counts survive SIGTERM and
  * restart of `cr serve`; a SIGKILL forgets at most the last flush interval (1 s); the window
  * resets after an hour of real (injected) time.

@@ -9,7 +9,7 @@ import { ensureBuilt, runCr } from './durability-helpers.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
 /**
- * A restored backup comes back with the writes acknowledged after it (decisions.md §9): each
+ * A restored backup comes back with the writes acknowledged after it (docs/api-decisions.md §9): each
  * fold keeps the journal it replaces beside the backup (`<store>.bak.N.journal`), and
  * `cr local restore` replays the chain of journals up to the first damage, saying what it
  * brought back and from which files.

@@ -8,7 +8,7 @@ import { KEYS, V, fixtureStore, mcpCall, startFixtureServer } from './support.js
 import type { TestServer } from '../server/helpers.js';
 
 /**
- * The store under a write flood (decisions.md §9): the query_config cap, the store size cap
+ * The store under a write flood (docs/api-decisions.md §9): the query_config cap, the store size cap
  * (507 STORE_FULL) and folds that fail without stopping the server. Bounded: a 1 MiB store cap,
  * a few hundred small writes.
  */

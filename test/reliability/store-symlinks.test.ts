@@ -7,7 +7,7 @@ import { FIXTURE, KEYS, V, ensureBuilt, listenerBody, request, spawnServe, stopS
 import type { SpawnedServe } from './support.js';
 
 /**
- * A store reached through a symlink (decisions.md §9): the path is resolved (realpath) before
+ * A store reached through a symlink (docs/api-decisions.md §9): the path is resolved (realpath) before
  * locking and writing. Two paths to one file are one store; the symlink stays a symlink and
  * its target is what gets written; lock, journal, backups and temp files sit beside the
  * target. It used to be two stores: both servers started (lock and journal named after the

@@ -4,7 +4,7 @@ import { IDS, KEYS, startFixtureServer } from './helpers.js';
 import type { ReqOptions, TestServer } from './helpers.js';
 
 /**
- * decisions.md §1–§6, one table row per line, against the real server over HTTP
+ * docs/api-decisions.md §1–§6, one table row per line, against the real server over HTTP
  * (127.0.0.1:0, fixture store in a temp folder, clock fixed at 2025-06-15T12:00:00Z).
  */
 let srv: TestServer;

@@ -26,6 +26,6 @@ export async function revoke(ctx: Context, id: string, o: { store?: string }): P
     throw await asCliError(err);
   }
   if (ctx.globals.json) writeJson(ctx.io, info);
-  // The name came from the store: escaped like every stored text (cli.md "At a terminal").
+  // The name came from the store: escaped like every stored text (docs/cli-contract.md "At a terminal").
   ctx.notice(escapeControls(`Revoked key ${info.id} (${info.name}) at ${info.revoked_at}`));
 }

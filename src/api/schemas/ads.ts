@@ -18,7 +18,7 @@ export const CreateAdCreativeBody = z
     product_line_id: uuid().optional(),
     platform: z.enum(AD_PLATFORMS).optional().describe("Default: the known campaign's platform, else meta"),
   })
-  .meta({ id: 'CreateAdCreativeRequest', description: 'Body of POST /content/ads/creatives/create (decisions.md §5); unknown fields are ignored' });
+  .meta({ id: 'CreateAdCreativeRequest', description: 'Body of POST /content/ads/creatives/create (docs/api-decisions.md §5); unknown fields are ignored' });
 export type CreateAdCreativeBody = z.infer<typeof CreateAdCreativeBody>;
 
 export const AdCreative = z

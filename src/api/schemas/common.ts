@@ -5,19 +5,19 @@ export type { Role } from '../vocabulary.js';
 
 /**
  * http(s) URL; `z.url()` alone would also accept mailto:, ftp: and friends. JSON Schema's
- * `format: uri` would too, hence the pattern in the documents (decisions.md §5, §10).
+ * `format: uri` would too, hence the pattern in the documents (docs/api-decisions.md §5, §10).
  */
 export const httpUrl = () => z.url({ protocol: /^https?$/, error: 'Expected an http or https URL' }).meta({ pattern: '^https?://' });
 
 /**
- * Response timestamps and dates (service-api.md: ISO 8601 date-time and calendar dates). The
+ * Response timestamps and dates (docs/api-decisions.md: ISO 8601 date-time and calendar dates). The
  * format is stated for clients, not checked here: the server returns what its store holds.
  */
 export const dateTime = () => z.string().meta({ format: 'date-time' });
 export const calendarDate = () => z.string().meta({ format: 'date' });
 
 /**
- * A response string whose values the documents list (decisions.md §10). Like the formats
+ * A response string whose values the documents list (docs/api-decisions.md §10). Like the formats
  * above it is stated, not checked: the store keeps the strings it holds (§7), and the
  * server never re-validates its own output.
  */
@@ -25,13 +25,13 @@ export const documentedEnum = (values: readonly string[]) => z.string().meta({ e
 
 export const uuid = () => z.uuid({ error: 'Expected a UUID' });
 
-/** ISO 8601 date-time that carries an offset or Z, as decisions.md §5 requires for scheduling. */
+/** ISO 8601 date-time that carries an offset or Z, as docs/api-decisions.md §5 requires for scheduling. */
 export const isoDateTimeWithOffset = () => z.iso.datetime({ offset: true, local: false, error: 'Expected an ISO 8601 date-time with an offset or Z' });
 
 /** The optional website_id every scoped endpoint accepts (auto-resolved for single-website keys). */
 export const websiteIdField = () => uuid().optional().describe('Website to address; optional for single-website keys');
 
-/** Error body of every failure (decisions.md §1). `code` is absent on the scheduling not-found. */
+/** Error body of every failure (docs/api-decisions.md §1). `code` is absent on the scheduling not-found. */
 export const ErrorDetail = z
   .object({ path: z.string().describe('Dot-joined path of the offending field, e.g. query_config.feed_url'), message: z.string() })
   .meta({ id: 'ErrorDetail', description: 'One offending field of a 400 Validation error' });
@@ -39,7 +39,7 @@ export const ErrorBody = z
   .looseObject({
     success: z.literal(false),
     error: z.string().describe('Message text'),
-    code: z.string().optional().describe('Machine-readable code; absent on the scheduling not-found (decisions.md §1)'),
+    code: z.string().optional().describe('Machine-readable code; absent on the scheduling not-found (docs/api-decisions.md §1)'),
     details: z.array(ErrorDetail).optional(),
   })
   .meta({

@@ -55,7 +55,7 @@ export const EntitySummary = z
      */
     currency: z.string().nullable().optional(),
   })
-  .meta({ id: 'EntitySummary', description: 'Finance aggregates of one business entity (decisions.md §6)' });
+  .meta({ id: 'EntitySummary', description: 'Finance aggregates of one business entity (docs/api-decisions.md §6)' });
 export type EntitySummary = z.infer<typeof EntitySummary>;
 
 export const InvoiceAlert = z

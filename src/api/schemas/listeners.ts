@@ -18,7 +18,7 @@ const listenerFields = {
 };
 
 /**
- * Validated field by field, so that a 400 names every offending path (decisions.md §5), and
+ * Validated field by field, so that a 400 names every offending path (docs/api-decisions.md §5), and
  * documented as the union keyed by source_type (§10) built from the same field schemas and
  * query_config shapes (query-configs.ts).
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { REQUIRED_QUERY_KEYS, SOURCE_TYPES, type SourceType } from '../listener-rules.js';
 
 /**
- * The shape of query_config per source_type (decisions.md §5), for the documents: OpenAPI
+ * The shape of query_config per source_type (docs/api-decisions.md §5), for the documents: OpenAPI
  * names one schema per source and documents the listener body as a union keyed by
  * source_type (§10); MCP tools offer the shapes as alternatives of query_config. The server
  * applies the same rules with queryConfigIssues (listener-rules.ts), which the CLI shares;
@@ -60,7 +60,7 @@ export function documentedListenerBody(fields: Record<'website_id' | 'name' | 'p
   );
   return z.discriminatedUnion('source_type', variants as unknown as [z.ZodObject, ...z.ZodObject[]]).meta({
     id: 'CreateContentListenerRequest',
-    description: 'Body of POST /content/listeners: query_config depends on source_type (decisions.md §5); unknown fields are ignored',
+    description: 'Body of POST /content/listeners: query_config depends on source_type (docs/api-decisions.md §5); unknown fields are ignored',
     discriminator: {
       propertyName: 'source_type',
       mapping: Object.fromEntries(SOURCE_TYPES.map((s) => [s, `#/components/schemas/${variantId(s)}`])),

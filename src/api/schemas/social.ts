@@ -11,7 +11,7 @@ export const SchedulePostBody = z
       "When to publish: an ISO 8601 date-time with an offset or Z, strictly in the future (a time not after the server's now is a 400)",
     ),
   })
-  .meta({ id: 'ScheduleSocialPostRequest', description: 'Body of POST /social/posts/{id}/schedule (decisions.md §5)' });
+  .meta({ id: 'ScheduleSocialPostRequest', description: 'Body of POST /social/posts/{id}/schedule (docs/api-decisions.md §5)' });
 export type SchedulePostBody = z.infer<typeof SchedulePostBody>;
 
 export const ScheduledPost = z

@@ -15,7 +15,7 @@ export function publicUrlOf(url: unknown): string | undefined {
 const scrub = (s: unknown): string => (typeof s === 'string' ? s.replace(DATA_URL, '').trim() : '');
 
 /**
- * GET /brand/brand-subjects (decisions.md §6): no base64 or `data:` image data anywhere; a
+ * GET /brand/brand-subjects (docs/api-decisions.md §6): no base64 or `data:` image data anywhere; a
  * reference image without a public URL is left out, a brand mark without one is null.
  */
 export function toBrandSubject(r: BrandSubjectRecord): BrandSubject {

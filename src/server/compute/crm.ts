@@ -20,7 +20,7 @@ export function toCrmAgent(r: CrmAgentRecord): CrmAgent {
   };
 }
 
-/** GET /integrations/crm/agents (decisions.md §6). */
+/** GET /integrations/crm/agents (docs/api-decisions.md §6). */
 export function listCrmAgents(records: readonly CrmAgentRecord[], websiteIds: ReadonlySet<string>): CrmAgentList {
   return { agents: records.filter((r) => websiteIds.has(r.websiteId)).map(toCrmAgent) };
 }

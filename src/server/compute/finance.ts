@@ -29,7 +29,7 @@ export interface FinanceInput {
   ownerId: string;
   /** The clock's UTC date, YYYY-MM-DD. */
   today: string;
-  /** Alert window in days (decisions.md §6: 7). */
+  /** Alert window in days (docs/api-decisions.md §6: 7). */
   alertDays?: number;
 }
 
@@ -66,7 +66,7 @@ function entityCurrencies(records: readonly Revenue[], owned: ReadonlySet<string
 }
 
 /**
- * GET /finance/summary (decisions.md §6). Pure. One pass over the records; dates are
+ * GET /finance/summary (docs/api-decisions.md §6). Pure. One pass over the records; dates are
  * compared as ISO strings (which sort like dates), and day counts are computed only for
  * the few records that become alerts.
  */

@@ -3,7 +3,7 @@ import type { LearningsList } from '../../api/schemas/intelligence.js';
 import type { LearningRecord } from '../store/schema.js';
 import { pickShape, timeOf } from './pick.js';
 
-/** GET /intelligence/learnings (decisions.md §6): confirmed with ≥ 2 evidence, best first. */
+/** GET /intelligence/learnings (docs/api-decisions.md §6): confirmed with ≥ 2 evidence, best first. */
 export function listLearnings(
   records: readonly LearningRecord[],
   q: { websiteIds: ReadonlySet<string>; dimensionType?: string; limit: number },

@@ -3,7 +3,7 @@ import type { NurtureRecord } from '../store/schema.js';
 import { timeOf } from './pick.js';
 
 /**
- * The sequences one list shows, newest update first (decisions.md §6), before paging. Kept
+ * The sequences one list shows, newest update first (docs/api-decisions.md §6), before paging. Kept
  * per store generation by the caller, so walking a long list page by page sorts it once
  * (a 100,000-sequence store: ~3 s a sort), not once per page. Times are parsed once each.
  */
@@ -28,7 +28,7 @@ export function nurturePage(matches: readonly NurtureRecord[], q: { limit: numbe
   return { sequences, total: matches.length, limit: q.limit, offset: q.offset };
 }
 
-/** GET /content/nurture-sequences (decisions.md §6): newest update first, paged. */
+/** GET /content/nurture-sequences (docs/api-decisions.md §6): newest update first, paged. */
 export function listNurture(
   records: readonly NurtureRecord[],
   q: { websiteIds: ReadonlySet<string>; status?: string; limit: number; offset: number },

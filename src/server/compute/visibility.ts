@@ -2,7 +2,7 @@ import type { Visibility } from '../../api/schemas/visibility.js';
 import type { VisibilityScanRecord } from '../store/schema.js';
 import { timeOf } from './pick.js';
 
-/** GET /gbp/visibility (decisions.md §6): the website's latest scan, optionally one keyword. */
+/** GET /gbp/visibility (docs/api-decisions.md §6): the website's latest scan, optionally one keyword. */
 export function visibility(scans: readonly VisibilityScanRecord[], q: { websiteId: string; keyword?: string }): Visibility {
   let latest: VisibilityScanRecord | undefined;
   for (const s of scans) {

@@ -6,7 +6,7 @@ import type { AdCampaignRecord, AdCreativeRecord, SocialPostRecord } from '../st
 import { pickShape } from './pick.js';
 
 /**
- * The stored record of a new ad creative (decisions.md §5). Platform: the body's, else the
+ * The stored record of a new ad creative (docs/api-decisions.md §5). Platform: the body's, else the
  * known campaign's, else meta; campaignName from the known campaign or "".
  */
 export function newAdCreative(body: CreateAdCreativeBody, ctx: { id: string; now: Date; websiteId: string; campaign?: AdCampaignRecord }): AdCreativeRecord {

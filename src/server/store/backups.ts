@@ -6,7 +6,7 @@ import { parseStoreBuffer } from './snapshot.js';
 import { StoreError } from './errors.js';
 
 /**
- * Backups of the snapshot (decisions.md §7): `<store>.bak.1` (newest) … `.bak.N`, kept as
+ * Backups of the snapshot (docs/api-decisions.md §7): `<store>.bak.1` (newest) … `.bak.N`, kept as
  * each fold replaces the store file, each with the journal that follows it (restore.ts
  * brings them back).
  */
@@ -14,7 +14,7 @@ import { StoreError } from './errors.js';
 export const backupPathOf = (storePath: string, generation: number) => `${storePath}.bak.${generation}`;
 
 /**
- * The journal kept with a backup (decisions.md §9): the store's journal as it was when that
+ * The journal kept with a backup (docs/api-decisions.md §9): the store's journal as it was when that
  * snapshot was replaced, i.e. the writes made after the backup. A restore replays it.
  */
 export const backupJournalPathOf = (storePath: string, generation: number) => journalPathOf(backupPathOf(storePath, generation));

@@ -27,7 +27,7 @@ export interface CommitOptions {
   /** Previous snapshots kept as `<store>.bak.N` (default 2). */
   backups?: number;
   /**
-   * Size cap of the store (decisions.md §9, `cr serve --max-store-mb`; default 256 MiB): a
+   * Size cap of the store (docs/api-decisions.md §9, `cr serve --max-store-mb`; default 256 MiB): a
    * write that would take the estimate (snapshot bytes + journal bytes since it) past it is
    * refused with StoreFullError, before anything is written.
    */
@@ -72,7 +72,7 @@ interface Fold {
 }
 
 /**
- * The group commit of the store (decisions.md §7), over the committed state it shares with
+ * The group commit of the store (docs/api-decisions.md §7), over the committed state it shares with
  * the Store facade (which only reads it).
  *
  * Writes are queued and group-committed: every write pending at that moment becomes one
@@ -178,7 +178,7 @@ export class GroupCommit {
         if (this.shouldFold()) await this.startFold();
       }
     } catch (err) {
-      // Nothing thrown here may stop the server (decisions.md §9): what was journaled stays
+      // Nothing thrown here may stop the server (docs/api-decisions.md §9): what was journaled stays
       // acknowledged; writes still queued are refused (503) rather than left waiting.
       this.forceFold = false;
       this.foldFailed(err);

@@ -20,7 +20,7 @@ export class StoreUnavailableError extends Error {
   }
 }
 
-/** A write would take the store past its size cap (decisions.md §9); nothing was written. The app answers 507. */
+/** A write would take the store past its size cap (docs/api-decisions.md §9); nothing was written. The app answers 507. */
 export class StoreFullError extends Error {
   readonly code = 'STORE_FULL';
   constructor(readonly maxBytes: number) {

@@ -3,7 +3,7 @@ import { StoreFullError, StoreUnavailableError } from './errors.js';
 
 /**
  * How the group commit (commit.ts) takes queued writes: in journal lines of bounded size,
- * and within the store's size cap (decisions.md §9), each write stringified once.
+ * and within the store's size cap (docs/api-decisions.md §9), each write stringified once.
  */
 
 /** A queued write and its caller's promise. */

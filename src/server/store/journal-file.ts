@@ -3,7 +3,7 @@ import { syncDir, tempPathOf, writeTemp } from './fs-layer.js';
 import type { FileHandleLike, StoreFs } from './fs-layer.js';
 
 /**
- * The open journal file (decisions.md §7; its line format is in journal.ts): appends, each
+ * The open journal file (docs/api-decisions.md §7; its line format is in journal.ts): appends, each
  * fsynced before it counts, and the reset after a fold. Its durable length is what the
  * store has acknowledged; a failed append is cut back to it, at once or before the next.
  */

@@ -3,7 +3,7 @@ import { JournalCorruptError, decodeLine } from './journal.js';
 import type { JournalEntry } from './journal.js';
 
 /**
- * The journal read as a stream of lines (decisions.md §9: a restart replays the journal
+ * The journal read as a stream of lines (docs/api-decisions.md §9: a restart replays the journal
  * whatever its size): never one buffer or string of the whole file. A first pass (scan)
  * keeps only the header and fold lines and counts the groups; a second (eachGroup) decodes
  * and hands over the groups after the anchor one line at a time.

@@ -2,7 +2,7 @@ import { crc32 } from 'node:zlib';
 import { safeJsonParse } from '../json.js';
 
 /**
- * The append-only journal beside the store (decisions.md §7): `<store>.journal`, one JSON
+ * The append-only journal beside the store (docs/api-decisions.md §7): `<store>.journal`, one JSON
  * document per line, each line prefixed with the crc32 of its JSON text:
  *
  *     <crc32, 8 lowercase hex> <json>\n

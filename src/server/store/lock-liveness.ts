@@ -2,7 +2,7 @@ import { isCode } from './fs-layer.js';
 import type { SyncFs } from './fs-layer.js';
 
 /**
- * Is the holder of a lock alive? (decisions.md §9: the lock survives what containers do.)
+ * Is the holder of a lock alive? (docs/api-decisions.md §9: the lock survives what containers do.)
  *
  * A pid means something only inside its pid namespace: a server restarted as pid 1 in a new
  * container finds "pid 1" alive (itself), and a server in another namespace finds the

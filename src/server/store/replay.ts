@@ -74,7 +74,7 @@ export interface JournalState {
 }
 
 /**
- * Opens the journal beside a loaded snapshot (decisions.md §7): replays the groups that the
+ * Opens the journal beside a loaded snapshot (docs/api-decisions.md §7): replays the groups that the
  * snapshot (id `base`) does not hold yet over `data`, in place, and drops a torn last line
  * (never acknowledged). A journal that is missing, or names another snapshot with nothing
  * unsaved, is started afresh with a header naming `base`. A damaged line in the middle, or

@@ -59,7 +59,7 @@ async function scanOrMissing(fs: StoreFs, path: string): Promise<JournalScan | u
 }
 
 /**
- * `cr local restore` (decisions.md §7, §9): brings back the newest valid backup (or `from`,
+ * `cr local restore` (docs/api-decisions.md §7, §9): brings back the newest valid backup (or `from`,
  * after validating it) atomically, under the store's lock (refused while a server holds the
  * store), with every write acknowledged after it that the journals still hold: the journal
  * kept with each backup, then the store's own, as far as they continue one another and up to

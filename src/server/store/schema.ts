@@ -11,7 +11,7 @@ import { PromptVersion } from '../../api/schemas/crm.js';
 import { POST_STATUSES } from '../../api/schemas/social.js';
 
 /**
- * Records of the local server's JSON file store (decisions.md §7). Each keeps the API's
+ * Records of the local server's JSON file store (docs/api-decisions.md §7). Each keeps the API's
  * own field names plus its scope field; fields not listed here are kept and ignored.
  * Listed fields are validated for presence and type only, so a stored `publicUrl` may be
  * a `data:` URL that the API then leaves out.

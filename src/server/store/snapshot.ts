@@ -7,7 +7,7 @@ import { StoreError } from './errors.js';
 import { safeJsonParse } from '../json.js';
 
 /**
- * The snapshot, the store file itself (decisions.md §7, docs/store-format.md): its text
+ * The snapshot, the store file itself (docs/api-decisions.md §7, docs/store-format.md): its text
  * (pretty-printed JSON sealed with a crc32 line), and the checks that refuse a damaged or
  * invalid one with a message naming the file and what is wrong.
  */

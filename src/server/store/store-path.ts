@@ -6,7 +6,7 @@ import type { StoreFs } from './fs-layer.js';
 const MAX_LINKS = 40;
 
 /**
- * The one canonical path of a store (decisions.md §9): symlinks and `..` resolved, so that
+ * The one canonical path of a store (docs/api-decisions.md §9): symlinks and `..` resolved, so that
  * two paths to one file are one store — one lock, one journal, one set of backups — and a
  * symlink stays a symlink while its target is what gets written (the atomic rename lands on
  * the target, beside which every sidecar sits). A store that does not exist yet is resolved

@@ -43,7 +43,7 @@ export interface OpenStoreOptions extends CommitOptions {
 }
 
 /**
- * The JSON file store (decisions.md §7). Readers see the last committed state only; writes
+ * The JSON file store (docs/api-decisions.md §7). Readers see the last committed state only; writes
  * go through the group commit (commit.ts), which applies them in place once durable.
  */
 export class Store {
@@ -159,7 +159,7 @@ export class Store {
     return i === undefined ? undefined : (this.state[collection][i] as unknown as RecordOf<C>);
   }
 
-  /** The store's size as its cap sees it (snapshot bytes + journal bytes since; decisions.md §9). */
+  /** The store's size as its cap sees it (snapshot bytes + journal bytes since; docs/api-decisions.md §9). */
   sizeEstimate(): number {
     return this.writer.sizeEstimate();
   }

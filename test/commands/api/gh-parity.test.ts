@@ -4,7 +4,7 @@ import { cleanupTempDirs, makeKey, tempDir } from '../../helpers/tmp.js';
 import { fail, ok, startTestServer, type TestServer } from '../../helpers/http-server.js';
 
 /**
- * `cr api` on par with `gh api` (cli.md "cr api"): --paginate, -H, --include, --jq and the
+ * `cr api` on par with `gh api` (docs/cli-contract.md "cr api"): --paginate, -H, --include, --jq and the
  * GET default for fields on a GET-only path. The real local server (`--local` over a demo
  * store: 120 nurture sequences) wherever it can answer; a scripted server only for a 405
  * and to see the request headers as they arrive.

@@ -7,7 +7,7 @@ import { startTestServer, ok, type TestServer } from '../../helpers/http-server.
 import { financeData } from '../../helpers/fixtures.js';
 import { KEY, profilesConfig } from '../../helpers/profiles-config.js';
 
-/** Edge cases of keys, base URLs, profiles and the config folder (cli.md "Keys and profiles"). */
+/** Edge cases of keys, base URLs, profiles and the config folder (docs/cli-contract.md §3). */
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer(ok(financeData()));

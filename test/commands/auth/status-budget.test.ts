@@ -5,7 +5,7 @@ import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { startServer, type RunningServer } from '../../../src/server/serve.js';
 
 /**
- * The key's rate budget for people (cli.md "Local mode in CI", service-api.md "Limits"):
+ * The key's rate budget for people (docs/cli-contract.md "Local mode in CI", docs/api-decisions.md "Limits"):
  * `cr auth status` shows it from its check request, a command whose answer leaves fewer than
  * 10 % prints one notice on stderr, and a 429 names the reset as a local clock time. Against
  * the real local server with `--rate-limit 10`.

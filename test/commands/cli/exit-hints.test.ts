@@ -7,7 +7,7 @@ import { useHarness } from '../../helpers/harness.js';
 import { POST_MISSING } from '../../helpers/fixture-store.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 
-/** Exit codes and hints of failures that name a flag (cli.md "Errors and exit codes"). */
+/** Exit codes and hints of failures that name a flag (docs/cli-contract.md §5). */
 const h = useHarness();
 afterAll(() => cleanupTempDirs());
 

@@ -7,7 +7,7 @@ import { KEYS, NOW } from '../../helpers/fixture-store.js';
 import { HOSTILE, RAW_CONTROL, writeHostileStore } from '../../helpers/hostile-store.js';
 import { fail, startTestServer, type TestServer } from '../../helpers/http-server.js';
 
-// cli.md "At a terminal": text from the API or a store is never written raw. The real
+// docs/cli-contract.md "At a terminal": text from the API or a store is never written raw. The real
 // server serves a store full of escape sequences; every output mode must show them escaped.
 let server: Awaited<ReturnType<typeof startServer>>;
 let stub: TestServer;

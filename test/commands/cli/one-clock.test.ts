@@ -6,7 +6,7 @@ import { KEYS } from '../../helpers/fixture-store.js';
 import { startTestServer, type TestServer } from '../../helpers/http-server.js';
 import { useHarness } from '../../helpers/harness.js';
 
-// cli.md "At a terminal": relative hints come from one clock, the server's Date header when
+// docs/cli-contract.md "At a terminal": relative hints come from one clock, the server's Date header when
 // present, else the local clock; times show in the local time zone (TZ).
 const SERVER_DATE = 'Sun, 22 Nov 2026 10:00:00 GMT';
 const entity = { id: 'e', name: 'E', accounting_tenant_id: null, owner_id: 'u', created_at: '2026-01-01T00:00:00Z' };

@@ -16,7 +16,7 @@ afterAll(async () => {
 
 const env = () => ({ CR_API_KEY: makeKey(), CR_BASE_URL: server.baseUrl });
 
-describe('--timeout is the deadline of the whole command (cli.md "At a terminal")', () => {
+describe('--timeout is the deadline of the whole command (docs/cli-contract.md "At a terminal")', () => {
   it('a server that does not answer: the first attempt takes the whole deadline, no retry after it', async () => {
     server.handle({ ...ok({}), delayMs: 5_000 });
     const r = await runCli(['api', '/slow', '--timeout', '0.3'], { env: env() });

@@ -8,7 +8,7 @@ import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { fixtureStore, KEYS, NOW } from '../../helpers/fixture-store.js';
 import { ok, startTestServer, type TestServer } from '../../helpers/http-server.js';
 
-// cli.md "Money totals are per currency". The published summary carries no currency: the
+// docs/cli-contract.md "Money totals are per currency". The published summary carries no currency: the
 // local server adds one (docs/api-decisions.md); without it the CLI shows no symbol and
 // adds nothing up across entities it cannot tell apart.
 let server: Awaited<ReturnType<typeof startServer>>;

@@ -6,7 +6,7 @@ import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { readStore } from '../../../src/local/read-store.js';
 
 /**
- * --local's own credential (cli.md "Local mode in CI"): it never changes a profile the user
+ * --local's own credential (docs/cli-contract.md "Local mode in CI"): it never changes a profile the user
  * made, makes no new key per run, and does not make a new admin key after the user revoked
  * its key. In-process; the default store lives under the run's HOME.
  */
