@@ -25,6 +25,7 @@ export function runBundle(): void {
   // or two requests. The baseline compiler alone is plenty for that. Set before compiling:
   // V8's flags are part of what a code cache must match.
   setFlagsFromString('--liftoff-only');
+  zodWithoutJit(process.argv.slice(2));
   const bundle = join(import.meta.dirname, 'cli.js');
   const cacheFile = `${bundle}.cache`;
   let source: string;
@@ -52,6 +53,26 @@ export function runBundle(): void {
   const mod = { exports: {} as { main?: () => Promise<void> } };
   (script.runInThisContext() as BundleFn)(mod.exports, createRequire(bundle), mod, bundle, dirname(bundle));
   void mod.exports.main!();
+}
+
+/** Commands that run for long: they keep zod's compiled parsers. */
+const LONG_RUNNING = new Set(['serve', 'mcp']);
+
+/**
+ * zod 4 compiles a parser for each object schema with `new Function` on its first parse
+ * (its "JIT"). That pays off over many parses, but a CLI run parses a few bodies once (and
+ * --local's embedded server validates the store once): the compiles, outside the V8 code
+ * cache, cost more than they save (~10 % of `cr finance summary --local`). zod's `jitless`
+ * setting skips only that fast path; every check runs the same. It is set through zod's
+ * shared config slot (what `z.config()` writes, zod/v4/core/core.js) before the bundle runs,
+ * so no schema is made without it and a run that never loads zod (`cr --help`, a remote
+ * `finance summary`, test/e2e/startup.test.ts) still does not load it. `cr serve` and the
+ * `cr mcp` bridge live long enough for the JIT to pay, so they keep it.
+ */
+function zodWithoutJit(argv: string[]): void {
+  if (argv.some((a) => LONG_RUNNING.has(a))) return;
+  const slot = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
+  slot.__zod_globalConfig = { ...slot.__zod_globalConfig, jitless: true };
 }
 
 function readOptional(file: string): Buffer | undefined {

@@ -14,7 +14,12 @@ function moneyFormat(currency: string): Intl.NumberFormat | undefined {
   return moneyFormats.get(code);
 }
 
-const plainAmount = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+// Made on first use: the first Intl formatter a process makes loads ICU's locale data (~15 ms),
+// which a --json run that formats no money should not pay (docs/benchmarks.md, CLI start-up).
+let plainFormat: Intl.NumberFormat | undefined;
+const plainAmount = {
+  format: (amount: number): string => (plainFormat ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(amount),
+};
 
 /**
  * Cents in a currency: 1234567, 'USD' → `$12,345.67`; an unknown code → `12,345.67 XYZ`;
