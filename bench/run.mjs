@@ -597,7 +597,9 @@ L.push('## Machine and run');
 L.push('');
 L.push(`- ${machine.cores} cores, ${machine.cpu}, ${machine.memGb} GB RAM, ${machine.os}`);
 L.push(`- Node ${machine.node}${machine.curl ? `, ${machine.curl}` : ''}, json-server ${results.jsonServer.version}`);
-L.push(`- Load average (1 min) ${machine.loadStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (${machine.cores} cores; other work on the machine)`);
+L.push(
+  `- Load average (1 min) ${machine.loadStart.toFixed(2)} at the start, ${loadavg()[0].toFixed(2)} at the end (${machine.cores} cores; other work on the machine)`,
+);
 L.push(`- ${machine.date}; whole run ${totalS.toFixed(0)} s${QUICK ? ' (**BENCH_QUICK=1 smoke run: figures are indicative only**)' : ''}`);
 L.push(
   `- Load tests: ${REPEATS} runs of ${(RUN_MS / 1000).toFixed(1)} s each (${((REPEATS * RUN_MS) / 1000).toFixed(0)} s per scenario), ${CONNS} keep-alive connections unless stated, closed loop (each connection sends its next request when the answer is read), undici \`Pool\` in the bench process; every server runs in its own process (\`bench/server-child.mjs\`, forked), on 127.0.0.1. Write scenarios start each run on a fresh copy of the store and a fresh server.`,
@@ -624,7 +626,9 @@ L.push('');
 L.push('| measure | before | after (this run) | target |');
 L.push('|---|---|---|---|');
 L.push(`| \`cr finance summary --json\` against a running server / \`node -e 0\` | 1.75× | ${fx(x(c.summary.median, c.floor.median))} | ≤ 1.6× |`);
-L.push(`| \`cr finance summary --local --json\` / \`node -e 0\` | 3.6× (~400 ms) | ${fx(x(c.local.median, c.floor.median))} (${fmt(c.local.median, 0)} ms) | ≤ 2.2× |`);
+L.push(
+  `| \`cr finance summary --local --json\` / \`node -e 0\` | 3.6× (~400 ms) | ${fx(x(c.local.median, c.floor.median))} (${fmt(c.local.median, 0)} ms) | ≤ 2.2× |`,
+);
 L.push(
   `| \`GET /finance/summary\`, ${CONNS} connections, vs a bare node:http route sending the same bytes | 0.29–0.37× | not measured here (no bare node:http route in this bench); vs the bare Hono route with the same bytes: ${fx(x(results.summary.rps.median, results.honoBody.rps.median))} | ≥ 0.6× |`,
 );

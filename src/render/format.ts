@@ -18,7 +18,10 @@ function moneyFormat(currency: string): Intl.NumberFormat | undefined {
 // which a --json run that formats no money should not pay (docs/benchmarks.md, CLI start-up).
 let plainFormat: Intl.NumberFormat | undefined;
 const plainAmount = {
-  format: (amount: number): string => (plainFormat ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })).format(amount),
+  format(amount: number): string {
+    plainFormat ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    return plainFormat.format(amount);
+  },
 };
 
 /**
