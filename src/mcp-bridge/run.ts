@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { requireUsable } from '../credentials.js';
 import { userAgent } from '../version.js';
 import { Bridge } from './bridge.js';
+import { LineLimit, MAX_LINE_BYTES } from './line-limit.js';
 import { oneLine } from './log.js';
 
 /** Where the bridge sends: the profile's (or the embedded server's) `/mcp`, and with which key. */
@@ -24,8 +25,11 @@ async function endpointOf(ctx: Context): Promise<{ url: URL; key: string; profil
 export async function runStdioBridge(ctx: Context, streams: { stdin: NodeJS.ReadableStream & { pause(): unknown }; stdout: NodeJS.WritableStream } = { stdin: process.stdin, stdout: process.stdout }): Promise<void> {
   const endpoint = await endpointOf(ctx);
   const log = (line: string) => ctx.io.err.write(line + '\n');
-  const client = new StdioServerTransport(streams.stdin as typeof process.stdin, streams.stdout as typeof process.stdout);
-  const bridge = new Bridge({ client, url: endpoint.url, key: endpoint.key, userAgent: userAgent(), log, verbose: ctx.globals.verbose, profile: endpoint.profile });
+  // Lines over the limit are dropped and answered before the SDK's buffer sees them (line-limit.ts).
+  const lines = new LineLimit((o) => bridge.refuseOversized(o));
+  streams.stdin.pipe(lines);
+  const client = new StdioServerTransport(lines as unknown as typeof process.stdin, streams.stdout as typeof process.stdout, { maxBufferSize: MAX_LINE_BYTES + 1 });
+  const bridge: Bridge = new Bridge({ client, url: endpoint.url, key: endpoint.key, userAgent: userAgent(), log, verbose: ctx.globals.verbose, profile: endpoint.profile });
 
   let stop!: (why: string) => void;
   const stopped = new Promise<string>((resolve) => (stop = resolve));
