@@ -88,7 +88,7 @@ describe('cr mcp stdio at the size limits', () => {
     expect((await p.child).exitCode).toBe(0);
   }, 90_000);
 
-  it('a 5 MB tool call gets the API\'s 413 (Payload too large, not applied), and the next call is answered', async () => {
+  it("a 5 MB tool call gets the API's 413 (Payload too large, not applied), and the next call is answered", async () => {
     const p = spawnBridge();
     await initialized(p);
     // Several times: the server's 413 races the upload, which used to end in EPIPE now and then.
