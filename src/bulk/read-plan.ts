@@ -43,8 +43,11 @@ export async function readCsv(text: string): Promise<ReadResult> {
       const inner = r.record.reduce((n, f) => n + (f.match(/\n/g)?.length ?? 0), 0);
       records.push({ record: r.record, line: r.info.lines - inner });
     });
-    parser.on('error', (err: Error & { lines?: number }) => {
-      problems.push({ line: err.lines ?? parser.info.lines, message: `${err.message}; the rest of the file was not checked` });
+    parser.on('error', (err: Error & { code?: string; lines?: number }) => {
+      // csv-parse names the line where the reading ended (after any blank lines or a CRLF), not the quote.
+      const open = err.code === 'CSV_QUOTE_NOT_CLOSED' ? unclosedQuoteLine(text) : undefined;
+      if (open !== undefined) problems.push({ line: open, message: 'a quote opened on this line is never closed; the rest of the file was not checked' });
+      else problems.push({ line: err.lines ?? parser.info.lines, message: `${err.message}; the rest of the file was not checked` });
       resolve();
     });
     parser.on('end', () => resolve());
@@ -79,6 +82,26 @@ export async function readCsv(text: string): Promise<ReadResult> {
     rows.push({ line: r.line, fields });
   }
   return { rows, problems };
+}
+
+/**
+ * The physical line of the quote left open at the end of `text`, read as RFC 4180 with
+ * csv-parse's `trim` (a field may start with blanks before its quote); undefined if none.
+ */
+export function unclosedQuoteLine(text: string): number | undefined {
+  let line = 1;
+  let openedAt: number | undefined;
+  let fieldStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (openedAt !== undefined) {
+      if (c === '"' && text[i + 1] === '"') i++;
+      else if (c === '"') openedAt = undefined;
+    } else if (c === '"' && fieldStart) openedAt = line;
+    if (c === '\n') line++;
+    if (openedAt === undefined) fieldStart = c === ',' || c === '\n' || c === '\r' || (fieldStart && (c === ' ' || c === '\t' || c === '\uFEFF'));
+  }
+  return openedAt;
 }
 
 /** JSON Lines: one object a line (`{"id","at","website_id"?}`); blank lines are skipped. */

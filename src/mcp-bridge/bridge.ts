@@ -4,6 +4,14 @@ import { HttpFailure, NetworkFailure } from './failures.js';
 import { errorResponse, rpcErrorOf } from './rpc-errors.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
 import { describeMessage, oneLine } from './log.js';
+import { MAX_LINE_BYTES, type Oversized } from './line-limit.js';
+
+/**
+ * The API's body limit (docs/api-decisions.md: a body over 1 MiB is answered 413). A larger
+ * message is not sent: the server's 413 races the upload, and the agent would often get a
+ * dropped connection ("may have been applied") instead of the refusal it is.
+ */
+const API_MAX_BODY_BYTES = 1024 * 1024;
 
 export interface BridgeOptions extends Omit<UpstreamOptions, 'onmessage' | 'onerror'> {
   /** The agent's side: the SDK's StdioServerTransport over stdin/stdout. */
@@ -110,7 +118,19 @@ export class Bridge {
     }
   }
 
+  /** A line too long to read (line-limit.ts): answered under its id when one could be read. */
+  refuseOversized(o: Oversized): void {
+    const what = `a message of ${o.bytes} bytes is larger than the 10 MiB a line the bridge reads; not sent to the server`;
+    this.o.log(`cr mcp: message${o.id === undefined ? ' without a readable id' : ` #${oneLine(String(o.id), 80)}`}: ${what}`);
+    if (o.id !== undefined && !this.closing)
+      this.o.client
+        .send(errorResponse(o.id, { code: -32600, message: `Invalid Request: ${what}`, data: { limitBytes: MAX_LINE_BYTES } }))
+        .catch(() => undefined);
+  }
+
   private async forward(m: JSONRPCMessage): Promise<void> {
+    if (Buffer.byteLength(JSON.stringify(m)) > API_MAX_BODY_BYTES)
+      return this.fail(m, new HttpFailure(413, 'Payload too large', 'PAYLOAD_TOO_LARGE', undefined, undefined));
     const sessionUsed = this.up.session;
     const gen = this.up.generation;
     let failure: unknown;

@@ -55,6 +55,8 @@ export function rpcErrorOf(err: unknown, ctx: FailureContext = {}): JSONRPCError
             : 'retry later';
       return { code: RPC.rateLimited, message: `${err.apiMessage} (HTTP 429); ${when}`, data };
     }
+    // The server refuses a body over 1 MiB before any handler runs (docs/api-decisions.md).
+    if (err.status === 413) return { code: RPC.upstream, message: `${err.apiMessage} (HTTP 413): a request is at most 1 MiB; nothing was applied`, data };
     return { code: RPC.upstream, message: `${err.apiMessage} (HTTP ${err.status})`, data };
   }
   const base = err instanceof NetworkFailure ? err.message : `MCP endpoint error: ${redactKeys((err as Error)?.message ?? String(err))}`;

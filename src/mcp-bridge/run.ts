@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { requireUsable } from '../credentials.js';
 import { userAgent } from '../version.js';
 import { Bridge } from './bridge.js';
+import { LineLimit, MAX_LINE_BYTES } from './line-limit.js';
 import { oneLine } from './log.js';
 
 /** Where the bridge sends: the profile's (or the embedded server's) `/mcp`, and with which key. */
@@ -27,8 +28,13 @@ export async function runStdioBridge(
 ): Promise<void> {
   const endpoint = await endpointOf(ctx);
   const log = (line: string) => ctx.io.err.write(line + '\n');
-  const client = new StdioServerTransport(streams.stdin as typeof process.stdin, streams.stdout as typeof process.stdout);
-  const bridge = new Bridge({
+  // Lines over the limit are dropped and answered before the SDK's buffer sees them (line-limit.ts).
+  const lines = new LineLimit((o) => bridge.refuseOversized(o));
+  streams.stdin.pipe(lines);
+  const client = new StdioServerTransport(lines as unknown as typeof process.stdin, streams.stdout as typeof process.stdout, {
+    maxBufferSize: MAX_LINE_BYTES + 1,
+  });
+  const bridge: Bridge = new Bridge({
     client,
     url: endpoint.url,
     key: endpoint.key,

@@ -1,24 +1,23 @@
 /**
  * Text for the server's log lines (docs/api-decisions.md §9): a value from a request or a store is
- * never written raw. Control characters (C0, DEL, C1, the Unicode line and paragraph
- * separators) and the backslash become `\xNN` / `\uNNNN` escapes, so a request cannot forge
- * a log line (`%0a`) or drive the terminal that shows the log (`%1b[2J`); long values are cut.
+ * never written raw. What a control character is has one definition, `escapeControls`
+ * (C0, DEL, C1, bidirectional overrides); the log adds its own rules on top: the backslash is
+ * doubled first (so an escape in the log is never ambiguous with one the request sent), the
+ * Unicode line and paragraph separators are escaped too (a log viewer may break lines there),
+ * and long values are cut. A request cannot forge a log line (`%0a`), drive the terminal
+ * that shows the log (`%1b[2J`) or reorder it (`%e2%80%ae`).
  */
+import { escapeControls } from '../render/escape.js';
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\\]/g;
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
 
-const escapeOne = (ch: string): string => {
-  if (ch === '\\') return '\\\\';
-  const code = ch.charCodeAt(0);
-  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-};
+const unicodeEscape = (ch: string): string => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /** `value` with control characters escaped, cut to `max` characters (`…` marks the cut). */
 export function logSafe(value: unknown, max = 2048): string {
   let s = String(value);
   if (s.length > max) s = `${s.slice(0, max)}…`;
-  return s.replace(UNSAFE, escapeOne);
+  return escapeControls(s.replaceAll('\\', '\\\\')).replace(LINE_SEPARATORS, unicodeEscape);
 }
 
 /** One short line for an error: its name and first 200 characters of message, escaped; no stack, no payload. */

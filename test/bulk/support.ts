@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -13,12 +14,16 @@ export { KEYS, NOW, SITE };
 export const postId = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 /** A post that is published: scheduling it is a 409 (exit 6). */
 export const PUBLISHED = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+/** A second editor key of the same site, so a test can tell two runs' requests apart in the log (`key=k-editor-2`). */
+export const EDITOR_2 = `cr_${'d'.repeat(40)}`;
 /** Within the fixture's future (the fixed clock is NOW). */
 export const AT = '2026-12-01T09:00:00Z';
 
 /** The command-test fixture store with `n` draft posts (and one published one). */
 export function writeBulkStore(dir: string, n: number): string {
   const store: Omit<ReturnType<typeof fixtureStore>, 'social_posts'> & { social_posts: unknown[] } = fixtureStore();
+  const editor = store.api_keys.find((k) => k.id === 'k-editor')!;
+  store.api_keys.push({ ...editor, id: 'k-editor-2', name: 'editor 2', key_sha256: createHash('sha256').update(EDITOR_2).digest('hex') });
   const ts = '2026-01-01T00:00:00.000Z';
   store.social_posts = [
     ...Array.from({ length: n }, (_, i) => ({ id: postId(i + 1), websiteId: SITE, status: 'draft', content: `post ${i + 1}`, scheduledAt: null, createdAt: ts, updatedAt: ts })),
@@ -51,7 +56,7 @@ export interface BulkServer {
  * The real local server, in-process on 127.0.0.1:0 over a store of `n` drafts. The
  * server's own request log counts what it saw; `realClock` moves its rate window.
  */
-export async function startBulkServer(n: number, opts: { rateLimit?: number; realClock?: RealClock; faults?: FaultPlan } = {}): Promise<BulkServer> {
+export async function startBulkServer(n: number, opts: { rateLimit?: number; realClock?: RealClock; faults?: FaultPlan; onLog?: (line: string) => void } = {}): Promise<BulkServer> {
   const dir = tempDir('cr-bulk-srv-');
   const storePath = writeBulkStore(dir, n);
   const { startServer } = await import('../../src/server/serve.js');
@@ -65,7 +70,7 @@ export async function startBulkServer(n: number, opts: { rateLimit?: number; rea
     clock: fixedClock(NOW),
     realClock: opts.realClock,
     faults: opts.faults,
-    log: (line) => log.push(line),
+    log: (line) => void (log.push(line), opts.onLog?.(line)),
   });
   return {
     baseUrl: `${server.url}/api/v1`,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { lockPathOf } from '../../src/server/store/lock.js';
 import { formatLogLine } from '../../src/server/serve.js';
+import { logSafe } from '../../src/server/log-text.js';
 import { KEYS, V, ensureBuilt, fixtureStore, parseRawResponse, rawExchange, spawnServe } from './support.js';
 
 /**
@@ -48,6 +49,16 @@ describe('log injection', () => {
   it('formatLogLine escapes every value it prints: method, path, key id', () => {
     const line = formatLogLine({ method: 'GET\r\n', path: '/a\\b\u0007\u009b', status: 200, ms: 1, keyId: 'id\n\u001b' }, new Date(0));
     expect(line).toBe('1970-01-01T00:00:00.000Z GET\\x0d\\x0a /a\\\\b\\x07\\x9b 200 1ms key=id\\x0a\\x1b');
+  });
+
+  it('bidirectional overrides are escaped in the log as on the terminal (one definition of a control character)', () => {
+    // `curl "$URL/x%e2%80%aeRLO"`: a raw U+202E would reorder the rest of the log line on screen.
+    const line = formatLogLine({ method: 'GET', path: '/x\u202eRLO\u2066\u2069\u202a', status: 404, ms: 1 }, new Date(0));
+    expect(line).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(line).toContain('/x\\u202eRLO\\u2066\\u2069\\u202a 404');
+    // The log's own rules stay: backslash doubled before any escape is added, separators escaped, long values cut.
+    expect(logSafe('\\x1b\u001b\u2029')).toBe('\\\\x1b\\x1b\\u2029');
+    expect(logSafe('a'.repeat(10), 4)).toBe('aaaa…');
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { Store } from '../../src/server/store/store.js';
 import { nodeFs } from '../../src/server/store/fs-layer.js';
 import type { StoreFs } from '../../src/server/store/fs-layer.js';
@@ -76,6 +76,8 @@ describe('store size cap: 507 Store is full, the server alive, every acknowledge
     expect(read.status).toBe(200);
     await srv.close();
     srv = undefined;
+    // The stop folded the journal into the snapshot (written indented): the file is within the cap.
+    expect((await stat(s.path)).size).toBeLessThanOrEqual(1024 * 1024);
 
     const reopened = await Store.open(s.path);
     try {
@@ -83,6 +85,33 @@ describe('store size cap: 507 Store is full, the server alive, every acknowledge
       expect(acknowledged.filter((id) => !ids.has(id))).toEqual([]);
     } finally {
       await reopened.close();
+      await s.cleanup();
+    }
+  });
+
+  it('small records of many fields: the estimate counts each write as the snapshot writes it, so a fold stays within the cap', async () => {
+    // Indenting a record costs ~8 bytes a field: with short fields the snapshot is far larger than the journal.
+    const s = await fixtureStore();
+    const cap = 256 * 1024;
+    const store = await Store.open(s.path, { maxStoreBytes: cap, journalMaxRecords: 50 });
+    try {
+      let accepted = 0;
+      let refused: unknown;
+      for (let i = 0; i < 5000 && !refused; i++) {
+        const record = { id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, ...Object.fromEntries(Array.from({ length: 20 }, (_, f) => [`f${f}`, f])) };
+        await store.commit([{ op: 'insert', collection: 'content_listeners', record }]).then(
+          () => accepted++,
+          (err: unknown) => (refused = err),
+        );
+      }
+      expect((refused as Error | undefined)?.name).toBe('StoreFullError');
+      expect(accepted).toBeGreaterThan(100);
+      await store.compact();
+      expect((await stat(s.path)).size).toBeLessThanOrEqual(cap);
+      // Near the cap: the estimate is not so cautious that the cap is far from reached.
+      expect((await stat(s.path)).size).toBeGreaterThan(cap * 0.97);
+    } finally {
+      await store.close();
       await s.cleanup();
     }
   });

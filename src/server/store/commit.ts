@@ -28,8 +28,8 @@ export interface CommitOptions {
   backups?: number;
   /**
    * Size cap of the store (docs/api-decisions.md §9, `cr serve --max-store-mb`; default 256 MiB): a
-   * write that would take the estimate (snapshot bytes + journal bytes since it) past it is
-   * refused with StoreFullError, before anything is written.
+   * write that would take the estimate (snapshot bytes + what the writes since add to it as
+   * the snapshot writes them, intake.ts) past it is refused with StoreFullError, before anything is written.
    */
   maxStoreBytes?: number;
   /**
@@ -69,6 +69,7 @@ interface Fold {
   /** What the new snapshot covers (subtracted from the counters once installed). */
   coversRecords: number;
   coversBytes: number;
+  coversGrowth: number;
 }
 
 /**
@@ -99,6 +100,8 @@ export class GroupCommit {
   private seq: number;
   private unfoldedRecords: number;
   private unfoldedBytes: number;
+  /** What the writes since the snapshot add to it (intake.ts), for the cap; a memory-only store's whole growth. */
+  private unfoldedGrowth: number;
   private fold: Fold | null = null;
   private foldTask: Promise<void> | null = null;
   private forceFold = false;
@@ -112,8 +115,6 @@ export class GroupCommit {
   private closedForFolds = false;
   private dead = false;
   private readonly maxStoreBytes: number;
-  /** Growth of a memory-only store (a file store counts its journal instead). */
-  private memoryBytes = 0;
   private readonly onFoldProblem: NonNullable<CommitOptions['onFoldProblem']>;
 
   constructor(
@@ -128,6 +129,7 @@ export class GroupCommit {
     this.seq = j.seq;
     this.unfoldedRecords = j.records;
     this.unfoldedBytes = j.bytes;
+    this.unfoldedGrowth = j.bytes;
     this.counters.fsyncs = j.fsyncs;
     this.snapshotBytes = j.snapshotBytes;
     this.maxBytes = opts.journalMaxBytes ?? 0;
@@ -137,9 +139,9 @@ export class GroupCommit {
     this.onFoldProblem = opts.onFoldProblem ?? (() => undefined);
   }
 
-  /** The store's size as the cap sees it: the snapshot plus what was journaled since (no serialisation). */
+  /** The store's size as the cap sees it: the snapshot plus the growth of the writes since (no serialisation; a crash's journal counts its bytes until a fold). */
   sizeEstimate(): number {
-    return this.snapshotBytes + this.unfoldedBytes + this.memoryBytes;
+    return this.snapshotBytes + this.unfoldedGrowth;
   }
 
   stats(): StoreStats {
@@ -203,8 +205,7 @@ export class GroupCommit {
     });
     accepted = refuseOverCap(accepted, this.sizeEstimate(), this.maxStoreBytes);
     if (accepted.length === 0) return;
-    if (this.path === null) this.memoryBytes += accepted.reduce((n, p) => n + p.json!.length, 0);
-    else {
+    if (this.path !== null) {
       const line = groupLineOf(
         this.seq + 1,
         accepted.map((p) => p.json!),
@@ -227,6 +228,7 @@ export class GroupCommit {
         this.fold.afterBytes += bytes;
       }
     }
+    this.unfoldedGrowth += accepted.reduce((n, p) => n + p.growth!, 0); // a memory-only store grows here too
     // Durable now: only from here on may readers see these writes.
     applyChecked(
       this.state,
@@ -281,6 +283,7 @@ export class GroupCommit {
       afterBytes: 0,
       coversRecords: this.unfoldedRecords,
       coversBytes: this.unfoldedBytes,
+      coversGrowth: this.unfoldedGrowth,
     };
     this.fold = fold;
     this.foldTask = (async () => {
@@ -343,6 +346,7 @@ export class GroupCommit {
     this.foldRetryAt = 0;
     this.unfoldedRecords -= fold.coversRecords;
     this.unfoldedBytes -= fold.coversBytes;
+    this.unfoldedGrowth -= fold.coversGrowth;
     // A new journal: a header naming the new snapshot, then the groups journaled since the fold line.
     // If it cannot be put in place, the old journal stays valid (its fold line names the new snapshot).
     await this.journal.replace(headerLine(fold.id) + fold.after.join(''));

@@ -11,6 +11,8 @@ export interface Pending {
   mutations: Mutation[];
   /** The write's JSON, made once when the commit takes it. */
   json?: string;
+  /** What the write adds to the snapshot file at most (bytes), measured with its JSON. */
+  growth?: number;
   resolve: () => void;
   reject: (err: unknown) => void;
 }
@@ -20,8 +22,16 @@ export interface Pending {
  * spread over several lines rather than one string near V8's length limit.
  */
 const MAX_LINE_BYTES = 32 * 1024 * 1024;
-/** Upper bound of one write's JSON (a body is at most 1 MiB); below it no write is measured twice. */
-const MAX_WRITE_BYTES = 2 * 1024 * 1024;
+/**
+ * What a write adds to the snapshot, which `serialize` (snapshot.ts) writes indented by 2,
+ * where the journal holds compact JSON: indenting costs ~8 bytes a field, so counting the
+ * journal's bytes let a fold grow the file past `--max-store-mb` (decisions.md §9). The
+ * mutations indented the same way put a record's fields at the depth the snapshot puts them
+ * (`[ { "record": { "f"` as `{ "collection": [ { "f"`), so this is the record's size in the
+ * snapshot plus its mutation's few wrapper fields: a slight overcount, never an undercount
+ * for an insert; a patch counts its fields whole even where they replace old values.
+ */
+const snapshotGrowthOf = (mutations: Pending['mutations']): number => Buffer.byteLength(JSON.stringify(mutations, null, 2));
 
 /**
  * Takes a prefix of the queue (removed from it) of at most MAX_LINE_BYTES of JSON, at least
@@ -33,6 +43,7 @@ export function takeBatch(queue: Pending[]): Pending[] {
   for (const p of queue) {
     try {
       p.json ??= JSON.stringify(p.mutations);
+      p.growth ??= snapshotGrowthOf(p.mutations);
     } catch (err) {
       p.json = '';
       p.reject(new StoreUnavailableError({ cause: err }));
@@ -47,14 +58,14 @@ export function takeBatch(queue: Pending[]): Pending[] {
 /**
  * The writes that fit under the cap, in order; the first that does not, and every one after
  * it (a later write may patch what a refused one inserts), are refused with StoreFullError.
- * `size` is the store's current estimate (snapshot + journal bytes), never a serialisation.
+ * `size` is the store's current estimate (snapshot bytes + the growth of the writes since),
+ * never a serialisation of the store.
  */
 export function refuseOverCap(accepted: Pending[], size: number, maxBytes: number): Pending[] {
-  if (size + accepted.length * MAX_WRITE_BYTES <= maxBytes) return accepted;
   const kept: Pending[] = [];
   let full = false;
   for (const p of accepted) {
-    size += Buffer.byteLength(p.json!) + 1;
+    size += p.growth!;
     full ||= size > maxBytes;
     if (full) p.reject(new StoreFullError(maxBytes));
     else kept.push(p);

@@ -63,6 +63,24 @@ describe('cr posts schedule --from: the whole file is checked first', () => {
     expect(h.stderr).toContain(`${bad}:1: the header must be id,at[,website_id] (missing at; unknown "when")`);
   });
 
+  it('an unclosed quote is reported on the line where it opened (CRLF, blank lines and later lines after it)', async () => {
+    const dir = tempDir('cr-bulk-');
+    const cases: [string, string, number][] = [
+      ['lf.csv', `id,at\n"x,${AT}\n`, 2],
+      ['crlf.csv', `id,at\r\n"x,${AT}\r\n`, 2],
+      ['blank.csv', `id,at\n"x,${AT}\n\n\n`, 2],
+      ['later.csv', `id,at\n"${postId(1)}",${AT}\n\n${postId(2)}, "${AT} ""x""\n${postId(3)},${AT}\n`, 4],
+    ];
+    for (const [name, text, line] of cases) {
+      const file = join(dir, name);
+      writeFileSync(file, text);
+      const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--dry-run']);
+      expect(r.exitCode, name).toBe(2);
+      expect(r.stderr, name).toContain(`${file}:${line}: a quote opened on this line is never closed; the rest of the file was not checked`);
+    }
+    expect(srv.requests()).toEqual([]);
+  });
+
   it('--concurrency outside 1..16, or --at with --from, is a usage error', async () => {
     const file = csvPlan(tempDir('cr-bulk-'), ids(2));
     for (const n of ['0', '17', 'x']) {
