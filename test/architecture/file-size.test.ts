@@ -1,0 +1,20 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, sourceFiles } from './imports.js';
+
+// Small files with one job (CONTRIBUTING.md): no source file over 400 lines, except the
+// generated response schemas (npm run gen:schemas) and the demo data.
+const LIMIT = 400;
+const EXEMPT = new Set(['src/api/response-schemas.ts', 'src/server/seed.ts']);
+
+describe('file size', () => {
+  it(`no source file in src/ or commands/ is over ${LIMIT} lines (generated files and demo data aside)`, () => {
+    const over = sourceFiles('src', 'commands')
+      .filter((f) => !EXEMPT.has(f))
+      .map((f) => ({ f, lines: readFileSync(join(ROOT, f), 'utf8').split('\n').length - 1 }))
+      .filter((x) => x.lines > LIMIT)
+      .map((x) => `${x.f}: ${x.lines} lines`);
+    expect(over).toEqual([]);
+  });
+});
