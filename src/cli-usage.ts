@@ -73,11 +73,11 @@ export function fromCommander(error: CommanderError, argv: string[], program: Co
   const [first, ...rest] = error.message.replace(/^error: /, '').split('\n');
   const words = commandPath(program, argv, valueFlags);
   const help = `cr ${words.length ? words.join(' ') + ' ' : ''}--help`;
-  if (error.code === 'commander.unknownCommand') {
-    // commander's own nearest-name suggestion, on its second line: "(Did you mean summary?)".
-    const nearest = /\(Did you mean (.+)\?\)/.exec(rest.join(' '))?.[1];
-    return new UsageError(`${first!}${nearest ? ` (did you mean ${nearest}?)` : ''}`, `run \`${help}\` to see the commands`);
-  }
+  // commander's own nearest-name suggestion, on its second line: "(Did you mean summary?)".
+  const nearest = /\(Did you mean (.+)\?\)/.exec(rest.join(' '))?.[1];
+  const suggested = `${first!}${nearest ? ` (did you mean ${nearest}?)` : ''}`;
+  if (error.code === 'commander.unknownCommand') return new UsageError(suggested, `run \`${help}\` to see the commands`);
+  if (error.code === 'commander.unknownOption') return new UsageError(suggested, `run \`${help}\``);
   if (error.code === 'commander.help') return new UsageError('missing command', `run \`${help}\` to see the commands`);
   if (error.code === 'commander.executeSubCommandAsync') return new UsageError(first!);
   return new UsageError(first!, `run \`${help}\``);

@@ -21,11 +21,13 @@ const detail = (r: RowResult) =>
   r.status === 'scheduled' || r.status === 'skipped' ? (r.scheduledAt ?? r.row.wire) : `${r.error ?? ''}${r.code ? ` (${r.code})` : ''}`;
 
 const COLUMNS: Column<RowResult>[] = [
-  { header: 'LINE', value: (r) => r.row.line, align: 'right' },
-  { header: 'ID', value: (r) => r.row.id },
-  { header: 'AT', value: (r) => escapeControls(r.row.wire) },
+  // Line numbers, ids and times are never cut (docs/cli-contract.md "At a terminal"); only DETAIL is text.
+  { header: 'LINE', kind: 'number', value: (r) => r.row.line, align: 'right' },
+  { header: 'ID', kind: 'id', value: (r) => r.row.id },
+  { header: 'AT', kind: 'date', value: (r) => escapeControls(r.row.wire) },
   {
     header: 'STATUS',
+    kind: 'code',
     value: (r) => r.status,
     style: (t, r, s) => (r.status === 'scheduled' ? s.green(t) : r.status === 'skipped' ? s.dim(t) : r.status === 'failed' ? s.red(t) : s.yellow(t)),
   },

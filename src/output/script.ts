@@ -17,6 +17,8 @@ export interface RenderOptions extends Partial<ScriptFlags> {
 export interface ScriptBlock {
   csv?(): CsvTable;
   ids?(): string[];
+  /** One page of a longer list: said on stderr after --csv and --jsonl (docs/cli-contract.md "At a terminal"). */
+  partial?: string;
 }
 
 export const isScripted = (o: Partial<ScriptFlags>): boolean => o.jq !== undefined || Boolean(o.csv || o.jsonl || o.quiet);
@@ -31,13 +33,21 @@ export async function renderScript(io: IO, opts: RenderOptions, blocks: readonly
     const { writeJq } = await import('../render/jq.js');
     return writeJq(io, opts.data, opts.jq);
   }
-  if (opts.jsonl) return writeJsonl(io, opts.items ?? (Array.isArray(opts.data) ? opts.data : [opts.data]));
   const first = blocks[0];
+  // Like piped TSV, a page of a longer list is never dropped silently; -q keeps stderr for errors.
+  const partial = () => {
+    if (first?.partial) io.err.write(first.partial + '\n');
+  };
+  if (opts.jsonl) {
+    writeJsonl(io, opts.items ?? (Array.isArray(opts.data) ? opts.data : [opts.data]));
+    return partial();
+  }
   if (opts.csv) {
     const table = first?.csv?.();
     if (!table) return;
     const { writeCsv } = await import('../render/csv.js');
-    return writeCsv(io, table);
+    await writeCsv(io, table);
+    return partial();
   }
   if (opts.quiet) return writeIds(io, first?.ids?.() ?? []);
 }

@@ -20,12 +20,17 @@ export interface EntityRow {
   total: boolean;
 }
 
-/** The entity's own `currency` when sent, else the one currency of its records among the alerts; null when unknown. */
+/**
+ * The entity's own `currency` when sent, else the one currency of its records among the
+ * alerts; null when unknown. A `currency: null` from the server means no currency or mixed
+ * ones (docs/api-decisions.md): the alerts may show only one of them, so they are not asked.
+ */
 export function entityCurrency(
   summary: Pick<EntitySummary, 'entity'> & { currency?: unknown },
   alerts: readonly { revenueRecord: Pick<InvoiceAlert['revenueRecord'], 'entity_id' | 'currency'> }[],
 ): string | null {
   if (typeof summary.currency === 'string' && summary.currency) return summary.currency.toUpperCase();
+  if (summary.currency === null) return null;
   const seen = new Set(
     alerts.filter((a) => a.revenueRecord.entity_id === summary.entity.id && a.revenueRecord.currency).map((a) => a.revenueRecord.currency.toUpperCase()),
   );

@@ -30,6 +30,8 @@ describe('finance rows', () => {
     expect(entityCurrency(summary('e1'), [alert('e1', 'eur'), alert('e2', 'JPY')])).toBe('EUR');
     expect(entityCurrency(summary('e1', null), [alert('e1', 'EUR'), alert('e1', 'GBP')])).toBeNull();
     expect(entityCurrency(summary('e3'), [alert('e1', 'EUR')])).toBeNull();
+    // null from the server: no currency or mixed ones; one currency among the alerts must not name a mixed sum.
+    expect(entityCurrency(summary('e1', null), [alert('e1', 'EUR')])).toBeNull();
   });
 
   const row = (name: string, currency: string | null, mrr: number, cost: number): EntityRow => ({

@@ -25,7 +25,7 @@ const MAX_LINE_BYTES = 32 * 1024 * 1024;
 /**
  * What a write adds to the snapshot, which `serialize` (snapshot.ts) writes indented by 2,
  * where the journal holds compact JSON: indenting costs ~8 bytes a field, so counting the
- * journal's bytes let a fold grow the file past `--max-store-mb` (decisions.md §9). The
+ * journal's bytes let a fold grow the file past `--max-store-mb` (docs/api-decisions.md §9). The
  * mutations indented the same way put a record's fields at the depth the snapshot puts them
  * (`[ { "record": { "f"` as `{ "collection": [ { "f"`), so this is the record's size in the
  * snapshot plus its mutation's few wrapper fields: a slight overcount, never an undercount

@@ -5,7 +5,7 @@ import { runCli, type RunCliOptions } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { KEYS, NOW } from '../../helpers/fixture-store.js';
 import { HOSTILE, RAW_CONTROL, writeHostileStore } from '../../helpers/hostile-store.js';
-import { fail, startTestServer, type TestServer } from '../../helpers/http-server.js';
+import { fail, ok, startTestServer, type TestServer } from '../../helpers/http-server.js';
 
 // docs/cli-contract.md "At a terminal": text from the API or a store is never written raw. The real
 // server serves a store full of escape sequences; every output mode must show them escaped.
@@ -63,6 +63,21 @@ describe('hostile text from the API', () => {
     expect(r.stdout).not.toMatch(RAW_CONTROL);
     expect(JSON.parse(r.stdout).agents[0].name).toBe(`Closer ${HOSTILE.title}`);
     expect(JSON.parse(r.stdout).agents[0].activePromptVersion.promptText).toContain(HOSTILE.csi);
+  });
+
+  it('--json writes bidirectional overrides as \\u escapes: still the same JSON', async () => {
+    const name = 'invoice\u202efdp.exe \u2066x\u2069';
+    const bidi = await startTestServer(ok({ agents: [{ id: 'a', crmAgentId: 'c', name, status: 'active', activePromptVersion: null, createdAt: '2026-01-01T00:00:00Z' }] }));
+    try {
+      const r = await cr(['crm', 'agents', '--json'], { tty: true, env: { CR_BASE_URL: bidi.baseUrl } });
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+      expect(r.stdout).toContain('invoice\\u202efdp.exe \\u2066x\\u2069');
+      expect(JSON.parse(r.stdout).agents[0].name).toBe(name);
+    } finally {
+      await bidi.close();
+    }
   });
 
   it('cr local keys list: escaped on a terminal and piped', async () => {

@@ -114,6 +114,15 @@ describe('unknown commands and help hints', () => {
     expect(top.stderr).toBe("error: unknown command 'finanse' (did you mean finance?); run `cr --help` to see the commands (USAGE)\n");
   });
 
+  it('a mistyped flag suggests the nearest one, global flags included', async () => {
+    const own = await runCli(['nurture', 'list', '--limt', '5']);
+    expect(own.exitCode).toBe(2);
+    expect(own.stderr).toBe("error: unknown option '--limt' (did you mean --limit?); run `cr nurture list --help` (USAGE)\n");
+    const global = await runCli(['finance', 'summary', '--jsno']);
+    expect(global.exitCode).toBe(2);
+    expect(global.stderr).toContain("unknown option '--jsno' (did you mean --json?)");
+  });
+
   it('a bad argument points at the help of the command that has it, with no doubled stop', async () => {
     const r = await runCli(['completion', 'tcsh']);
     expect(r.exitCode).toBe(2);

@@ -34,6 +34,16 @@ describe('cr nurture list --jsonl', () => {
     expect(records).toHaveLength(451);
   });
 
+  it('one page of more, piped as --csv or --jsonl, says so on stderr (nothing dropped silently)', async () => {
+    for (const flag of ['--csv', '--jsonl']) {
+      const r = await h.cr(['nurture', 'list', '--limit', '25', flag]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toBe('showing 25 of 450; --all for every page\n');
+    }
+    const quiet = await h.cr(['nurture', 'list', '--limit', '25', '-q']);
+    expect(quiet.stderr).toBe('');
+  });
+
   it('an empty list prints nothing (exit 0)', async () => {
     const r = await h.cr(['nurture', 'list', '--offset', '10000', '--jsonl']);
     expect(r.exitCode).toBe(0);

@@ -204,6 +204,22 @@ describe('cr posts schedule --from: a run', () => {
     }
   });
 
+  it('the terminal table never cuts an id or a time, at 80 or 60 columns', async () => {
+    const srv = await startBulkServer(3);
+    try {
+      const file = csvPlan(tempDir('cr-bulk-'), ids(3), '2026-12-01T09:00:00.000Z');
+      for (const COLUMNS of ['80', '60']) {
+        const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file], { env: { CR_FORCE_TTY: '1', COLUMNS } });
+        expect(r.exitCode, r.stderr).toBe(0);
+        for (const id of ids(3)) expect(r.stdout).toContain(id);
+        expect(r.stdout).toContain('2026-12-01T09:00:00.000Z');
+        for (const line of r.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(Number(COLUMNS));
+      }
+    } finally {
+      await srv.close();
+    }
+  });
+
   it('a progress bar on stderr at a terminal, none in CI', async () => {
     const srv = await startBulkServer(4);
     try {
