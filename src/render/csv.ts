@@ -31,9 +31,11 @@ export async function writeCsv(io: IO, table: CsvTable, opts: { header?: boolean
   const { stringify } = await import('csv-stringify/sync');
   const records = opts.header === false ? table.rows : [table.header, ...table.rows];
   if (records.length === 0) return;
+  // At a terminal the cells are escaped, not the whole text: the CRLF record ends stay as they are.
+  const cell = (v: CellValue) => (typeof v === 'string' ? forStream(v, io.tty.out) : v);
   const text = stringify(
-    records.map((r) => [...r]),
+    records.map((r) => r.map(cell)),
     { record_delimiter: 'windows', quoted_match: /[\r\n]/, cast: { boolean: (b) => String(b) } },
   );
-  io.out.write(forStream(text, io.tty.out));
+  io.out.write(text);
 }

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import type { IO } from '../io/streams.js';
 import { CrError, UsageError } from '../errors.js';
 import { escapeControls, forStream } from './controls.js';
@@ -23,30 +24,37 @@ function jqMessage(stderr: string | undefined, fallback: string): string {
 }
 
 /**
- * Runs jq once (jq 1.7 compiled to WebAssembly: the jq-web package, CONTRIBUTING.md "jq for
- * --jq"), loaded on first use only. jq-web reports jq's warnings (`debug`, `stderr`) through
- * console.warn and leaves jq's exit status in process.exitCode: both are taken back here, so
- * only cr decides what is printed and how the process ends.
+ * jq in a worker thread: once started, jq runs to its end without returning to the event loop,
+ * so on the main thread a long program would hold off Ctrl-C and SIGTERM (cli-contract.md §7.1).
+ * jq-web reports jq's warnings (`debug`, `stderr`) through console.warn and leaves jq's exit
+ * status in the worker's process.exitCode: both stay in the worker, whose output is not shown.
  */
+const WORKER = `const { parentPort, workerData: w } = require('node:worker_threads');
+const warnings = [];
+console.warn = (...args) => void warnings.push(String(args.at(-1)));
+Promise.resolve(require(w.path))
+  .then((jq) => parentPort.postMessage({ out: jq.raw(w.json, w.expression, ['-r', '-c']), warnings }))
+  .catch((e) => parentPort.postMessage({ error: { exitCode: e.exitCode, stderr: e.stderr, message: e.message }, warnings }));`;
+
+interface JqReply {
+  out?: string;
+  warnings: string[];
+  error?: { exitCode?: number; stderr?: string; message?: string };
+}
+
+/** Runs jq once (jq 1.7 compiled to WebAssembly: the jq-web package, CONTRIBUTING.md "jq for --jq"). */
 async function runJq(json: string, expression: string): Promise<{ out: string | undefined; warnings: string[] }> {
-  // Required, not imported: jq-web is CommonJS, kept out of the bundle (scripts/bundle.mjs), and
-  // the bundle runs as a classic script, where import() of a file is not available.
-  const jq = await (createRequire(import.meta.url)('jq-web') as typeof import('jq-web').default);
-  const warnings: string[] = [];
-  const warn = console.warn;
-  const exitCode = process.exitCode;
-  console.warn = (...args: unknown[]) => void warnings.push(String(args.at(-1)));
-  try {
-    return { out: jq.raw(json, expression, ['-r', '-c']), warnings };
-  } catch (e) {
-    const err = e as { exitCode?: number; stderr?: string; message?: string };
-    const message = `--jq: ${jqMessage(err.stderr, err.message ?? 'jq failed')}`;
-    if (err.exitCode === JQ_COMPILE_ERROR) throw new UsageError(message, 'see the jq manual, https://jqlang.org/manual/');
-    throw new JqRuntimeError(message);
-  } finally {
-    console.warn = warn;
-    process.exitCode = exitCode;
-  }
+  // Resolved, not imported: jq-web is CommonJS, kept out of the bundle (scripts/bundle.mjs).
+  const path = createRequire(import.meta.url).resolve('jq-web');
+  const worker = new Worker(WORKER, { eval: true, workerData: { path, json, expression }, stdout: true, stderr: true });
+  const reply = await new Promise<JqReply>((resolve) => {
+    worker.once('message', resolve);
+    worker.once('error', (e) => resolve({ warnings: [], error: { message: e.message } }));
+  }).finally(() => void worker.terminate());
+  if (!reply.error) return { out: reply.out, warnings: reply.warnings };
+  const message = `--jq: ${jqMessage(reply.error.stderr, reply.error.message ?? 'jq failed')}`;
+  if (reply.error.exitCode === JQ_COMPILE_ERROR) throw new UsageError(message, 'see the jq manual, https://jqlang.org/manual/');
+  throw new JqRuntimeError(message);
 }
 
 /**

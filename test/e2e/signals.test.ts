@@ -35,3 +35,33 @@ describe('Ctrl-C', () => {
     expect(String(r.stdout)).toBe('');
   });
 });
+
+describe('Ctrl-C while --jq runs', () => {
+  // jq runs to completion once started: a program that takes long (or never ends) must still
+  // give way to SIGINT, as any other command does (docs/cli-contract.md §7.1).
+  it('SIGINT during a long --jq program → exit 130 with an Interrupted error line', async () => {
+    const fast = await startTestServer(ok({ n: 1 }));
+    try {
+      const configDir = tempDir();
+      const child = execa(process.execPath, [BIN, 'api', '/fast', '--jq', 'last(range(1e12))'], {
+        cwd: ROOT,
+        reject: false,
+        extendEnv: false,
+        timeout: 15_000,
+        stdin: 'ignore',
+        env: { PATH: process.env.PATH ?? '', HOME: configDir, CR_CONFIG_DIR: configDir, CR_API_KEY: makeKey(), CR_BASE_URL: fast.baseUrl, NO_COLOR: '1' },
+      });
+      const deadline = Date.now() + 10_000;
+      while (fast.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(fast.requests).toHaveLength(1);
+      await new Promise((r) => setTimeout(r, 300)); // the answer is in; jq is running
+      child.kill('SIGINT');
+      const r = await child;
+      expect(r.timedOut).toBe(false);
+      expect(r.exitCode).toBe(130);
+      expect(String(r.stderr)).toMatch(/^error: Interrupted \(INTERRUPTED\)$/m);
+    } finally {
+      await fast.close();
+    }
+  });
+});

@@ -28,6 +28,12 @@ describe('--csv', () => {
     ]);
   });
 
+  it('at a terminal: control characters in cells are escaped, the CRLF record ends are not', async () => {
+    const io = testIO({ tty: true });
+    await writeCsv(io, { header: ['A', 'B'], rows: [['red\x1b[31m', 'cr\rhere']] });
+    expect(io.stdout()).toBe('A,B\r\nred\\x1b[31m,cr\\x0dhere\r\n');
+  });
+
   it('nurture list: the table columns with full values (ISO dates, no ellipsis), parsed back equal to --json', async () => {
     const json = JSON.parse((await h.cr(['nurture', 'list', '--limit', '30', '--json'])).stdout) as { sequences: Record<string, unknown>[] };
     const r = await h.cr(['nurture', 'list', '--limit', '30', '--csv']);
