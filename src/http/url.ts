@@ -1,3 +1,4 @@
+import { UsageError } from '../errors.js';
 import type { PathSegments, Route } from '../api/routes.js';
 
 export interface UrlInput {
@@ -7,7 +8,15 @@ export interface UrlInput {
 
 /** Joins a path under the base URL and appends the defined query values (arrays repeat the key). */
 export function joinUrl(baseUrl: string, path: string, query?: Record<string, unknown>): string {
-  const url = new URL(baseUrl.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`));
+  const base = baseUrl.replace(/\/+$/, '');
+  const url = new URL(base + (path.startsWith('/') ? path : `/${path}`));
+  // `..` (or `%2e%2e`) segments are resolved by URL parsing: a path that climbs out of the
+  // base URL would send the key to another service on the host (docs/cli-contract.md "cr api":
+  // any path *under* the base URL).
+  const basePath = new URL(base).pathname.replace(/\/+$/, '');
+  if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
+    throw new UsageError(`the path ${JSON.stringify(path)} leaves the base URL (${basePath || '/'}): it resolves to ${url.pathname}`);
+  }
   for (const [k, v] of Object.entries(query ?? {})) {
     if (v === undefined || v === null) continue;
     for (const item of Array.isArray(v) ? v : [v]) url.searchParams.append(k, String(item));

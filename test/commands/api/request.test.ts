@@ -34,6 +34,16 @@ describe('cr api: requests', () => {
     expect(server.requests[0]!.path).toBe('/api/v1/finance/summary');
   });
 
+  it('a path that climbs out of the base URL (.. or %2e%2e) is a usage error and sends nothing', async () => {
+    for (const path of ['../../x', '/%2e%2e/%2e%2e/admin', '/finance/../../../x']) {
+      const r = await api([path]);
+      expect(r.exitCode, path).toBe(2);
+      expect(r.stderr, path).toContain('leaves the base URL');
+    }
+    expect(server.requests).toHaveLength(0);
+    expect((await api(['/finance/../finance/summary'])).exitCode).toBe(0);
+  });
+
   it('sends Authorization: Bearer <key> and User-Agent cr/<version> node/<version>', async () => {
     await api(['/x']);
     const h = server.requests[0]!.headers;
