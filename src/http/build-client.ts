@@ -43,7 +43,8 @@ export function buildClient(s: ClientSettings, target: ClientTarget): ApiClient 
   // --verbose already narrates each request; a spinner would garble those lines.
   const activity = s.verbose || s.quiet ? undefined : spinnerActivity(s.io);
   const { baseUrl, key, crmSegment } = target;
-  const onResponse = lowBudgetWatch((line) => s.io.err.write(line + '\n'));
+  // -q asks for nothing on stderr but errors (docs/cli-contract.md "For scripts"): no budget notice either.
+  const onResponse = s.quiet ? undefined : lowBudgetWatch((line) => s.io.err.write(line + '\n'));
   const deadline = s.deadline;
   const maxBytes = maxResponseBytes(s.env);
   return new ApiClient({

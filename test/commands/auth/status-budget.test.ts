@@ -81,4 +81,12 @@ describe('a command near the end of its budget', () => {
     expect(limitedOut.stderr).not.toContain('hour');
     expect(limitedOut.stderr.match(/rate limit/gi)).toHaveLength(1); // the error alone, no notice beside it
   });
+
+  it('-q keeps stderr for errors only: no budget notice below 10 %', async () => {
+    const { env, base, key } = await limited(10);
+    await spend(base, key, 9);
+    const quiet = await runCli(['brand', 'subjects', '-q'], { env });
+    expect(quiet.exitCode, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toBe('');
+  });
 });
