@@ -1,3 +1,4 @@
+import { parseNow } from '../now.js';
 /**
  * The business clock (docs/api-decisions.md §5): every "now" the API reasons about (today for
  * finance, "in the future" for scheduling, timestamps of new records) comes from here.
@@ -21,14 +22,10 @@ export function fixedClock(at: Date | string): Clock {
   return { now: () => new Date(ms) };
 }
 
-/** The clock fixed by `CR_NOW` (an ISO 8601 date-time) when set, else the system clock. */
+/** The clock fixed by `CR_NOW` (an ISO 8601 date-time) when set, else the system clock; parsed by src/now.ts, the one reader of CR_NOW. */
 export function clockFromEnv(env: NodeJS.ProcessEnv = process.env): Clock {
-  const raw = env.CR_NOW?.trim();
-  if (!raw) return systemClock;
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(raw) || Number.isNaN(Date.parse(raw))) {
-    throw new Error(`CR_NOW must be an ISO 8601 date-time, got "${raw}"`);
-  }
-  return fixedClock(raw);
+  const fixed = parseNow(env.CR_NOW);
+  return fixed === null ? systemClock : fixedClock(new Date(fixed));
 }
 
 const DAY_MS = 86_400_000;

@@ -1,3 +1,4 @@
+import { LOOPBACK_HOSTS } from '../api/vocabulary.js';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:http';
@@ -74,8 +75,6 @@ export interface RunningServer {
    */
   close(): Promise<void>;
 }
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 /** One request's log line; every value from the request or the store escaped (docs/api-decisions.md §9). */
 export const formatLogLine = (e: RequestLogEntry, at = new Date()) =>
@@ -157,7 +156,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const onInternalError = opts.onInternalError ?? ((err: unknown) => notice(`cr serve: internal error: ${errorSummary(err)}`));
   const core = createCore({ store, clock, rateLimiter, onInternalError });
   const allowedHosts = [...(opts.allowedHosts ?? [])];
-  if (!LOOPBACK.has(host) && host !== '0.0.0.0' && host !== '::') allowedHosts.push(host);
+  if (!LOOPBACK_HOSTS.has(host) && host !== '0.0.0.0' && host !== '::') allowedHosts.push(host);
   const app = createApp({
     store,
     core,
