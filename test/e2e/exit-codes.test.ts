@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/cli.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanupTempDirs, makeKey, tempDir } from '../helpers/tmp.js';
-import { startTestServer, ok, fail, type Reply, type TestServer } from '../helpers/http-server.js';
+import { makeKey, tempDir } from '../helpers/tmp.js';
+import { useTestServer, ok, fail, type Reply } from '../helpers/http-server.js';
 
 /**
  * The exit code and the streams as a shell sees them: the process exit of src/main.ts
@@ -11,18 +11,7 @@ import { startTestServer, ok, fail, type Reply, type TestServer } from '../helpe
  * (test/commands/api/exit-codes.test.ts); these only prove it reaches the process.
  */
 const KEY = makeKey('1a2b', '9f0e', '8');
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer(ok({ hello: 'world' }));
-});
-afterEach(() => {
-  server.reset();
-  server.handle(ok({ hello: 'world' }));
-});
-afterAll(async () => {
-  await server.close();
-  cleanupTempDirs();
-});
+const server = useTestServer(ok({ hello: 'world' }));
 
 const env = () => ({ CR_API_KEY: KEY, CR_BASE_URL: server.baseUrl });
 

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { cleanupTempDirs } from './tmp.js';
 
 /** What the test server answers: a status, a body (object → JSON, string → as is), headers, a delay. */
 export interface Reply {
@@ -150,4 +152,31 @@ export async function deadPort(): Promise<number> {
   const port = (s.address() as AddressInfo).port;
   await new Promise<void>((resolve) => s.close(() => resolve()));
   return port;
+}
+
+/**
+ * A scriptable server for one test file: started before its tests, back to `answer` (and no
+ * recorded requests) after each one, closed after all, temp folders removed. The returned
+ * object stands for the server, which exists only once `beforeAll` has run.
+ */
+export function useTestServer(answer: Reply): TestServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(answer);
+  });
+  afterEach(() => {
+    server?.reset();
+    server?.handle(answer);
+  });
+  afterAll(async () => {
+    await server?.close();
+    cleanupTempDirs();
+  });
+  return new Proxy({} as TestServer, {
+    get(_, name) {
+      if (!server) throw new Error('useTestServer: the server starts in beforeAll');
+      const value = Reflect.get(server, name);
+      return typeof value === 'function' ? value.bind(server) : value;
+    },
+  });
 }

@@ -1,25 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../helpers/run-cli.js';
 import { PKG_VERSION } from '../../helpers/paths.js';
-import { cleanupTempDirs, makeKey, tempDir } from '../../helpers/tmp.js';
-import { startTestServer, ok, fail, type TestServer } from '../../helpers/http-server.js';
+import { makeKey, tempDir } from '../../helpers/tmp.js';
+import { useTestServer, ok, fail } from '../../helpers/http-server.js';
 
 const KEY = makeKey('1a2b', '9f0e', '5');
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer(ok({ hello: 'world' }));
-});
-afterEach(() => {
-  server.reset();
-  server.handle(ok({ hello: 'world' }));
-});
-afterAll(async () => {
-  await server.close();
-  cleanupTempDirs();
-});
+const server = useTestServer(ok({ hello: 'world' }));
 
 const env = () => ({ CR_API_KEY: KEY, CR_BASE_URL: server.baseUrl });
 const api = (args: string[], opts: { input?: string; env?: Record<string, string | undefined> } = {}) => runCli(['api', ...args], { input: opts.input, env: { ...env(), ...opts.env } });

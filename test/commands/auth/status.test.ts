@@ -1,24 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
-import { cleanupTempDirs, makeKey, tempDir, writeConfig } from '../../helpers/tmp.js';
-import { startTestServer, ok, type TestServer } from '../../helpers/http-server.js';
+import { makeKey, tempDir, writeConfig } from '../../helpers/tmp.js';
+import { useTestServer, ok } from '../../helpers/http-server.js';
 import { financeData } from '../../helpers/fixtures.js';
 
 const KEY = makeKey('1a2b', '9f0e', 'c');
 const MASK = 'cr_1a2b…9f0e';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer(ok(financeData()));
-});
-afterEach(() => {
-  server.reset();
-  server.handle(ok(financeData()));
-});
-afterAll(async () => {
-  await server.close();
-  cleanupTempDirs();
-});
+const server = useTestServer(ok(financeData()));
 
 describe('cr auth status', () => {
   it('masks the key (cr_1a2b…9f0e); the whole key is never printed', async () => {
