@@ -40,3 +40,6 @@ export const CRM_PATH_SEGMENT = 'crm';
  * needs no --allowed-host.
  */
 export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** Where the API's paths start, on the service and on the local server. */
+export const API_PREFIX = '/api/v1';

@@ -29,6 +29,8 @@ export interface ClientTarget {
   baseUrl: string;
   key: string;
   crmSegment?: string;
+  /** What carries the requests when not a connection pool of the client's own (--local: in-process). */
+  dispatcher?: Dispatcher;
 }
 
 /**
@@ -58,7 +60,7 @@ export function buildClient(s: ClientSettings, target: ClientTarget): ApiClient 
     log,
     retryBaseMs,
     activity,
-    dispatcher: s.dispatcher,
+    dispatcher: target.dispatcher ?? s.dispatcher,
     onResponse,
   });
 }

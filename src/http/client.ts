@@ -1,5 +1,4 @@
 import type { Dispatcher } from 'undici';
-import { Agent } from './undici-core.js';
 import { ApiError, NetworkError, ResponseError } from '../errors.js';
 import { maskKey, redactKeys } from '../redact.js';
 import type { RequestInput, ResponseData } from '../api/io-types.js';
@@ -75,14 +74,21 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
  */
 export class ApiClient {
   readonly baseUrl: string;
-  private readonly agent: Dispatcher;
-  /** Only a pool the client made itself is closed by close(). */
-  private readonly ownsAgent: boolean;
+  /**
+   * The client's own pool, made on the first request that needs one: loading it costs
+   * ~10 ms that a run with a given dispatcher (--local's in-process carrier) never needs.
+   * Only this pool, never a given dispatcher, is closed by close().
+   */
+  private ownAgent?: Promise<Dispatcher>;
 
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.ownsAgent = !options.dispatcher;
-    this.agent = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 16 });
+  }
+
+  private dispatcher(): Promise<Dispatcher> | Dispatcher {
+    if (this.options.dispatcher) return this.options.dispatcher;
+    this.ownAgent ??= import('./undici-agent.js').then(({ Agent }) => new Agent({ keepAliveTimeout: 10_000, connections: 16 }));
+    return this.ownAgent;
   }
 
   /**
@@ -193,7 +199,8 @@ export class ApiClient {
     const done = this.options.activity?.(`${method} ${new URL(url).pathname}`);
     try {
       const target = new URL(url);
-      res = await this.agent.request({
+      const dispatcher = await this.dispatcher();
+      res = await dispatcher.request({
         origin: target.origin,
         path: target.pathname + target.search,
         method: method as Dispatcher.HttpMethod,
@@ -233,7 +240,7 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    if (this.ownsAgent) await this.agent.close();
+    if (this.ownAgent) await (await this.ownAgent).close();
   }
 }
 

@@ -1,7 +1,9 @@
 import { LocalError, EXIT } from '../errors.js';
 import { asCliError } from './errors.js';
 import type { Store } from '../server/store/store.js';
+import type { StoreData } from '../server/store/schema.js';
 import type { ServeAd } from './serve-ad.js';
+import type { Dispatcher } from 'undici';
 
 export const LOCAL_PROFILE = 'local';
 export const DEFAULT_LOCAL_URL = 'http://127.0.0.1:4010/api/v1';
@@ -17,7 +19,14 @@ export interface EmbeddedHost {
 export interface LocalTarget {
   baseUrl: string;
   key: string;
+  /** Carries the requests to the server in this process (absent when a `cr serve` or a listener answers). */
+  dispatcher?: Dispatcher;
   close: () => Promise<void>;
+}
+
+/** How --local reaches its server: in this process (commands), or over a loopback listener (`cr mcp stdio`, whose client speaks HTTP). */
+export interface EmbedOptions {
+  listen?: boolean;
 }
 
 /** What --local says when the key it keeps was revoked: it makes no new admin key on its own. */
@@ -52,25 +61,58 @@ async function keyFor(store: Store, storePath: string, host: EmbeddedHost): Prom
   return made.key;
 }
 
-/** Runs the server in this process over the store, under its lock; the store is made (demo data) when missing. */
-async function embed(host: EmbeddedHost, storePath: string): Promise<LocalTarget> {
-  const [{ startServer }, { demoStore }] = await Promise.all([import('../server/serve.js'), import('../server/seed.js')]);
+/** Opens the store under its lock (made with demo data when missing) and --local's key for it. */
+async function openLocal<T extends { store: Store; close: () => Promise<void> }>(
+  host: EmbeddedHost,
+  storePath: string,
+  open: (initial: () => StoreData) => Promise<T>,
+): Promise<{ opened: T; key: string }> {
+  const { demoStore } = await import('../server/seed.js');
   const clock = { now: () => host.now() };
   let created = false;
-  const initial = () => {
+  const opened = await open(() => {
     created = true;
     return demoStore(clock);
-  };
-  const server = await startServer({ storePath, host: '127.0.0.1', port: 0, log: false, clock, lockLabel: 'cr --local', storeOptions: { initial } });
+  });
   try {
     if (created) host.notice(`cr: created the local store ${storePath} with demo data`);
-    const key = await keyFor(server.store, storePath, host);
+    const key = await keyFor(opened.store, storePath, host);
     host.notice(`cr: --local: embedded server over ${storePath}`);
-    return { baseUrl: `${server.url}/api/v1`, key, close: () => server.close() };
+    return { opened, key };
   } catch (err) {
-    await server.close();
+    await opened.close();
     throw err;
   }
+}
+
+/**
+ * Runs the server in this process over the store, under its lock. Requests reach it through
+ * an in-process dispatcher (src/local/in-process-dispatcher.ts): the same pipeline as over
+ * HTTP, without a listener or a loopback round trip. `listen` starts a loopback listener instead.
+ */
+async function embed(host: EmbeddedHost, storePath: string, opts: EmbedOptions): Promise<LocalTarget> {
+  const clock = { now: () => host.now() };
+  const common = { storePath, clock, lockLabel: 'cr --local' } as const;
+  if (opts.listen) {
+    const { startServer } = await import('../server/serve.js');
+    const { opened, key } = await openLocal(host, storePath, (initial) =>
+      startServer({ ...common, host: '127.0.0.1', port: 0, log: false, storeOptions: { initial } }),
+    );
+    return { baseUrl: `${opened.url}/api/v1`, key, close: () => opened.close() };
+  }
+  const [{ openCore }, { inProcessServer, IN_PROCESS_ORIGIN }, { InProcessDispatcher }] = await Promise.all([
+    import('../server/open-core.js'),
+    import('../server/in-process.js'),
+    import('./in-process-dispatcher.js'),
+  ]);
+  const notice = (line: string) => host.notice(line);
+  const { opened, key } = await openLocal(host, storePath, (initial) => openCore({ ...common, notice, storeOptions: { initial } }));
+  const fullApp = async () => {
+    const [{ createApp }, { mountExtraRoutes }] = await Promise.all([import('../server/app.js'), import('../server/extra-routes.js')]);
+    return createApp({ store: opened.store, core: opened.core, extend: mountExtraRoutes });
+  };
+  const dispatcher = new InProcessDispatcher(inProcessServer(opened.core, fullApp));
+  return { baseUrl: `${IN_PROCESS_ORIGIN}/api/v1`, key, dispatcher, close: () => opened.close() };
 }
 
 /**
@@ -101,12 +143,12 @@ async function viaServer(host: EmbeddedHost, storePath: string, ad: ServeAd): Pr
  * --local run) is waited for. The key is --local's own (src/local/credential.ts); no profile
  * is read or written.
  */
-export async function startEmbedded(host: EmbeddedHost): Promise<LocalTarget> {
+export async function startEmbedded(host: EmbeddedHost, opts: EmbedOptions = {}): Promise<LocalTarget> {
   host.now(); // a bad CR_NOW is a usage error before anything starts, not a 500 later
-  const [{ defaultStorePath }, { withStoreLock }] = await Promise.all([import('../server/serve.js'), import('./lock-wait.js')]);
+  const [{ defaultStorePath }, { withStoreLock }] = await Promise.all([import('../server/store/store-path.js'), import('./lock-wait.js')]);
   const storePath = defaultStorePath(host.env);
   try {
-    return await withStoreLock(() => embed(host, storePath), { storePath, onServe: (ad) => viaServer(host, storePath, ad) });
+    return await withStoreLock(() => embed(host, storePath, opts), { storePath, onServe: (ad) => viaServer(host, storePath, ad) });
   } catch (err) {
     throw await asCliError(err);
   }

@@ -10,7 +10,7 @@ import { oneLine } from './log.js';
 async function endpointOf(ctx: Context): Promise<{ url: URL; key: string; profile?: string; close: () => Promise<void> }> {
   if (ctx.globals.local) {
     const { startEmbedded } = await import('../local/embedded.js');
-    const local = await startEmbedded(ctx);
+    const local = await startEmbedded(ctx, { listen: true });
     return { url: new URL(`${local.baseUrl.replace(/\/+$/, '')}/mcp`), key: local.key, close: local.close };
   }
   const creds = requireUsable(await ctx.credentials());

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { API_PREFIX } from '../api/vocabulary.js';
 import { routes } from '../api/routes.js';
 import { escapeControls } from '../render/escape.js';
 
@@ -42,7 +43,6 @@ export interface FaultPlan {
 export class FaultSpecError extends Error {}
 
 const STATUSES = new Set([429, 500, 503]);
-const API_PREFIX = '/api/v1';
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function duration(value: string, what: string): number {

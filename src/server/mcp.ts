@@ -5,7 +5,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { endpointList, type Endpoint, type OperationId, type TableEndpoint } from '../api/endpoints.js';
 import { roleSentence } from '../api/routes.js';
 import { documentedForm, jsonSchemaOf, type JsonSchema } from '../api/json-schema.js';
-import type { ApiRequest, ApiResponse } from './app.js';
+import type { ApiRequest, ApiResponse } from './core-types.js';
 import { version } from '../version.js';
 
 /** Runs one operation through the app's own pipeline (key, rate limit, role, validation, scope). */

@@ -1,19 +1,13 @@
 import { LOOPBACK_HOSTS } from '../api/vocabulary.js';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { createApp, createCore } from './app.js';
+import { createApp } from './app.js';
 import type { AppOptions, RequestLogEntry, ServerCore } from './app.js';
-import { clockFromEnv, realClock } from './clock.js';
-import type { Clock, RealClock } from './clock.js';
-import { Store } from './store/store.js';
-import { collectLoadGarbage } from './memory.js';
-import type { OpenStoreOptions } from './store/store.js';
-import type { StoreFs } from './store/fs-layer.js';
-import { RateLimiter, rateLimitFileOf } from './rate-limit.js';
+import type { Store } from './store/store.js';
+import { openCore } from './open-core.js';
+import type { OpenCoreOptions } from './open-core.js';
 import { mountExtraRoutes } from './extra-routes.js';
 import { createFaultInjector } from './faults.js';
 import { LocalError } from '../errors.js';
@@ -21,45 +15,25 @@ import type { FaultPlan } from './faults.js';
 import { errorSummary, ignoreClosedOutput, logSafe } from './log-text.js';
 import { SERVER_TIMEOUTS, manageConnections } from './connections.js';
 import type { ConnectionLimits } from './connections.js';
-import { resolveStorePath } from './store/store-path.js';
 
-/** `$CR_STORE`, else `$XDG_DATA_HOME/cr/store.json`, else `~/.local/share/cr/store.json`. */
-export function defaultStorePath(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.CR_STORE?.trim()) return resolve(env.CR_STORE.trim());
-  // HOME from the env given, not os.homedir() (process.env), so a CLI context's env decides.
-  const dataHome = env.XDG_DATA_HOME?.trim() || join(env.HOME?.trim() || homedir(), '.local', 'share');
-  return join(dataHome, 'cr', 'store.json');
-}
+/** Where the store is when no path is given (re-exported: commands find it here). */
+export { defaultStorePath } from './store/store-path.js';
 
-export interface StartServerOptions {
-  storePath?: string;
+export interface StartServerOptions extends Omit<OpenCoreOptions, 'notice'> {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
-  rateLimit?: number;
   /** One line per request; default standard error; `false` for none. */
   log?: ((line: string) => void) | false;
-  /** Business clock; default from CR_NOW, else the system clock. */
-  clock?: Clock;
-  /** Real clock of the rate-limit window (tests only). */
-  realClock?: RealClock;
   allowedHosts?: string[];
-  fs?: StoreFs;
-  /** Journal fold thresholds and backups kept (tests; defaults in Store.open). */
-  storeOptions?: Pick<OpenStoreOptions, 'journalMaxBytes' | 'journalMaxRecords' | 'backups' | 'initial'>;
-  /** Size cap of the store in MiB (docs/api-decisions.md §9, `--max-store-mb`; default 256). */
-  maxStoreMb?: number;
   /** Lines about the store (a fold failing, then working again); default: the log, else standard error. */
   notice?: (line: string) => void;
   /** Extra routes; default: MCP at /api/v1/mcp and OpenAPI at /api/v1/openapi.json. */
   extend?: AppOptions['extend'];
-  onInternalError?: (err: unknown) => void;
   /** Injected faults (`cr serve --faults`, src/server/faults.ts), applied before the app. */
   faults?: FaultPlan;
   /** Open connections at most, and how long a stop drains (connections.ts). */
   limits?: ConnectionLimits;
-  /** What holds the store's lock, in words ("cr serve", "cr --local"): named to a refused process. */
-  lockLabel?: string;
 }
 
 export interface RunningServer {
@@ -126,35 +100,14 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
  * held by another server).
  */
 export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {
-  // The store's real path: sidecars (rate-limit counters too) sit beside the target of a symlink.
-  const storePath = resolveStorePath(resolve(opts.storePath ?? defaultStorePath()), opts.fs);
   const host = opts.host ?? '127.0.0.1';
   const port = opts.port ?? 4010;
-  const clock = opts.clock ?? clockFromEnv();
   const write = opts.log === false ? undefined : (opts.log ?? stderrLine);
   const notice = opts.notice ?? write ?? stderrLine;
-  const onFoldProblem: OpenStoreOptions['onFoldProblem'] = (e) =>
-    notice(
-      e.failed
-        ? `cr serve: folding the journal into ${logSafe(storePath)} failed (${errorSummary(e.error)}); the journal keeps every write; retrying with backoff`
-        : `cr serve: the journal was folded into ${logSafe(storePath)} again after ${e.failures} failed attempt(s)`,
-    );
-  const maxStoreBytes = opts.maxStoreMb === undefined ? undefined : opts.maxStoreMb * 1024 * 1024;
-  const onLockLost = () =>
-    notice(
-      `cr serve: the lock on ${logSafe(storePath)} was taken over by another server while this one was not running (stopped or frozen); writes are refused from now on`,
-    );
-  const store = await Store.open(storePath, { ...opts.storeOptions, fs: opts.fs, maxStoreBytes, onFoldProblem, onLockLost, lockLabel: opts.lockLabel });
-  collectLoadGarbage(storePath, undefined, opts.fs);
-  let rateLimiter: RateLimiter;
-  try {
-    rateLimiter = new RateLimiter({ limit: opts.rateLimit, now: opts.realClock ?? realClock, file: rateLimitFileOf(storePath), fs: opts.fs });
-  } catch (err) {
-    await store.close();
-    throw err;
-  }
   const onInternalError = opts.onInternalError ?? ((err: unknown) => notice(`cr serve: internal error: ${errorSummary(err)}`));
-  const core = createCore({ store, clock, rateLimiter, onInternalError });
+  const opened = await openCore({ ...opts, notice, onInternalError });
+  const { storePath, store, core } = opened;
+  const { rateLimiter } = core;
   const allowedHosts = [...(opts.allowedHosts ?? [])];
   if (!LOOPBACK_HOSTS.has(host) && host !== '0.0.0.0' && host !== '::') allowedHosts.push(host);
   const app = createApp({
@@ -188,8 +141,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       s.listen(port, host, () => resolvePromise({ server: s, port: (s.address() as AddressInfo).port }));
     }));
   } catch (err) {
-    await rateLimiter.stop();
-    await store.close();
+    await opened.close();
     // Not an internal failure: say which address, and what to do (docs/cli-contract.md exit 1).
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       const where = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
@@ -205,8 +157,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const close = () =>
     (closing ??= (async () => {
       await connections.drain();
-      await rateLimiter.stop();
-      await store.close();
+      await opened.close();
     })());
 
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;

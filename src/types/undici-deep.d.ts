@@ -1,4 +1,4 @@
-// The three undici modules the HTTP core loads directly (see src/http/undici-core.ts).
+// The undici modules the HTTP core loads directly (see src/http/undici-core.ts, undici-agent.ts).
 declare module 'undici/lib/dispatcher/agent.js' {
   const Agent: unknown;
   export default Agent;

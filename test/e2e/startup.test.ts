@@ -76,6 +76,21 @@ describe('startup stays light', () => {
     }
   });
 
+  it('`cr finance summary --local` answers in-process: no listener, connection pool or Hono app runs', async () => {
+    const home = tempDir('cr-home-');
+    // Twice: the first run creates the store and --local's key; the second is the everyday run.
+    for (const run of ['first', 'second']) {
+      const { r, sources } = await loadsOf(['finance', 'summary', '--local', '--json'], { HOME: home, CR_STORE: `${home}/store.json` });
+      expect(r.exitCode, `${run}: ${r.stderr}`).toBe(0);
+      expect(JSON.parse(r.stdout)).toHaveProperty('summaries');
+      // Positive controls: the request went through the carrier and the server's pipeline.
+      expect(sources.some((u) => /\/src\/local\/in-process-dispatcher\.ts$/.test(u))).toBe(true);
+      expect(sources.some((u) => /\/src\/server\/core\.ts$/.test(u))).toBe(true);
+      const network = /\/src\/server\/(app|serve)\.ts$|node_modules\/@hono\/node-server\/|node_modules\/undici\/lib\/dispatcher\/(agent|pool|client)\.js$|\/src\/http\/undici-agent\.ts$/;
+      expect(sources.filter((u) => network.test(u))).toEqual([]);
+    }
+  });
+
   it('jq is loaded for --jq only, and CSV writing for --csv only', async () => {
     const srv = await startFixtureServer();
     try {

@@ -1,6 +1,15 @@
+import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isCode, nodeFs } from './fs-layer.js';
 import type { StoreFs } from './fs-layer.js';
+
+/** `$CR_STORE`, else `$XDG_DATA_HOME/cr/store.json`, else `~/.local/share/cr/store.json`. */
+export function defaultStorePath(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.CR_STORE?.trim()) return resolve(env.CR_STORE.trim());
+  // HOME from the env given, not os.homedir() (process.env), so a CLI context's env decides.
+  const dataHome = env.XDG_DATA_HOME?.trim() || join(env.HOME?.trim() || homedir(), '.local', 'share');
+  return join(dataHome, 'cr', 'store.json');
+}
 
 // The kernel's own limit on symlinks followed in one lookup (ELOOP past it).
 const MAX_LINKS = 40;

@@ -1,0 +1,76 @@
+import type { Dispatcher } from 'undici';
+import { DispatcherBase } from '../http/undici-core.js';
+import type { InProcessServer, PlainRequest } from '../server/in-process.js';
+
+/** Request headers as undici takes them (an object, or a flat name/value list), lower-cased. */
+function plainHeaders(headers: Dispatcher.DispatchOptions['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!headers) return out;
+  const pairs: [string, unknown][] = [];
+  if (Array.isArray(headers)) for (let i = 0; i + 1 < headers.length; i += 2) pairs.push([String(headers[i]), headers[i + 1]]);
+  else pairs.push(...Object.entries(headers as Record<string, unknown>));
+  for (const [name, value] of pairs) if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  return out;
+}
+
+function bodyText(body: Dispatcher.DispatchOptions['body']): string | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string') return body;
+  if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  // The HTTP core sends JSON text only (src/http/client.ts); a stream would be a new caller.
+  throw new TypeError('the in-process server takes a string or bytes as the request body');
+}
+
+/**
+ * An undici dispatcher that hands each request to the local server in this process instead
+ * of a socket (src/server/in-process.ts). The HTTP core (src/http/client.ts) stays the same
+ * for --local as for a remote call: its request(), timeouts and abort signal, retries,
+ * body cap and response checks all run; only the bytes do not cross a loopback connection.
+ */
+export class InProcessDispatcher extends DispatcherBase {
+  constructor(private readonly server: InProcessServer) {
+    super();
+  }
+
+  override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const legacy = handler as Dispatcher.DispatchHandler & {
+      onConnect?: (abort: (err?: Error) => void, context: unknown) => void;
+      onHeaders?: (status: number, raw: Buffer[], resume: () => void, statusText: string) => boolean;
+      onData?: (chunk: Buffer) => boolean;
+      onComplete?: (trailers: Buffer[]) => void;
+      onError?: (err: Error) => void;
+    };
+    let ended = false;
+    const fail = (err: Error) => {
+      if (ended) return;
+      ended = true;
+      legacy.onError?.(err);
+    };
+    // The abort signal (a timeout, Ctrl-C) ends the request at once; the answer, if it comes, is dropped.
+    legacy.onConnect?.((err) => fail(err ?? new Error('aborted')), null);
+    let req: PlainRequest;
+    try {
+      req = { method: opts.method, path: opts.path, headers: plainHeaders(opts.headers), body: bodyText(opts.body) };
+    } catch (err) {
+      queueMicrotask(() => fail(err as Error));
+      return true;
+    }
+    this.server(req).then((answer) => {
+      if (ended) return;
+      ended = true;
+      const bytes =
+        typeof answer.body === 'string' ? Buffer.from(answer.body) : Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength);
+      const raw: Buffer[] = [];
+      for (const [name, value] of Object.entries({ ...answer.headers, 'content-length': String(bytes.length) }))
+        raw.push(Buffer.from(name), Buffer.from(value));
+      legacy.onHeaders?.(answer.status, raw, () => undefined, '');
+      legacy.onData?.(bytes);
+      legacy.onComplete?.([]);
+    }, fail);
+    return true;
+  }
+
+  override async close(): Promise<void> {}
+
+  override async destroy(): Promise<void> {}
+}

@@ -1,0 +1,127 @@
+import { getQueryParam } from 'hono/utils/url';
+import { endpointList } from '../api/endpoints.js';
+import type { TableEndpoint } from '../api/endpoints.js';
+import { API_PREFIX } from '../api/vocabulary.js';
+import { BodyTooLarge, MAX_BODY_BYTES } from './body.js';
+import type { ServerCore } from './core-types.js';
+import { dateText } from './date-header.js';
+import { answerTableRoute, errorAnswer } from './table-route.js';
+import { allowedHostSet, hostAndOriginAllowed } from './host-check.js';
+import type { PlainAnswer } from './table-route.js';
+
+/** A request as the CLI's HTTP core hands it over: method, path with query, headers, body text. */
+export interface PlainRequest {
+  method: string;
+  /** The path under the origin, with its query string. */
+  path: string;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** Answers a request the way the HTTP listener would, without a socket. */
+export type InProcessServer = (req: PlainRequest) => Promise<PlainAnswer>;
+
+/** The origin --local's requests name (nothing listens there: they never leave the process). */
+export const IN_PROCESS_ORIGIN = 'http://localhost';
+const IN_PROCESS_HOST = 'localhost';
+
+interface TablePath {
+  /** The path's segments; a `{name}` segment takes any one non-empty segment. */
+  segments: string[];
+  eps: TableEndpoint[];
+}
+
+function tablePaths(): TablePath[] {
+  const byPath = new Map<string, TableEndpoint[]>();
+  for (const ep of endpointList) byPath.set(ep.path, [...(byPath.get(ep.path) ?? []), ep]);
+  return [...byPath].map(([path, eps]) => ({ segments: (API_PREFIX + path).split('/'), eps }));
+}
+
+// Paths taken without the router: plain characters only. Anything else (percent-escapes,
+// empty or dot segments) is for the Hono app to judge, exactly as it would over HTTP.
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
+
+function matchTable(paths: readonly TablePath[], path: string): { eps: TableEndpoint[]; params: Record<string, string> } | undefined {
+  if (!PLAIN_PATH.test(path)) return undefined;
+  const parts = path.split('/');
+  for (const candidate of paths) {
+    if (candidate.segments.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    const fits = candidate.segments.every((seg, i) => {
+      if (seg.startsWith('{')) {
+        // PLAIN_PATH holds no percent-escapes: the segment is its own decoded value.
+        params[seg.slice(1, -1)] = parts[i]!;
+        return true;
+      }
+      return seg === parts[i];
+    });
+    if (fits) return { eps: candidate.eps, params };
+  }
+  return undefined;
+}
+
+/**
+ * The local server without a listener, for `--local` (docs/cli-contract.md "Local mode"): a
+ * request to a path of the endpoint table goes through `answerTableRoute`, the code the HTTP
+ * listener runs for it (key, rate limit, role, validation, scope), and gets the same `Date`
+ * header. Any other path (OpenAPI, MCP, an unknown one) goes through the whole Hono app,
+ * built on first use.
+ *
+ * Why not always the Hono app: it speaks web `Request`/`Response`, and the first use of those
+ * globals loads Node's own bundled undici, ~35 ms of a ~250 ms run (measured with
+ * `node -e Response` against `node -e 0`); the listener and a loopback round trip cost
+ * another ~20 ms. The Host/Origin check runs first, as in the app: a request names no Host
+ * of its own unless given one (`cr api -H`), and then it is judged like one over HTTP.
+ */
+export function inProcessServer(core: ServerCore, fullApp: () => Promise<{ fetch: (req: Request) => Response | Promise<Response> }>): InProcessServer {
+  const paths = tablePaths();
+  const date = dateText(core.clock);
+  const allowed = allowedHostSet();
+  return async (req) => {
+    const host = req.headers.host ?? IN_PROCESS_HOST;
+    if (!hostAndOriginAllowed(host, req.headers.origin, allowed)) {
+      const refused = errorAnswer(403, 'Forbidden host or origin', 'FORBIDDEN');
+      refused.headers.date = date();
+      return refused;
+    }
+    const q = req.path.indexOf('?');
+    const pathname = q === -1 ? req.path : req.path.slice(0, q);
+    const hit = matchTable(paths, pathname);
+    let answer: PlainAnswer;
+    if (hit) {
+      try {
+        answer = await answerTableRoute(core, hit.eps, {
+          method: req.method,
+          headers: req.headers,
+          params: () => hit.params,
+          query: () => (q === -1 ? {} : (getQueryParam(IN_PROCESS_ORIGIN + req.path) as Record<string, string>)),
+          readBody: async () => {
+            const body = req.body ?? '';
+            if (Buffer.byteLength(body) > MAX_BODY_BYTES) throw new BodyTooLarge();
+            return body;
+          },
+        });
+      } catch {
+        // What the app's error handler answers for a throw outside the pipeline's own catch.
+        answer = errorAnswer(500, 'Internal error', 'INTERNAL_ERROR');
+      }
+    } else {
+      answer = await viaApp(await fullApp(), req);
+    }
+    answer.headers.date = date();
+    return answer;
+  };
+}
+
+async function viaApp(app: { fetch: (req: Request) => Response | Promise<Response> }, req: PlainRequest): Promise<PlainAnswer> {
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && req.body !== undefined;
+  const res = await app.fetch(
+    new Request(IN_PROCESS_ORIGIN + req.path, { method: req.method, headers: { host: IN_PROCESS_HOST, ...req.headers }, body: hasBody ? req.body : undefined }),
+  );
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return { status: res.status, headers, body: new Uint8Array(await res.arrayBuffer()) };
+}

@@ -1,0 +1,83 @@
+import { resolve } from 'node:path';
+import { createCore } from './core.js';
+import type { ServerCore } from './core-types.js';
+import { clockFromEnv, realClock } from './clock.js';
+import type { Clock, RealClock } from './clock.js';
+import { Store } from './store/store.js';
+import type { OpenStoreOptions } from './store/store.js';
+import type { StoreFs } from './store/fs-layer.js';
+import { collectLoadGarbage } from './memory.js';
+import { RateLimiter, rateLimitFileOf } from './rate-limit.js';
+import { errorSummary, logSafe } from './log-text.js';
+import { defaultStorePath, resolveStorePath } from './store/store-path.js';
+
+/** What the server's request pipeline needs, whatever carries the requests to it. */
+export interface OpenCoreOptions {
+  storePath?: string;
+  rateLimit?: number;
+  /** Business clock; default from CR_NOW, else the system clock. */
+  clock?: Clock;
+  /** Real clock of the rate-limit window (tests only). */
+  realClock?: RealClock;
+  fs?: StoreFs;
+  /** Journal fold thresholds and backups kept (tests; defaults in Store.open). */
+  storeOptions?: Pick<OpenStoreOptions, 'journalMaxBytes' | 'journalMaxRecords' | 'backups' | 'initial'>;
+  /** Size cap of the store in MiB (docs/api-decisions.md §9, `--max-store-mb`; default 256). */
+  maxStoreMb?: number;
+  /** Lines about the store (a fold failing, then working again, the lock lost) and internal errors. */
+  notice: (line: string) => void;
+  onInternalError?: (err: unknown) => void;
+  /** What holds the store's lock, in words ("cr serve", "cr --local"): named to a refused process. */
+  lockLabel?: string;
+}
+
+/** The open store under its lock, its rate limiter, and the pipeline over both. */
+export interface OpenCore {
+  storePath: string;
+  store: Store;
+  core: ServerCore;
+  /** Flushes the rate-limit counters and the store, and releases the lock. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the store (created when missing; refused when invalid or held by another server)
+ * and builds the request pipeline over it: key, rate limit, role, validation, scope.
+ * `cr serve` puts an HTTP listener in front of it (serve.ts); `--local` calls it in-process
+ * (src/local/in-process.ts). Both run the same checks.
+ */
+export async function openCore(opts: OpenCoreOptions): Promise<OpenCore> {
+  // The store's real path: sidecars (rate-limit counters too) sit beside the target of a symlink.
+  const storePath = resolveStorePath(resolve(opts.storePath ?? defaultStorePath()), opts.fs);
+  const clock = opts.clock ?? clockFromEnv();
+  const { notice } = opts;
+  const onFoldProblem: OpenStoreOptions['onFoldProblem'] = (e) =>
+    notice(
+      e.failed
+        ? `cr serve: folding the journal into ${logSafe(storePath)} failed (${errorSummary(e.error)}); the journal keeps every write; retrying with backoff`
+        : `cr serve: the journal was folded into ${logSafe(storePath)} again after ${e.failures} failed attempt(s)`,
+    );
+  const maxStoreBytes = opts.maxStoreMb === undefined ? undefined : opts.maxStoreMb * 1024 * 1024;
+  const onLockLost = () =>
+    notice(
+      `cr serve: the lock on ${logSafe(storePath)} was taken over by another server while this one was not running (stopped or frozen); writes are refused from now on`,
+    );
+  const store = await Store.open(storePath, { ...opts.storeOptions, fs: opts.fs, maxStoreBytes, onFoldProblem, onLockLost, lockLabel: opts.lockLabel });
+  collectLoadGarbage(storePath, undefined, opts.fs);
+  let rateLimiter: RateLimiter;
+  try {
+    rateLimiter = new RateLimiter({ limit: opts.rateLimit, now: opts.realClock ?? realClock, file: rateLimitFileOf(storePath), fs: opts.fs });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const onInternalError = opts.onInternalError ?? ((err: unknown) => notice(`cr serve: internal error: ${errorSummary(err)}`));
+  const core = createCore({ store, clock, rateLimiter, onInternalError });
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await rateLimiter.stop();
+      await store.close();
+    })());
+  return { storePath, store, core, close };
+}

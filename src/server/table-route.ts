@@ -1,0 +1,59 @@
+import type { TableEndpoint } from '../api/endpoints.js';
+import { BodyTooLarge } from './body.js';
+import type { ApiRequest, ServerCore } from './core-types.js';
+
+/** One answer as any carrier sends it (the HTTP listener, or --local in-process). */
+export interface PlainAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Uint8Array;
+  /** Id (never the secret) of the authenticated key, for the request log. */
+  keyId?: string;
+}
+
+/** A request to a path of the endpoint table, in the parts the pipeline reads. */
+export interface TableRequest {
+  method: string;
+  headers: NonNullable<ApiRequest['headers']>;
+  /** Path parameters, decoded; asked only of endpoints that have some. */
+  params: () => Record<string, string>;
+  /** The query string's values; asked on every request. */
+  query: () => Record<string, unknown>;
+  /** The body text, refusing more than 1 MiB with BodyTooLarge (src/server/body.ts). */
+  readBody: () => Promise<string>;
+}
+
+const JSON_TYPE = 'application/json';
+
+/** An error answer in the envelope of docs/api-decisions.md §1. */
+export function errorAnswer(status: number, error: string, code: string, headers: Record<string, string> = {}): PlainAnswer {
+  return { status, headers: { ...headers, 'content-type': JSON_TYPE }, body: JSON.stringify({ success: false, error, code }) };
+}
+
+/**
+ * Answers a request to one path of the endpoint table: 405 for a method the path does not
+ * have, 413 for a body over the limit, else the whole pipeline of `core.invoke` (key, rate
+ * limit, role, validation, scope). The HTTP listener (app.ts) and --local's in-process
+ * carrier (in-process.ts) both answer through this, so they cannot drift apart.
+ */
+export async function answerTableRoute(core: ServerCore, eps: readonly TableEndpoint[], req: TableRequest): Promise<PlainAnswer> {
+  const ep = eps.find((e) => e.method === req.method);
+  if (!ep) return errorAnswer(405, 'Method not allowed', 'METHOD_NOT_ALLOWED', { Allow: eps.map((e) => e.method).join(', ') });
+  let rawBody: string | undefined;
+  if (ep.method !== 'GET') {
+    try {
+      rawBody = await req.readBody();
+    } catch (err) {
+      if (err instanceof BodyTooLarge) return errorAnswer(413, 'Payload too large', 'PAYLOAD_TOO_LARGE', { Connection: 'close' });
+      throw err;
+    }
+  }
+  const res = await core.invoke(ep.operationId, { headers: req.headers, params: ep.params ? req.params() : {}, query: req.query(), rawBody });
+  // Cached envelope bytes (a summary computed once per store version) go out as they are.
+  const cached = res.serialized;
+  if (cached) {
+    const headers = { ...res.headers, 'content-type': JSON_TYPE, 'content-length': String(cached.envelope.length) };
+    return { status: res.status, headers, body: cached.envelope, keyId: res.keyId };
+  }
+  return { status: res.status, headers: { ...res.headers, 'content-type': JSON_TYPE }, body: JSON.stringify(res.body), keyId: res.keyId };
+}

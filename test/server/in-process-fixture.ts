@@ -1,0 +1,52 @@
+import { join } from 'node:path';
+import { openCore } from '../../src/server/open-core.js';
+import { inProcessServer, IN_PROCESS_ORIGIN } from '../../src/server/in-process.js';
+import { createApp } from '../../src/server/app.js';
+import { mountExtraRoutes } from '../../src/server/extra-routes.js';
+import { fixedClock } from '../../src/server/clock.js';
+import { InProcessDispatcher } from '../../src/local/in-process-dispatcher.js';
+import { fixtureStore, NOW } from './helpers.js';
+import type { ReqOptions, Res, TestServer } from './helpers.js';
+
+/** What the decision tests use of a server, whichever carrier brings the requests. */
+export type FixtureTarget = Pick<TestServer, 'path' | 'dir' | 'store' | 'core' | 'req' | 'stop'>;
+
+/**
+ * The fixture store behind --local's carrier (src/local/in-process-dispatcher.ts): the same
+ * pipeline as `startFixtureServer`, reached through undici's request() on the in-process
+ * dispatcher instead of a socket. Requests are shaped like helpers.ts's `request`.
+ */
+export async function startInProcessFixture(): Promise<FixtureTarget> {
+  const s = await fixtureStore();
+  const opened = await openCore({ storePath: s.path, clock: fixedClock(NOW), notice: () => {}, onInternalError: () => {} });
+  const fullApp = async () => createApp({ store: opened.store, core: opened.core, extend: mountExtraRoutes, onInternalError: () => {} });
+  const dispatcher = new InProcessDispatcher(inProcessServer(opened.core, fullApp));
+  const req = async (method: string, path: string, o: ReqOptions = {}): Promise<Res> => {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.key) headers.authorization = `Bearer ${o.key}`;
+    let body: string | Buffer | undefined;
+    if (o.rawBody !== undefined) body = o.rawBody;
+    else if (o.body !== undefined) body = JSON.stringify(o.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await dispatcher.request({ origin: IN_PROCESS_ORIGIN, path, method: method as 'GET', headers, body });
+    const text = await res.body.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.statusCode, headers: res.headers, text, json };
+  };
+  return {
+    path: opened.storePath,
+    dir: join(opened.storePath, '..'),
+    store: opened.store,
+    core: opened.core,
+    req,
+    stop: async () => {
+      await opened.close();
+      await s.cleanup();
+    },
+  };
+}
