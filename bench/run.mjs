@@ -10,6 +10,8 @@
  *   BENCH_SIZES=1000,…   revenue-record counts of the scale tests (default 1000,10000,100000)
  *   BENCH_PROFILE=0      do not profile missed targets
  *   BENCH_DOC=path       where to write the report (default docs/benchmarks.md; "-" = do not write)
+ *   BENCH_ONLY=a,b       run only these sections (cli, reads, writes, json, scale) and print their
+ *                        figures as JSON; no report, no profiles (for working on one section)
  */
 import { fork, spawn, execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
@@ -34,6 +36,11 @@ const SIZES = (env.BENCH_SIZES ?? (QUICK ? '1000,10000' : '1000,10000,100000')).
 const LAT_MS = QUICK ? 400 : 1000; // per repeat, sequential latency probes of the scale tests
 const PROFILE = env.BENCH_PROFILE !== '0';
 const PROFILE_MS = QUICK ? 1500 : 4000;
+const SECTIONS = ['cli', 'reads', 'writes', 'json', 'scale'];
+const ONLY = env.BENCH_ONLY ? env.BENCH_ONLY.split(',').map((t) => t.trim()) : SECTIONS;
+for (const o of ONLY) if (!SECTIONS.includes(o)) throw new Error(`BENCH_ONLY: unknown section ${o} (known: ${SECTIONS.join(', ')})`);
+const PARTIAL = ONLY.length < SECTIONS.length;
+const want = (section) => ONLY.includes(section);
 const DOC = env.BENCH_DOC ?? join(ROOT, 'docs/benchmarks.md');
 const CONNS = 50;
 const T_START = Date.now();
@@ -118,7 +125,41 @@ const auth = (key) => ({ authorization: `Bearer ${key}` });
 const listenerBody = (i) =>
   JSON.stringify({ name: `bench listener ${i}`, source_type: 'reddit', query_config: { subreddit: 'smallbusiness', keywords: ['seo'] }, poll_interval: '6h' });
 
-/** Acknowledged ids missing from the store file after a clean stop. */
+const adBody = (websiteId) => (i) =>
+  JSON.stringify({
+    website_id: websiteId,
+    name: `bench ad ${i}`,
+    ad_format: 'single_image',
+    destination_url: 'https://example.com/landing',
+    headline: 'Bench headline',
+    platform: 'meta',
+  });
+
+/** The durable write scenarios: route, body of request i for a store, where the record lands. */
+const WRITES = {
+  listeners: { label: 'POST /content/listeners', path: '/api/v1/content/listeners', collection: 'content_listeners', body: () => listenerBody },
+  // docs/api-decisions.md, POST /content/ads/creatives/create: name, ad_format, destination_url
+  // and the website (the bench key's own).
+  ads: { label: 'POST /content/ads/creatives/create', path: '/api/v1/content/ads/creatives/create', collection: 'ad_creatives', body: (s) => adBody(s.websiteId) },
+};
+
+/**
+ * Acknowledged ids missing from a cr store after its server stopped: the store re-opened the way
+ * a server opens it (dist's Store.open: snapshot, then any journal replayed), so the check holds
+ * whatever the store keeps in its journal at close.
+ */
+async function lostInStore(path, collection, ids) {
+  const { Store } = await import('../dist/src/server/store/store.js');
+  const store = await Store.open(path);
+  try {
+    const have = new Set((store.data[collection] ?? []).map((r) => r.id));
+    return ids.filter((id) => !have.has(id)).length;
+  } finally {
+    await store.close();
+  }
+}
+
+/** Acknowledged ids missing from a plain JSON file (json-server's db) after a stop. */
 function lostOf(path, collection, ids) {
   const data = JSON.parse(readFileSync(path, 'utf8'));
   const have = new Set((data[collection] ?? []).map((r) => r.id));
@@ -170,17 +211,18 @@ async function readLoads(scenarios) {
 }
 
 /** One durable-write run: a fresh copy of the store and a fresh server, checked after a clean stop. */
-async function writeRun(n, writers, durationMs = RUN_MS) {
+async function writeRun(n, { write = 'listeners', writers }, durationMs = RUN_MS) {
+  const w = WRITES[write];
   const s = freshStore(n);
   const child = startChild('cr', s.path);
   const srv = await child.ready;
   const a = await child.stats();
   const res = await runLoad({
     origin: srv.url,
-    path: '/api/v1/content/listeners',
+    path: w.path,
     method: 'POST',
     headers: auth(s.key),
-    body: listenerBody,
+    body: w.body(s),
     connections: writers,
     durationMs,
     ackId: (j) => j?.data?.id,
@@ -192,18 +234,18 @@ async function writeRun(n, writers, durationMs = RUN_MS) {
     ...res,
     ...d,
     serverCpuPct: (d.serverCpuMs / res.elapsedMs) * 100,
-    lost: lostOf(s.path, 'content_listeners', res.ids),
+    lost: await lostInStore(s.path, w.collection, res.ids),
     storeStats: b.storeStats,
   };
   rmSync(s.path, { force: true });
   return run;
 }
 
-/** Durable writes with each number of writers, REPEATS runs each, interleaved like readLoads. */
-async function writeLoads(n, writerCounts) {
-  const runs = writerCounts.map(() => []);
+/** Durable write scenarios ({write, writers}), REPEATS runs each, interleaved like readLoads. */
+async function writeLoads(n, scenarios) {
+  const runs = scenarios.map(() => []);
   for (let r = 0; r < REPEATS; r++) {
-    for (const [i, w] of writerCounts.entries()) runs[i].push(await writeRun(n, w));
+    for (const [i, sc] of scenarios.entries()) runs[i].push(await writeRun(n, sc));
   }
   return runs.map((rs) => ({ ...aggregate(rs), storeStats: rs[rs.length - 1].storeStats }));
 }
@@ -284,13 +326,14 @@ async function profileServer(label, n, scenario) {
   } else if (scenario === 'summary') {
     await runLoad({ origin: srv.url, path: '/api/v1/finance/summary', headers: auth(s.key), connections: CONNS, durationMs: PROFILE_MS });
   } else {
+    const w = WRITES[scenario.write];
     await runLoad({
       origin: srv.url,
-      path: '/api/v1/content/listeners',
+      path: w.path,
       method: 'POST',
       headers: auth(s.key),
-      body: listenerBody,
-      connections: scenario,
+      body: w.body(s),
+      connections: scenario.writers,
       durationMs: PROFILE_MS,
     });
   }
@@ -342,58 +385,80 @@ log(`machine: ${machine.cores} cores, ${machine.cpu}, Node ${machine.node}; conf
   delete cliEnv.CR_PROFILE;
   const node = process.execPath;
   const cr = join(ROOT, 'bin/cr.js');
-  // Check what is timed: both calls return the same summary.
-  const viaCli = JSON.parse(outputOf(node, [cr, 'finance', 'summary', '--json'], cliEnv));
+  // The summary's exact bytes, as the server sends them: the bare routes of section 3 answer with them.
   const summaryText = outputOf('curl', ['-sf', '-H', `Authorization: Bearer ${s.key}`, `${base}/finance/summary`]);
-  const viaCurl = JSON.parse(summaryText);
-  const same = JSON.stringify(viaCli.data ?? viaCli) === JSON.stringify(viaCurl.data ?? viaCurl);
-  if (!same) log('warning: cr finance summary --json and curl returned different bodies');
-  // --local as a newcomer runs it: no profile, no key, the embedded server over a store of its
-  // own (demo data). The first run creates the store and the key; the timed ones reuse them.
-  const localEnv = { ...cliEnv, CR_STORE: join(tmp, 'local-store', 'store.json') };
-  delete localEnv.CR_BASE_URL;
-  delete localEnv.CR_API_KEY;
-  const viaLocal = JSON.parse(outputOf(node, [cr, 'finance', 'summary', '--local', '--json'], localEnv));
-  if (!Array.isArray((viaLocal.data ?? viaLocal).summaries)) log('warning: cr finance summary --local --json printed no summaries');
-  log('timing CLI start-up…');
-  const t = timeInterleaved(
-    [
-      { name: 'floor', cmd: node, args: ['-e', '0'], env: cliEnv },
-      { name: 'version', cmd: node, args: [cr, '--version'], env: cliEnv },
-      { name: 'help', cmd: node, args: [cr, '--help'], env: cliEnv },
-      { name: 'summary', cmd: node, args: [cr, 'finance', 'summary', '--json'], env: cliEnv },
-      { name: 'local', cmd: node, args: [cr, 'finance', 'summary', '--local', '--json'], env: localEnv },
-      { name: 'curl', cmd: 'curl', args: ['-sf', '-o', '/dev/null', '-H', `Authorization: Bearer ${s.key}`, `${base}/finance/summary`], env: cliEnv },
-    ],
-    { runs: CLI_RUNS, warmup: CLI_WARMUP },
-  );
-  results.cli = { ...t, sameBody: same, cliEnv, localEnv, cfgDir };
+  if (want('cli')) {
+    // Check what is timed: both calls return the same summary.
+    const viaCli = JSON.parse(outputOf(node, [cr, 'finance', 'summary', '--json'], cliEnv));
+    const viaCurl = JSON.parse(summaryText);
+    const same = JSON.stringify(viaCli.data ?? viaCli) === JSON.stringify(viaCurl.data ?? viaCurl);
+    if (!same) log('warning: cr finance summary --json and curl returned different bodies');
+    // --local as a newcomer runs it: no profile, no key, the embedded server over a store of its
+    // own (demo data). The first run creates the store and the key; the timed ones reuse them.
+    const localEnv = { ...cliEnv, CR_STORE: join(tmp, 'local-store', 'store.json') };
+    delete localEnv.CR_BASE_URL;
+    delete localEnv.CR_API_KEY;
+    const viaLocal = JSON.parse(outputOf(node, [cr, 'finance', 'summary', '--local', '--json'], localEnv));
+    if (!Array.isArray((viaLocal.data ?? viaLocal).summaries)) log('warning: cr finance summary --local --json printed no summaries');
+    log('timing CLI start-up…');
+    const t = timeInterleaved(
+      [
+        { name: 'floor', cmd: node, args: ['-e', '0'], env: cliEnv },
+        { name: 'version', cmd: node, args: [cr, '--version'], env: cliEnv },
+        { name: 'help', cmd: node, args: [cr, '--help'], env: cliEnv },
+        { name: 'summary', cmd: node, args: [cr, 'finance', 'summary', '--json'], env: cliEnv },
+        { name: 'local', cmd: node, args: [cr, 'finance', 'summary', '--local', '--json'], env: localEnv },
+        { name: 'curl', cmd: 'curl', args: ['-sf', '-o', '/dev/null', '-H', `Authorization: Bearer ${s.key}`, `${base}/finance/summary`], env: cliEnv },
+      ],
+      { runs: CLI_RUNS, warmup: CLI_WARMUP },
+    );
+    results.cli = { ...t, sameBody: same, cliEnv, localEnv, cfgDir };
+  }
 
-  // 3. Server throughput and latency (reads) on the same 1k server, next to the ceiling
-  // (a bare Hono route in a server of its own), interleaved run by run.
-  log('load: bare Hono route, GET /finance/summary, GET /content/nurture-sequences (interleaved)…');
-  const hono = startChild('hono', null, { extraEnv: { BENCH_BODY: summaryText } });
-  const honoSrv = await hono.ready;
-  [results.hono, results.honoBody, results.summary, results.nurture] = await readLoads([
-    { srv: honoSrv, stats: hono.stats, path: '/api/v1/bare', key: 'unused' },
-    { srv: honoSrv, stats: hono.stats, path: '/api/v1/bare-body', key: 'unused' },
-    { srv, stats: child.stats, path: '/api/v1/finance/summary', key: s.key },
-    { srv, stats: child.stats, path: '/api/v1/content/nurture-sequences', key: s.key },
-  ]);
-  await hono.close();
+  // 3. Server throughput and latency (reads) on the same 1k server, next to two floors, each
+  // in a server of its own: a bare Hono route (constant envelope, and the summary's bytes) and
+  // a bare node:http route with the summary's bytes; interleaved run by run.
+  if (want('reads')) {
+    log('load: bare Hono routes, bare node:http route, GET /finance/summary, GET /content/nurture-sequences (interleaved)…');
+    const hono = startChild('hono', null, { extraEnv: { BENCH_BODY: summaryText } });
+    const nodehttp = startChild('nodehttp', null, { extraEnv: { BENCH_BODY: summaryText } });
+    const honoSrv = await hono.ready;
+    const nodeSrv = await nodehttp.ready;
+    [results.hono, results.honoBody, results.nodeBody, results.summary, results.nurture] = await readLoads([
+      { srv: honoSrv, stats: hono.stats, path: '/api/v1/bare', key: 'unused' },
+      { srv: honoSrv, stats: hono.stats, path: '/api/v1/bare-body', key: 'unused' },
+      { srv: nodeSrv, stats: nodehttp.stats, path: '/api/v1/bare-body', key: 'unused' },
+      { srv, stats: child.stats, path: '/api/v1/finance/summary', key: s.key },
+      { srv, stats: child.stats, path: '/api/v1/content/nurture-sequences', key: s.key },
+    ]);
+    await hono.close();
+    await nodehttp.close();
+  }
   await child.close();
 }
 
-// 5 (and 3's write row). Group commit at the smallest size
-log(`load: POST /content/listeners, 1, 10 and ${CONNS} writers, ${kfmt(SIZES[0])} store (interleaved)…`);
-const writerCounts = [1, 10, CONNS];
-results.writes = Object.fromEntries((await writeLoads(SIZES[0], writerCounts)).map((r, i) => [writerCounts[i], r]));
-log('load: json-server POST /listeners, 50 writers…');
-results.jsonServer = await jsonServerLoad(CONNS);
+// 5 (and 3's write rows). Group commit at the smallest size: listeners with 1, 10 and 50
+// writers, and ads create with 50 (the targets' write row), interleaved run by run.
+if (want('writes')) {
+  log(`load: POST /content/listeners with 1, 10 and ${CONNS} writers, POST ads create with ${CONNS}, ${kfmt(SIZES[0])} store (interleaved)…`);
+  const writeScenarios = [
+    { write: 'listeners', writers: 1 },
+    { write: 'listeners', writers: 10 },
+    { write: 'listeners', writers: CONNS },
+    { write: 'ads', writers: CONNS },
+  ];
+  const w = await writeLoads(SIZES[0], writeScenarios);
+  results.writes = { 1: w[0], 10: w[1], [CONNS]: w[2] };
+  results.adsWrites = w[3];
+}
+if (want('json')) {
+  log('load: json-server POST /listeners, 50 writers…');
+  results.jsonServer = await jsonServerLoad(CONNS);
+}
 
 // 4. Scale
 results.scale = {};
-for (const n of SIZES) {
+for (const n of want('scale') ? SIZES : []) {
   log(`scale ${kfmt(n)}: load, RSS, latencies…`);
   const loads = [];
   const rss = [];
@@ -436,11 +501,26 @@ for (const n of SIZES) {
     summaryKb: summaryBytes / 1024,
     writeP50: stat(writeP50),
   };
-  if (n === SIZES[0]) results.scale[n].writes50 = results.writes[CONNS];
+  if (n === SIZES[0] && results.writes) results.scale[n].writes50 = results.writes[CONNS];
   else {
     log(`scale ${kfmt(n)}: POST with 50 writers…`);
-    [results.scale[n].writes50] = await writeLoads(n, [CONNS]);
+    [results.scale[n].writes50] = await writeLoads(n, [{ write: 'listeners', writers: CONNS }]);
   }
+}
+
+if (PARTIAL) {
+  // A partial run (BENCH_ONLY): its figures as JSON, no report (the report needs every section).
+  const brief = (r) =>
+    r && typeof r === 'object' && 'rps' in r
+      ? { rps: range(r.rps, 0), p50: r.p50.median, p99: r.p99.median, serverCpuPct: r.serverCpuPct, errors: r.errors, acked: r.acked, lost: r.lost, status: r.status }
+      : r;
+  const out = Object.fromEntries(
+    Object.entries(results).map(([k, v]) => [k, k === 'cli' ? Object.fromEntries(Object.entries(v).filter(([, s]) => s?.median)) : k === 'writes' ? Object.fromEntries(Object.entries(v).map(([w, r]) => [w, brief(r)])) : brief(v)]),
+  );
+  if (results.summary && results.nodeBody) out.summaryVsNodeHttp = x(results.summary.rps.median, results.nodeBody.rps.median);
+  console.log(JSON.stringify(out, null, 2));
+  log(`done (sections ${ONLY.join(', ')}) in ${((Date.now() - T_START) / 1000).toFixed(0)} s; no report written`);
+  process.exit(0);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -496,7 +576,7 @@ const targets = [
     show: (v) => fmt(v, 0),
     target: '≥ 5,000',
     met: (v) => v >= 5000,
-    profile: () => profileServer('POST /content/listeners 50 writers', small, CONNS),
+    profile: () => profileServer('POST /content/listeners 50 writers', small, { write: 'listeners', writers: CONNS }),
   },
   {
     id: 'writes-scaling',
@@ -505,7 +585,7 @@ const targets = [
     show: fx,
     target: '≥ 10×',
     met: (v) => v >= 10,
-    profile: () => profileServer('POST /content/listeners 50 writers', small, CONNS),
+    profile: () => profileServer('POST /content/listeners 50 writers', small, { write: 'listeners', writers: CONNS }),
   },
   {
     id: 'writes-big',
@@ -514,7 +594,7 @@ const targets = [
     show: pct,
     target: '≥ 50 %',
     met: (v) => v >= 0.5,
-    profile: () => profileServer(`POST /content/listeners 50 writers at ${kfmt(big)}`, big, CONNS),
+    profile: () => profileServer(`POST /content/listeners 50 writers at ${kfmt(big)}`, big, { write: 'listeners', writers: CONNS }),
   },
   {
     id: 'load-big',
