@@ -49,7 +49,7 @@ const now = () => Number(process.hrtime.bigint()) / 1e6;
  * @param {number} o.connections
  * @param {number} [o.durationMs]
  * @param {number} [o.maxRequests]      stop after this many (across all workers)
- * @param {(json:any)=>string|undefined} [o.ackId]  id of an acknowledged write, from the response JSON
+ * @param {(json:any)=>string|undefined} [o.ackId]  id of an acknowledged write (2xx), from the response JSON
  */
 export async function runLoad(o) {
   const pool = new Pool(o.origin, { connections: o.connections, pipelining: 1, keepAliveTimeout: 30_000 });
@@ -78,10 +78,9 @@ export async function runLoad(o) {
         status[res.statusCode] = (status[res.statusCode] ?? 0) + 1;
         if (res.statusCode >= 200 && res.statusCode < 300) {
           latencies.push(ms);
-          if (o.ackId) {
-            const id = o.ackId(JSON.parse(res.text));
-            if (id !== undefined) ids.push(id);
-          }
+          // Every 2xx is an acknowledged write: one without an id counts (as missing) in the
+          // lost check rather than vanishing from it.
+          if (o.ackId) ids.push(o.ackId(JSON.parse(res.text)) ?? null);
         } else {
           errors++;
         }

@@ -4,6 +4,9 @@
  *   node bench/server-child.mjs hono              the ceiling: a bare Hono route returning a
  *                                                 constant envelope, served by @hono/node-server
  *                                                 (and /api/v1/bare-body: the text of BENCH_BODY)
+ *   node bench/server-child.mjs nodehttp          the floor under any framework: plain node:http
+ *                                                 (no Hono, no adapter) answering GET
+ *                                                 /api/v1/bare-body with the text of BENCH_BODY
  * Started with fork() by bench/run.mjs; talks over IPC:
  *   → {type: 'ready', url, loadMs, rssMb, heapMb}
  *   ← 'stats'  → {type: 'stats', fsyncs, commits, storeStats, rssMb, cpuUserMs, cpuSystemMs}
@@ -104,8 +107,28 @@ if (mode === 'cr') {
   });
   const m = process.memoryUsage();
   send({ type: 'ready', url: server.url, loadMs: Number(hrtime.bigint() - t0) / 1e6, rssMb: mb(m.rss), heapMb: mb(m.heapUsed) });
+} else if (mode === 'nodehttp') {
+  // What the summary's bytes cost on Node's own HTTP server: the same text, type and length as
+  // the Hono bare-body route sends, headers prepared once. docs/benchmarks.md row 3 divides by it.
+  const { createServer } = await import('node:http');
+  const fixed = Buffer.from(process.env.BENCH_BODY ?? '', 'utf8');
+  const headers = { 'content-type': 'application/json', 'content-length': String(fixed.length) };
+  const t0 = hrtime.bigint();
+  server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/api/v1/bare-body') {
+      res.writeHead(200, headers);
+      res.end(fixed);
+    } else {
+      res.writeHead(404, { 'content-length': '0' });
+      res.end();
+    }
+  });
+  await new Promise((res) => server.listen(0, '127.0.0.1', res));
+  server.url = `http://127.0.0.1:${server.address().port}`;
+  const m = process.memoryUsage();
+  send({ type: 'ready', url: server.url, loadMs: Number(hrtime.bigint() - t0) / 1e6, rssMb: mb(m.rss), heapMb: mb(m.heapUsed) });
 } else {
-  console.error(`usage: server-child.mjs cr <store> | hono`);
+  console.error(`usage: server-child.mjs cr <store> | hono | nodehttp`);
   process.exit(2);
 }
 

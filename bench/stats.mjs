@@ -15,3 +15,11 @@ export function percentile(sortedValues, p) {
 
 export const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 export const ratio = (a, b) => (b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a');
+
+/** Division that reads as "no figure" rather than Infinity when the divisor is missing. */
+export const div = (a, b) => (b > 0 ? a / b : NaN);
+/** median (min–max) of a summarize() result. */
+export const range = (s, d = 1) => `${fmt(s.median, d)} (${fmt(s.min, d)}–${fmt(s.max, d)})`;
+export const fx = (r) => (Number.isFinite(r) ? `${r.toFixed(2)}×` : 'n/a');
+export const pct = (r) => (Number.isFinite(r) ? `${(r * 100).toFixed(0)} %` : 'n/a');
+export const kfmt = (n) => (n >= 1000 ? `${n / 1000}k` : String(n));
