@@ -1,11 +1,7 @@
-import { getQueryParam } from 'hono/utils/url';
-import { endpointList } from '../api/endpoints.js';
-import type { TableEndpoint } from '../api/endpoints.js';
-import { API_PREFIX } from '../api/vocabulary.js';
 import { BodyTooLarge, MAX_BODY_BYTES } from './body.js';
 import type { ServerCore } from './core-types.js';
 import { dateText } from './date-header.js';
-import { answerTableRoute, errorAnswer } from './table-route.js';
+import { errorAnswer, tableRoutes } from './table-route.js';
 import { allowedHostSet, hostAndOriginAllowed } from './host-check.js';
 import type { PlainAnswer } from './table-route.js';
 
@@ -26,41 +22,6 @@ export type InProcessServer = (req: PlainRequest) => Promise<PlainAnswer>;
 export const IN_PROCESS_ORIGIN = 'http://localhost';
 const IN_PROCESS_HOST = 'localhost';
 
-interface TablePath {
-  /** The path's segments; a `{name}` segment takes any one non-empty segment. */
-  segments: string[];
-  eps: TableEndpoint[];
-}
-
-function tablePaths(): TablePath[] {
-  const byPath = new Map<string, TableEndpoint[]>();
-  for (const ep of endpointList) byPath.set(ep.path, [...(byPath.get(ep.path) ?? []), ep]);
-  return [...byPath].map(([path, eps]) => ({ segments: (API_PREFIX + path).split('/'), eps }));
-}
-
-// Paths taken without the router: plain characters only. Anything else (percent-escapes,
-// empty or dot segments) is for the Hono app to judge, exactly as it would over HTTP.
-const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
-
-function matchTable(paths: readonly TablePath[], path: string): { eps: TableEndpoint[]; params: Record<string, string> } | undefined {
-  if (!PLAIN_PATH.test(path)) return undefined;
-  const parts = path.split('/');
-  for (const candidate of paths) {
-    if (candidate.segments.length !== parts.length) continue;
-    const params: Record<string, string> = {};
-    const fits = candidate.segments.every((seg, i) => {
-      if (seg.startsWith('{')) {
-        // PLAIN_PATH holds no percent-escapes: the segment is its own decoded value.
-        params[seg.slice(1, -1)] = parts[i]!;
-        return true;
-      }
-      return seg === parts[i];
-    });
-    if (fits) return { eps: candidate.eps, params };
-  }
-  return undefined;
-}
-
 /**
  * The local server without a listener, for `--local` (docs/cli-contract.md "Local mode"): a
  * request to a path of the endpoint table goes through `answerTableRoute`, the code the HTTP
@@ -75,7 +36,7 @@ function matchTable(paths: readonly TablePath[], path: string): { eps: TableEndp
  * of its own unless given one (`cr api -H`), and then it is judged like one over HTTP.
  */
 export function inProcessServer(core: ServerCore, fullApp: () => Promise<{ fetch: (req: Request) => Response | Promise<Response> }>): InProcessServer {
-  const paths = tablePaths();
+  const tableRequest = tableRoutes(core);
   const date = dateText(core.clock);
   const allowed = allowedHostSet();
   return async (req) => {
@@ -85,23 +46,20 @@ export function inProcessServer(core: ServerCore, fullApp: () => Promise<{ fetch
       refused.headers.date = date();
       return refused;
     }
-    const q = req.path.indexOf('?');
-    const pathname = q === -1 ? req.path : req.path.slice(0, q);
-    const hit = matchTable(paths, pathname);
+    const body = req.body ?? '';
+    const table = tableRequest({
+      method: req.method,
+      url: req.path,
+      headers: req.headers,
+      readBody: async () => {
+        if (Buffer.byteLength(body) > MAX_BODY_BYTES) throw new BodyTooLarge();
+        return body;
+      },
+    });
     let answer: PlainAnswer;
-    if (hit) {
+    if (table) {
       try {
-        answer = await answerTableRoute(core, hit.eps, {
-          method: req.method,
-          headers: req.headers,
-          params: () => hit.params,
-          query: () => (q === -1 ? {} : (getQueryParam(IN_PROCESS_ORIGIN + req.path) as Record<string, string>)),
-          readBody: async () => {
-            const body = req.body ?? '';
-            if (Buffer.byteLength(body) > MAX_BODY_BYTES) throw new BodyTooLarge();
-            return body;
-          },
-        });
+        answer = await table;
       } catch {
         // What the app's error handler answers for a throw outside the pipeline's own catch.
         answer = errorAnswer(500, 'Internal error', 'INTERNAL_ERROR');

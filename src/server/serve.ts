@@ -7,6 +7,8 @@ import { createApp } from './app.js';
 import type { AppOptions, RequestLogEntry, ServerCore } from './app.js';
 import type { Store } from './store/store.js';
 import { openCore } from './open-core.js';
+import { tableFirstListener } from './node-listener.js';
+import { allowedHostSet } from './host-check.js';
 import type { OpenCoreOptions } from './open-core.js';
 import { mountExtraRoutes } from './extra-routes.js';
 import { createFaultInjector } from './faults.js';
@@ -124,7 +126,14 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   let connections!: ReturnType<typeof manageConnections>;
   try {
     ({ port: actualPort } = await new Promise<{ server: Server; port: number }>((resolvePromise, reject) => {
-      const listener = getRequestListener(app.fetch, { hostname: host, errorHandler: requestErrorResponse });
+      const viaApp = getRequestListener(app.fetch, { hostname: host, errorHandler: requestErrorResponse });
+      const listener = tableFirstListener({
+        core,
+        allowed: allowedHostSet(allowedHosts),
+        log: write ? (e) => write(formatLogLine(e)) : undefined,
+        onInternalError,
+        fallback: (req, res) => void viaApp(req, res),
+      });
       const s = createServer({ ...SERVER_TIMEOUTS });
       connections = manageConnections(s, opts.limits ?? {}, write ?? (() => undefined));
       s.on(
@@ -132,7 +141,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
         connections.wrap((req, res) => {
           // Host names are case-insensitive; the Fetch adapter refuses `LOCALHOST:4010` otherwise.
           if (req.headers.host) req.headers.host = req.headers.host.toLowerCase();
-          if (faults) return faults.handle(req, res, () => void listener(req, res));
+          if (faults) return faults.handle(req, res, () => listener(req, res));
           return listener(req, res);
         }),
       );

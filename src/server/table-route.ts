@@ -1,4 +1,7 @@
+import { getQueryParam } from 'hono/utils/url';
+import { endpointList } from '../api/endpoints.js';
 import type { TableEndpoint } from '../api/endpoints.js';
+import { API_PREFIX } from '../api/vocabulary.js';
 import { BodyTooLarge } from './body.js';
 import type { ApiRequest, ServerCore } from './core-types.js';
 
@@ -56,4 +59,70 @@ export async function answerTableRoute(core: ServerCore, eps: readonly TableEndp
     return { status: res.status, headers, body: cached.envelope, keyId: res.keyId };
   }
   return { status: res.status, headers: { ...res.headers, 'content-type': JSON_TYPE }, body: JSON.stringify(res.body), keyId: res.keyId };
+}
+
+interface TablePath {
+  /** The path's segments; a `{name}` segment takes any one non-empty segment. */
+  segments: string[];
+  eps: TableEndpoint[];
+}
+
+function tablePaths(): TablePath[] {
+  const byPath = new Map<string, TableEndpoint[]>();
+  for (const ep of endpointList) byPath.set(ep.path, [...(byPath.get(ep.path) ?? []), ep]);
+  return [...byPath].map(([path, eps]) => ({ segments: (API_PREFIX + path).split('/'), eps }));
+}
+
+// Paths taken without the router: plain characters only. Anything else (percent-escapes,
+// empty or dot segments) is for the Hono app to judge, exactly as it would over HTTP.
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
+
+function matchTable(paths: readonly TablePath[], path: string): { eps: TableEndpoint[]; params: Record<string, string> } | undefined {
+  if (!PLAIN_PATH.test(path)) return undefined;
+  const parts = path.split('/');
+  for (const candidate of paths) {
+    if (candidate.segments.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    const fits = candidate.segments.every((seg, i) => {
+      if (seg.startsWith('{')) {
+        // PLAIN_PATH holds no percent-escapes: the segment is its own decoded value.
+        params[seg.slice(1, -1)] = parts[i]!;
+        return true;
+      }
+      return seg === parts[i];
+    });
+    if (fits) return { eps: candidate.eps, params };
+  }
+  return undefined;
+}
+
+/** A request as a carrier has it: method, path with query, headers, and a way to read the body. */
+export interface CarriedRequest {
+  method: string;
+  /** The path with its query string. */
+  url: string;
+  headers: NonNullable<ApiRequest['headers']>;
+  readBody: () => Promise<string>;
+}
+
+/**
+ * The endpoint table's paths without a router: answers a request to one of them (see
+ * answerTableRoute), or returns undefined for any other path, which the caller hands to the
+ * Hono app (OpenAPI, MCP, 404, and paths with escapes, judged by Hono's own router).
+ */
+export function tableRoutes(core: ServerCore): (req: CarriedRequest) => Promise<PlainAnswer> | undefined {
+  const paths = tablePaths();
+  return (req) => {
+    const q = req.url.indexOf('?');
+    const hit = matchTable(paths, q === -1 ? req.url : req.url.slice(0, q));
+    if (!hit) return undefined;
+    return answerTableRoute(core, hit.eps, {
+      method: req.method,
+      headers: req.headers,
+      params: () => hit.params,
+      // Hono's own query reader (what c.req.query() runs), so both carriers read a query alike.
+      query: () => (q === -1 ? {} : (getQueryParam(`http://localhost${req.url}`) as Record<string, string>)),
+      readBody: req.readBody,
+    });
+  };
 }
