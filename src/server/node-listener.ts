@@ -33,11 +33,24 @@ export interface TableFirstOptions {
 export function tableFirstListener(o: TableFirstOptions): Listener {
   const tableRequest = tableRoutes(o.core);
   const date = dateText(o.core.clock);
+  const allowed = o.allowed;
+  // Clients send the same Host on every request: the last verdict is kept.
+  let lastHost: string | undefined;
+  let lastHostOk = false;
+  const permitted = (host: string, origin: string | undefined) => {
+    if (!allowed) return true;
+    if (origin !== undefined) return hostAndOriginAllowed(host, origin, allowed);
+    if (host !== lastHost) {
+      lastHost = host;
+      lastHostOk = hostAndOriginAllowed(host, undefined, allowed);
+    }
+    return lastHostOk;
+  };
   return (req, res) => {
     const { host, origin } = req.headers;
     const url = req.url ?? '';
     // Without a Host, or refused by the check: the app answers (and logs) it as it always did.
-    if (host === undefined || (o.allowed && !hostAndOriginAllowed(host, origin, o.allowed))) return o.fallback(req, res);
+    if (host === undefined || !permitted(host, origin)) return o.fallback(req, res);
     const started = o.log ? performance.now() : 0;
     const method = req.method ?? 'GET';
     const pending = tableRequest({ method, url, headers: req.headers as Record<string, string | undefined>, readBody: () => readIncomingText(req) });
@@ -45,7 +58,10 @@ export function tableFirstListener(o: TableFirstOptions): Listener {
     const send = (answer: PlainAnswer) => {
       // A declared length, as the Fetch adapter sent it: no chunked framing for a body known whole.
       const length = typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength;
-      res.writeHead(answer.status, { ...answer.headers, 'content-length': String(length), date: date() });
+      const headers = answer.headers;
+      headers['content-length'] = String(length);
+      headers.date = date();
+      res.writeHead(answer.status, headers);
       res.end(answer.body);
       if (!o.log) return;
       const q = url.indexOf('?');

@@ -55,10 +55,13 @@ export async function answerTableRoute(core: ServerCore, eps: readonly TableEndp
   // Cached envelope bytes (a summary computed once per store version) go out as they are.
   const cached = res.serialized;
   if (cached) {
-    const headers = { ...res.headers, 'content-type': JSON_TYPE, 'content-length': String(cached.envelope.length) };
-    return { status: res.status, headers, body: cached.envelope, keyId: res.keyId };
+    res.headers['content-type'] = JSON_TYPE;
+    res.headers['content-length'] = String(cached.envelope.length);
+    return { status: res.status, headers: res.headers, body: cached.envelope, keyId: res.keyId };
   }
-  return { status: res.status, headers: { ...res.headers, 'content-type': JSON_TYPE }, body: JSON.stringify(res.body), keyId: res.keyId };
+  // invoke makes a fresh header object per request: completed in place, not copied.
+  res.headers['content-type'] = JSON_TYPE;
+  return { status: res.status, headers: res.headers, body: JSON.stringify(res.body), keyId: res.keyId };
 }
 
 interface TablePath {
@@ -112,9 +115,19 @@ export interface CarriedRequest {
  */
 export function tableRoutes(core: ServerCore): (req: CarriedRequest) => Promise<PlainAnswer> | undefined {
   const paths = tablePaths();
+  // The same few paths come again and again: their matches are kept (a bounded number, so
+  // a stream of distinct paths cannot grow the process).
+  const seen = new Map<string, ReturnType<typeof matchTable>>();
+  const match = (pathname: string) => {
+    if (seen.has(pathname)) return seen.get(pathname);
+    if (seen.size >= 1024) seen.clear();
+    const hit = matchTable(paths, pathname);
+    seen.set(pathname, hit);
+    return hit;
+  };
   return (req) => {
     const q = req.url.indexOf('?');
-    const hit = matchTable(paths, q === -1 ? req.url : req.url.slice(0, q));
+    const hit = match(q === -1 ? req.url : req.url.slice(0, q));
     if (!hit) return undefined;
     return answerTableRoute(core, hit.eps, {
       method: req.method,
