@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import type { CollectionName, StoreData } from './schema.js';
 import { applyChecked, checkBatch } from './batch.js';
 import type { IdIndex, Mutation } from './batch.js';
-import { serialize } from './snapshot.js';
+import { sealedSnapshot } from './snapshot.js';
 import { DEFAULT_BACKUPS, rotateBackups } from './backups.js';
 import { StoreUnavailableError } from './errors.js';
 import { refuseOverCap, takeBatch } from './intake.js';
@@ -222,7 +222,7 @@ export class GroupCommit {
     try {
       // Past V8's string limit this throws (RangeError: Invalid string length); so may an
       // allocation. The journal still holds every write: retried later, never fatal.
-      bytes = Buffer.from(serialize(this.state));
+      bytes = sealedSnapshot(this.state);
     } catch (err) {
       this.foldFailed(err);
       return;

@@ -153,11 +153,27 @@ export function parseStoreBuffer(storePath: string, bytes: Buffer): StoreData {
 }
 
 /**
- * The text of a snapshot: pretty-printed JSON, sealed with the crc32 of the rest of the file
+ * The bytes of a snapshot: pretty-printed JSON, sealed with the crc32 of the rest of the file
  * in a first `"checksum"` line (see checkSeal).
+ *
+ * Built in one buffer: the JSON is encoded once, straight after the room left for the seal
+ * line (its opening `{\n` falls where the seal line goes), the crc32 runs over those bytes,
+ * and the seal line is written over the front. Making the text, slicing it, sealing the
+ * string and encoding it again took about twice the CPU of a fold (writes/s with 50 writers).
  */
-export function serialize(data: StoreData): string {
+export function sealedSnapshot(data: StoreData): Buffer {
   const { [SEAL_FIELD]: _seal, ...rest } = data as Record<string, unknown>;
-  const body = JSON.stringify(rest, null, 2);
-  return `${SEAL_HEAD}${hex8(crc32(body.slice(2), CRC_OPEN))}${SEAL_TAIL}${body.slice(2)}\n`;
+  const text = JSON.stringify(rest, null, 2);
+  const textBytes = Buffer.byteLength(text);
+  const out = Buffer.allocUnsafe(SEAL_LEN - OPEN.length + textBytes + 1);
+  out.write(text, SEAL_LEN - OPEN.length, 'utf8');
+  const seal = hex8(crc32(out.subarray(SEAL_LEN, out.length - 1), CRC_OPEN));
+  out.write(`${SEAL_HEAD}${seal}${SEAL_TAIL}`, 0, 'latin1');
+  out[out.length - 1] = 0x0a;
+  return out;
+}
+
+/** The text of a snapshot (see sealedSnapshot). */
+export function serialize(data: StoreData): string {
+  return sealedSnapshot(data).toString('utf8');
 }

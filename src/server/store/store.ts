@@ -8,7 +8,7 @@ import { acquireLock } from './lock.js';
 import { resolveStorePath } from './store-path.js';
 import { positionOf } from './batch.js';
 import type { IdIndex, Mutation } from './batch.js';
-import { parseStoreBuffer, parseStoreText, serialize } from './snapshot.js';
+import { parseStoreBuffer, parseStoreText, sealedSnapshot } from './snapshot.js';
 import { recoverJournal } from './replay.js';
 import { removeStaleTemps, withBackupHint } from './backups.js';
 import { GroupCommit } from './commit.js';
@@ -110,7 +110,7 @@ export class Store {
       if (bytes === undefined) {
         data = opts.initial ? opts.initial() : emptyStore();
         await fs.mkdir(dirname(path), { recursive: true });
-        bytes = Buffer.from(serialize(data));
+        bytes = sealedSnapshot(data);
         await atomicWrite(fs, path, bytes, { sync: true, onSync });
         data = parseStoreBuffer(path, bytes);
       } else {
