@@ -64,7 +64,8 @@ export class InProcessDispatcher extends DispatcherBase {
       for (const [name, value] of Object.entries({ ...answer.headers, 'content-length': String(bytes.length) }))
         raw.push(Buffer.from(name), Buffer.from(value));
       legacy.onHeaders?.(answer.status, raw, () => undefined, '');
-      legacy.onData?.(bytes);
+      // An answer to HEAD carries its headers only, as over HTTP (the declared length stays).
+      if (opts.method !== 'HEAD') legacy.onData?.(bytes);
       legacy.onComplete?.([]);
     }, fail);
     return true;
