@@ -13,6 +13,20 @@ function plainHeaders(headers: Dispatcher.DispatchOptions['headers']): Record<st
   return out;
 }
 
+/**
+ * The request headers undici's own Request refuses before a byte is sent (lib/core/request.js),
+ * refused here alike, so `cr api -H` fails with --local as it does against any server.
+ */
+function refusedHeader(headers: Record<string, string>, body: string | undefined): Error | undefined {
+  for (const name of ['transfer-encoding', 'keep-alive', 'upgrade']) if (name in headers) return new Error(`invalid ${name} header`);
+  if ('expect' in headers) return new Error('expect header not supported');
+  const declared = headers['content-length'];
+  if (declared === undefined) return undefined;
+  if (!/^\d+$/.test(declared)) return new Error('invalid content-length header');
+  if (Number(declared) !== Buffer.byteLength(body ?? '')) return new Error('Request body length does not match content-length header');
+  return undefined;
+}
+
 function bodyText(body: Dispatcher.DispatchOptions['body']): string | undefined {
   if (body === undefined || body === null) return undefined;
   if (typeof body === 'string') return body;
@@ -51,6 +65,8 @@ export class InProcessDispatcher extends DispatcherBase {
     let req: PlainRequest;
     try {
       req = { method: opts.method, path: opts.path, headers: plainHeaders(opts.headers), body: bodyText(opts.body) };
+      const refused = refusedHeader(req.headers, req.body);
+      if (refused) throw refused;
     } catch (err) {
       queueMicrotask(() => fail(err as Error));
       return true;
@@ -64,7 +80,8 @@ export class InProcessDispatcher extends DispatcherBase {
       for (const [name, value] of Object.entries({ ...answer.headers, 'content-length': String(bytes.length) }))
         raw.push(Buffer.from(name), Buffer.from(value));
       legacy.onHeaders?.(answer.status, raw, () => undefined, '');
-      legacy.onData?.(bytes);
+      // An answer to HEAD carries its headers only, as over HTTP (the declared length stays).
+      if (opts.method !== 'HEAD') legacy.onData?.(bytes);
       legacy.onComplete?.([]);
     }, fail);
     return true;

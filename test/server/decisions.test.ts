@@ -294,6 +294,13 @@ describe.each(Object.keys(carriers) as (keyof typeof carriers)[])('over %s', (ca
       expect(res.headers.allow).toBe('GET');
     });
 
+    it('an answer to HEAD has no body, as over HTTP', async () => {
+      const res = await srv.req('HEAD', `${V}/content/listeners`, { key: KEYS.adminW1 });
+      expect(res.status).toBe(405);
+      expect(res.headers.allow).toBe('POST');
+      expect(res.text).toBe('');
+    });
+
     it('loopback Host and Origin forms are accepted', async () => {
       for (const host of ['localhost:4010', '127.0.0.1', '[::1]:9']) {
         const res = await srv.req('GET', `${V}/finance/summary`, { key: KEYS.adminW1, headers: { host, origin: 'http://localhost:3000' } });

@@ -27,6 +27,21 @@ describe('--local on a fresh machine', () => {
     expect(again.stderr).not.toContain('created');
   });
 
+  it('refuses the request headers a server is never sent (cr api -H), as over HTTP', async () => {
+    const home = tempDir('cr-e2e-home-');
+    const fields = ['-F', 'name=x', '-F', 'source_type=rss', '-F', 'query_config[feed_url]=https://example.com/f'];
+    for (const [header, why] of [
+      ['Expect: 100-continue', 'expect header not supported'],
+      ['Transfer-Encoding: chunked', 'invalid transfer-encoding header'],
+      ['Upgrade: websocket', 'invalid upgrade header'],
+      ['Content-Length: 5', 'Request body length does not match content-length header'],
+    ]) {
+      const r = await runCli(['api', '/content/listeners', '--local', ...fields, '-H', header!], { configDir: home, env: { HOME: home } });
+      expect(r.exitCode, header).toBe(8);
+      expect(r.stderr, header).toContain(why);
+    }
+  });
+
   it('never falls back to local mode on its own', async () => {
     const home = tempDir('cr-e2e-home-');
     const r = await runCli(['finance', 'summary'], { configDir: home, env: { HOME: home } });
