@@ -68,6 +68,12 @@ export function tableFirstListener(o: TableFirstOptions): Listener {
       o.log({ method, path: q === -1 ? url : url.slice(0, q), status: answer.status, ms: Math.round(performance.now() - started), keyId: answer.keyId });
     };
     pending.then(send, (err: unknown) => {
+      // A client that went away mid-body (its upload aborted) is no fault of the server's:
+      // nothing to answer, nothing to report.
+      if (req.destroyed && (err as NodeJS.ErrnoException)?.code === 'ECONNRESET') {
+        res.destroy();
+        return;
+      }
       // What the app's error handler does for a throw outside the pipeline's own catch.
       o.onInternalError(err);
       if (!res.headersSent) send(errorAnswer(500, 'Internal error', 'INTERNAL_ERROR'));

@@ -110,3 +110,28 @@ describe('X-RateLimit-* on MCP answers', () => {
     expect((await srv.req('GET', `${V}/finance/summary`, { key: KEYS.adminW1 })).headers['x-ratelimit-remaining']).toBe('6');
   });
 });
+
+describe('a client that goes away mid-upload', () => {
+  it('is not an internal error: nothing is written, no 500 is logged, the server answers the next request', async () => {
+    const lines: string[] = [];
+    const internal: unknown[] = [];
+    srv = await startFixtureServer({ log: (line) => lines.push(line), onInternalError: (err) => internal.push(err) });
+    const before = srv.store.list('content_listeners').length;
+    const { port } = new URL(srv.url);
+    const { connect } = await import('node:net');
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(`POST ${V}/content/listeners HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEYS.editorW1}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`);
+        setTimeout(() => socket.destroy(), 100);
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(internal).toEqual([]);
+    expect(lines.filter((l) => / 500 /.test(l))).toEqual([]);
+    expect(srv.store.list('content_listeners')).toHaveLength(before);
+    const after = await srv.req('GET', `${V}/finance/summary`, { key: KEYS.viewerW1 });
+    expect(after.status).toBe(200);
+  });
+});
