@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { ApiError, NetworkError, ResponseError } from '../errors.js';
+import { ApiError, NetworkError, ResponseError, UsageError } from '../errors.js';
 import { maskKey, redactKeys } from '../redact.js';
 import type { RequestInput, ResponseData } from '../api/io-types.js';
 import type { OperationId, Route } from '../api/routes.js';
@@ -187,7 +187,7 @@ export class ApiClient {
     };
     for (const [name, value] of Object.entries(extra)) if (name.toLowerCase() !== 'authorization') headers[name.toLowerCase()] = value;
     if (this.options.key) headers.authorization = `Bearer ${this.options.key}`;
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const payload = body === undefined ? undefined : jsonBody(body);
     if (payload !== undefined) headers['content-type'] ??= 'application/json';
     const log = this.options.log;
     // hrtime, not performance.now(): the global `performance` loads perf_hooks (~3 ms of start-up).
@@ -241,6 +241,16 @@ export class ApiClient {
 
   async close(): Promise<void> {
     if (this.ownAgent) await (await this.ownAgent).close();
+  }
+}
+
+/** The body as JSON text; a value too deep to write (thousands of levels) is a usage error, not a crash. */
+function jsonBody(body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch (err) {
+    if (err instanceof RangeError) throw new UsageError(`The request body cannot be written as JSON: it is nested too deeply (${err.message})`);
+    throw err;
   }
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, type ClientOptions } from '../../src/http/client.js';
 import { endpoints } from '../../src/api/endpoints.js';
-import { ApiError, NetworkError, ResponseError } from '../../src/errors.js';
+import { ApiError, NetworkError, ResponseError, UsageError } from '../../src/errors.js';
 import { startTestServer, ok, fail, deadPort, type TestServer } from '../helpers/http-server.js';
 import { financeData } from '../helpers/fixtures.js';
 import { makeKey } from '../helpers/tmp.js';
@@ -339,5 +339,19 @@ describe('ApiClient: URLs', () => {
     clients.push(c);
     expect(c.resolve('/finance/summary')).toBe('http://h.example/api/v1/finance/summary');
     expect(c.resolve('x', { a: 1, b: undefined, c: null, d: ['p', 'q'] })).toBe('http://h.example/api/v1/x?a=1&d=p&d=q');
+  });
+});
+
+describe('ApiClient: bodies', () => {
+  it('a body nested too deeply to write as JSON is a usage error, and nothing is sent', async () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    const c = new ApiClient({ baseUrl: server.baseUrl, key: KEY, userAgent: UA });
+    clients.push(c);
+    const before = server.requests.length;
+    const err = await c.send('POST', `${server.baseUrl}/content/listeners`, deep).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toMatch(/nested too deeply/);
+    expect(server.requests.length).toBe(before);
   });
 });
