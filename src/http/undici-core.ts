@@ -14,10 +14,11 @@
  */
 import type { Dispatcher as DispatcherClass } from 'undici';
 import DispatcherImpl from 'undici/lib/dispatcher/dispatcher.js';
-import api from 'undici/lib/api/index.js';
+import request from 'undici/lib/api/api-request.js';
 
-// What undici's index.js does: request(), stream()… are methods of every dispatcher.
-Object.assign(DispatcherImpl.prototype, api);
+// What undici's index.js does for request(), the one method of its API that cr calls (its
+// index also loads stream(), pipeline(), upgrade() and connect(), which nothing here uses).
+Object.assign(DispatcherImpl.prototype, { request });
 
 /** The base every dispatcher extends: its request() drives a subclass's dispatch(). */
 export const DispatcherBase = DispatcherImpl as unknown as typeof DispatcherClass;

@@ -7,7 +7,7 @@ declare module 'undici/lib/dispatcher/dispatcher.js' {
   const Dispatcher: { prototype: object };
   export default Dispatcher;
 }
-declare module 'undici/lib/api/index.js' {
-  const api: object;
-  export default api;
+declare module 'undici/lib/api/api-request.js' {
+  const request: (...args: unknown[]) => unknown;
+  export default request;
 }
