@@ -94,12 +94,14 @@ describe('startup stays light', () => {
       expect(sources.some((u) => /\/src\/api\/check-json\.ts$/.test(u))).toBe(true);
       expect(sources.some((u) => /node_modules\/undici\//.test(u))).toBe(true);
       expect(sources.filter((u) => /node_modules\/(zod|hono|@hono|@modelcontextprotocol|jq-web|csv-stringify)\/|\/src\/server\/|\/src\/api\/schemas\//.test(u))).toEqual([]);
+      // No colour to print: chalk (and its terminal detection) stays unloaded (src/render/styles.ts).
+      expect(sources.filter((u) => /node_modules\/(chalk|supports-color)\/|\/src\/render\/styles\.ts$/.test(u))).toEqual([]);
     } finally {
       await srv.stop();
     }
   });
 
-  it('`cr finance summary --json` to a pipe loads neither node:http nor the fs streams that reading stdin needs', async () => {
+  it('`cr finance summary --json` to a pipe loads no node:http, no node:tty, nor the fs streams that reading stdin needs', async () => {
     const srv = await startFixtureServer();
     try {
       const { r, loaded } = await builtinsOf(['finance', 'summary', '--json'], { CR_API_KEY: KEYS.viewerW1, CR_BASE_URL: `${srv.url}/api/v1` });
@@ -108,7 +110,8 @@ describe('startup stays light', () => {
       // Positive control: the request's socket.
       expect(loaded).toContain('net');
       // undici without node:http (scripts/bundle.mjs); stdin (/dev/null here) never opened (src/io/streams.ts).
-      expect(loaded.filter((m) => /^(http|_http_\w+|internal\/fs\/streams|internal\/fs\/promises|internal\/readline\/\w+)$/.test(m))).toEqual([]);
+      // chalk's terminal detection (node:tty) neither: nothing is coloured (src/render/styles.ts).
+      expect(loaded.filter((m) => /^(http|_http_\w+|internal\/fs\/streams|internal\/fs\/promises|internal\/readline\/\w+|tty)$/.test(m))).toEqual([]);
     } finally {
       await srv.stop();
     }
