@@ -65,6 +65,27 @@ describe('cr --version from the launcher', () => {
   });
 });
 
+describe('the code cache a run starts from', () => {
+  it('a remote command takes cli.js.cache; --local, `cr serve` and `cr local` take cli.js.local.cache, which V8 accepts too', async () => {
+    const home = tempDir('cr-home-');
+    const env = { CR_STARTUP_DEBUG: '1', HOME: home, CR_STORE: `${home}/store.json` };
+    const cacheOf = (stderr: string) => /code cache (\w+) \(.*\/dist\/bundle\/(cli\.js(?:\.local)?\.cache)\)/.exec(stderr)?.slice(1);
+    const port = await deadPort();
+    const remote = await runBin(['finance', 'summary', '--json'], { env: { ...env, CR_API_KEY: makeKey(), CR_BASE_URL: `http://127.0.0.1:${port}/api/v1` } });
+    expect(cacheOf(remote.stderr)).toEqual(['accepted', 'cli.js.cache']);
+    const local = await runBin(['finance', 'summary', '--local', '--json'], { env });
+    expect(local.exitCode, local.stderr).toBe(0);
+    expect(cacheOf(local.stderr)).toEqual(['accepted', 'cli.js.local.cache']);
+    for (const args of [
+      ['serve', '--help'],
+      ['local', '--help'],
+    ])
+      expect(cacheOf((await runBin(args, { env })).stderr)).toEqual(['accepted', 'cli.js.local.cache']);
+    // `--profile local` names a profile, not the local command.
+    expect(cacheOf((await runBin(['--profile', 'local', 'profiles', 'list'], { env })).stderr)).toEqual(['accepted', 'cli.js.cache']);
+  });
+});
+
 describe('startup stays light', () => {
   it('the load recorder works: `cr api` does load undici (positive control)', async () => {
     const port = await deadPort();
