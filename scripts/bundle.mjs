@@ -57,6 +57,19 @@ const undiciEdits = {
 };
 
 /**
+ * undici checks its invariants with a plain `assert(value)` (no other node:assert method),
+ * and requires node:assert at load: with its AssertionError and error-message helpers that is
+ * ~1 ms of every run for checks that never fail. This stand-in loads node:assert on the first
+ * failing check and throws its AssertionError from the caller's frame.
+ */
+const assertOnFailure = `module.exports = function assert(value, message) {
+  if (value) return;
+  if (message instanceof Error) throw message;
+  const { AssertionError } = require('node:assert');
+  throw new AssertionError({ message, actual: value, expected: true, operator: '==', stackStartFn: assert });
+};`;
+
+/**
  * Keeps two of the dependencies' eager requires off the start-up path:
  * - undici loads node:http2 (and with it tls and crypto, ~10 ms) at require time, inside a
  *   try/catch that falls back to "no HTTP/2". cr speaks HTTP/1.1 only (no allowH2), so the
@@ -72,6 +85,10 @@ const startupPlugin = {
       contents: `throw new Error(${JSON.stringify(`${a.path} is left out of the cr bundle`)});`,
       loader: 'js',
     }));
+    b.onResolve({ filter: /^node:assert$/ }, (a) =>
+      a.importer.includes('/node_modules/undici/') ? { path: 'node:assert', namespace: 'cr-assert' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'cr-assert' }, () => ({ contents: assertOnFailure, loader: 'js' }));
     b.onResolve({ filter: /^node:child_process$/ }, (a) =>
       a.importer.includes('/node_modules/commander/') ? { path: 'node:child_process', namespace: 'cr-lazy' } : undefined,
     );
