@@ -10,7 +10,64 @@
 // One file instead of hundreds because module resolution was most of a CLI's start-up;
 // CommonJS instead of ESM because only a classic script can take V8's cached data on Node 20.
 import { readFileSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
+
+/**
+ * Source edits that keep node:http (its client, server, agent and parser modules: ~3 ms of
+ * every run) from loading with undici, which uses it for two things cr's requests do not need
+ * at load time:
+ * - lib/core/util.js compares a stream's constructor with http.IncomingMessage before
+ *   destroying it. A stream can only be an IncomingMessage once node:http is loaded, so the
+ *   comparison is made only for a constructor of that name;
+ * - lib/dispatcher/client.js reads http.maxHeaderSize at load time, for the default of a
+ *   Client's maxHeaderSize. That is Node's --max-http-header-size, 16 KiB unless given on the
+ *   command line or in NODE_OPTIONS: only then is node:http asked (test/e2e/startup.test.ts
+ *   checks 16 KiB against node:http itself).
+ * Each edit names the exact text it replaces; when an undici upgrade moves it, the build
+ * fails here rather than bundling a half-edited file (undici is pinned for this reason too).
+ */
+const undiciEdits = {
+  'lib/core/util.js': [
+    ["const { IncomingMessage } = require('node:http')\n", ''],
+    [
+      'if (Object.getPrototypeOf(stream).constructor === IncomingMessage) {',
+      "if (Object.getPrototypeOf(stream).constructor?.name === 'IncomingMessage' && Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage) {",
+    ],
+  ],
+  'lib/dispatcher/client.js': [
+    [
+      "const http = require('node:http')\n",
+      "const http = { get maxHeaderSize () { return /max-http-header-size/.test([...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ')) ? require('node:http').maxHeaderSize : 16384 } }\n",
+    ],
+    [
+      `const getDefaultNodeMaxHeaderSize = http &&
+  http.maxHeaderSize &&
+  Number.isInteger(http.maxHeaderSize) &&
+  http.maxHeaderSize > 0
+  ? () => http.maxHeaderSize
+  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }`,
+      `const getDefaultNodeMaxHeaderSize = () => {
+  const size = http.maxHeaderSize
+  if (Number.isInteger(size) && size > 0) return size
+  throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid')
+}`,
+    ],
+  ],
+};
+
+/**
+ * undici checks its invariants with a plain `assert(value)` (no other node:assert method),
+ * and requires node:assert at load: with its AssertionError and error-message helpers that is
+ * ~1 ms of every run for checks that never fail. This stand-in loads node:assert on the first
+ * failing check and throws its AssertionError from the caller's frame.
+ */
+const assertOnFailure = `module.exports = function assert(value, message) {
+  if (value) return;
+  if (message instanceof Error) throw message;
+  const { AssertionError } = require('node:assert');
+  throw new AssertionError({ message, actual: value, expected: true, operator: '==', stackStartFn: assert });
+};`;
 
 /**
  * Keeps two of the dependencies' eager requires off the start-up path:
@@ -28,9 +85,22 @@ const startupPlugin = {
       contents: `throw new Error(${JSON.stringify(`${a.path} is left out of the cr bundle`)});`,
       loader: 'js',
     }));
+    b.onResolve({ filter: /^node:assert$/ }, (a) =>
+      a.importer.includes('/node_modules/undici/') ? { path: 'node:assert', namespace: 'cr-assert' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'cr-assert' }, () => ({ contents: assertOnFailure, loader: 'js' }));
     b.onResolve({ filter: /^node:child_process$/ }, (a) =>
       a.importer.includes('/node_modules/commander/') ? { path: 'node:child_process', namespace: 'cr-lazy' } : undefined,
     );
+    b.onLoad({ filter: /\/node_modules\/undici\/lib\/(core\/util|dispatcher\/client)\.js$/ }, async (a) => {
+      const file = Object.keys(undiciEdits).find((f) => a.path.endsWith(`/undici/${f}`));
+      let text = await readFile(a.path, 'utf8');
+      for (const [from, to] of undiciEdits[file]) {
+        if (!text.includes(from)) throw new Error(`scripts/bundle.mjs: undici's ${file} no longer holds ${JSON.stringify(from.slice(0, 60))}`);
+        text = text.replace(from, to);
+      }
+      return { contents: text, loader: 'js' };
+    });
     b.onLoad({ filter: /.*/, namespace: 'cr-lazy' }, (a) => ({
       contents: `let m; module.exports = new Proxy({}, { get: (_, k) => (m ??= require(${JSON.stringify(a.path)}))[k] });`,
       loader: 'js',

@@ -1,10 +1,12 @@
-// Makes dist/bundle/cli.js.cache: runs the built CLI as the benchmark and a typical script
-// do (`cr finance summary --json` against a local server over demo data), then as a newcomer
-// does first (`cr finance summary --local --json`: the embedded server, on a store it creates),
-// and keeps the bytecode V8 compiled for both (src/run-bundle.ts, CR_CODE_CACHE_OUT). The
-// second run starts from the first run's cache, so what it writes holds both paths. Everything runs on
-// 127.0.0.1 in a temporary folder that is removed afterwards. A failure here only costs
-// start-up time, so it warns instead of failing the build.
+// Makes the two V8 code caches of the CLI bundle (src/run-bundle.ts picks one per run, and
+// CR_CODE_CACHE_OUT makes a run write what it compiled):
+//   dist/bundle/cli.js.cache        a run as the benchmark and a typical script do:
+//                                   `cr finance summary --json` against a local server over demo data;
+//   dist/bundle/cli.js.local.cache  a run as a newcomer does first: `cr finance summary --local --json`,
+//                                   the embedded server on a store it creates.
+// Each is trained from no cache, so it holds its own path only (see run-bundle.ts for why two).
+// Everything runs on 127.0.0.1 in a temporary folder that is removed afterwards. A failure here
+// only costs start-up time, so it warns instead of failing the build.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +15,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const CACHE = 'dist/bundle/cli.js.cache';
+const LOCAL_CACHE = 'dist/bundle/cli.js.local.cache';
 const dir = mkdtempSync(join(tmpdir(), 'cr-code-cache-'));
 try {
   const { initStore } = await import('../dist/src/server/init-store.js');
@@ -30,19 +33,19 @@ try {
     const localEnv = { ...rest, CR_STORE: join(dir, 'local', 'store.json') };
     await run(process.execPath, local, { env: localEnv, timeout: 60_000 });
     await run(process.execPath, remote, { env: { ...env, CR_CODE_CACHE_OUT: CACHE }, timeout: 60_000 });
-    await run(process.execPath, local, { env: { ...localEnv, CR_CODE_CACHE_OUT: CACHE }, timeout: 60_000 });
-    for (const [args, e] of [
-      [remote, env],
-      [local, localEnv],
+    await run(process.execPath, local, { env: { ...localEnv, CR_CODE_CACHE_OUT: LOCAL_CACHE }, timeout: 60_000 });
+    for (const [args, e, file] of [
+      [remote, env, CACHE],
+      [local, localEnv, LOCAL_CACHE],
     ]) {
       const check = await run(process.execPath, args, { env: { ...e, CR_STARTUP_DEBUG: '1' }, timeout: 60_000 });
-      if (!check.stderr.includes('code cache accepted')) throw new Error(`the new cache is not used: ${check.stderr.trim()}`);
+      if (!check.stderr.includes(`code cache accepted (${join(process.cwd(), file)})`)) throw new Error(`the new cache is not used: ${check.stderr.trim()}`);
     }
   } finally {
     await server.close();
   }
 } catch (err) {
-  if (existsSync(CACHE)) rmSync(CACHE);
+  for (const file of [CACHE, LOCAL_CACHE]) if (existsSync(file)) rmSync(file);
   console.warn(`warning: no V8 code cache for the CLI (start-up will be slower): ${err instanceof Error ? err.message : err}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

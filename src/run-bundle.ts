@@ -25,9 +25,10 @@ export function runBundle(): void {
   // or two requests. The baseline compiler alone is plenty for that. Set before compiling:
   // V8's flags are part of what a code cache must match.
   setFlagsFromString('--liftoff-only');
-  zodWithoutJit(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  zodWithoutJit(argv);
   const bundle = join(import.meta.dirname, 'cli.js');
-  const cacheFile = `${bundle}.cache`;
+  const cacheFile = `${bundle}${runsServerCode(argv) ? '.local' : ''}.cache`;
   let source: string;
   try {
     // The build emits ASCII only (esbuild charset: 'ascii'), so latin1 reads it exactly
@@ -53,6 +54,19 @@ export function runBundle(): void {
   const mod = { exports: {} as { main?: () => Promise<void> } };
   (script.runInThisContext() as BundleFn)(mod.exports, createRequire(bundle), mod, bundle, dirname(bundle));
   void mod.exports.main!();
+}
+
+/**
+ * Which of the two code caches a run starts from (scripts/code-cache.mjs trains both).
+ * V8 deserialises the whole cache before the first line runs, ~12 µs per KB here: one cache
+ * holding both the remote and the --local path (1.16 MB) made every remote run pay for the
+ * embedded server's zod, Hono and store code it never runs. So `cli.js.cache` holds a remote
+ * `finance summary --json` (835 KB) and `cli.js.local.cache` a `--local` one; `--local`, and
+ * `cr serve` or `cr local …` written first, take the latter. A wrong guess (`cr --profile p serve`)
+ * only compiles what the other cache lacks, as before there was one.
+ */
+function runsServerCode(argv: string[]): boolean {
+  return argv.includes('--local') || argv[0] === 'serve' || argv[0] === 'local';
 }
 
 /** Commands that run for long: they keep zod's compiled parsers. */

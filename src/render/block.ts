@@ -1,6 +1,7 @@
 import type { IO } from '../io/streams.js';
 import { oneLineCell } from './escape.js';
-import { cellText, styles, type Styles } from './styles.js';
+import type { Styles } from './styles.js';
+import { cellText } from './cell.js';
 import type { Column, View } from './view.js';
 import { csvTableOf, type CsvTable } from './csv.js';
 
@@ -15,8 +16,11 @@ export interface Block {
   footer?: string;
   /** Piped only, on standard error: the rows are one page of more (View.partial). */
   partial?: string;
-  /** The lines piped output gets, as cells (escaped onto one line by `writeTsv`). */
-  tsv(io: IO): readonly (readonly unknown[])[];
+  /**
+   * The lines piped output gets, as cells (escaped onto one line by `writeTsv`); `s` is given
+   * when colour was forced (FORCE_COLOR) and undefined otherwise.
+   */
+  tsv(io: IO, s: Styles | undefined): readonly (readonly unknown[])[];
   /** The terminal form, without title and footer. */
   draw(s: Styles, width: number): string | Promise<string>;
   /** `--csv`: the block as a CSV table, when it is one. */
@@ -37,8 +41,7 @@ class Ready {
 const tsvCell = (v: unknown): string => (v instanceof Ready ? v.text : oneLineCell(cellText(v)));
 
 /** A row's TSV cells: the plain value, styled only when colour was forced (FORCE_COLOR, docs/cli-contract.md). */
-function tsvCells<T>(io: IO, columns: readonly Column<T>[], row: T): unknown[] {
-  const s = io.color ? styles(true) : undefined;
+function tsvCells<T>(s: Styles | undefined, columns: readonly Column<T>[], row: T): unknown[] {
   return columns.map((c) => {
     const value = (c.plain ?? c.value)(row);
     return s && c.style ? new Ready(c.style(tsvCell(value), row, s)) : value;
@@ -52,7 +55,7 @@ export function table<T>(view: View<T>): Block {
     title: view.title,
     footer: view.footer,
     partial: view.partial,
-    tsv: (io) => view.rows.map((row) => [...tag, ...tsvCells(io, view.columns, row)]),
+    tsv: (_io, s) => view.rows.map((row) => [...tag, ...tsvCells(s, view.columns, row)]),
     async draw(s, width) {
       if (view.rows.length === 0 && view.empty) return s.dim(view.empty);
       const { drawTable } = await import('./table.js');
@@ -64,9 +67,10 @@ export function table<T>(view: View<T>): Block {
 }
 
 /** Piped output: each block's rows as tab-separated lines; a partial list says so on stderr. */
-export function writeTsv(io: IO, blocks: readonly Block[]): void {
+export async function writeTsv(io: IO, blocks: readonly Block[]): Promise<void> {
+  const s = io.color ? (await import('./styles.js')).styles(true) : undefined;
   for (const block of blocks) {
-    const rows = block.tsv(io);
+    const rows = block.tsv(io, s);
     if (rows.length) io.out.write(rows.map((r) => r.map(tsvCell).join('\t')).join('\n') + '\n');
     if (block.partial) io.err.write(block.partial + '\n');
   }

@@ -1,7 +1,6 @@
 import type { IO } from '../io/streams.js';
 import { table, writeTsv, type Block } from './block.js';
 import { writeJson } from './json.js';
-import { styles } from './styles.js';
 import type { View } from './view.js';
 
 export { table, type Block } from './block.js';
@@ -22,7 +21,7 @@ export async function render<T>(io: IO, opts: RenderOptions, output: Output<T>):
   if (isScripted(opts)) return renderScript(io, opts, blocks);
   if (opts.json) return writeJson(io, opts.data);
   if (!io.tty.out) return writeTsv(io, blocks);
-  const s = styles(io.color);
+  const s = (await import('./styles.js')).styles(io.color);
   const parts: string[] = [];
   for (const block of blocks) {
     let text = block.title ? s.bold(block.title) + '\n' : '';

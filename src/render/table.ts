@@ -1,6 +1,7 @@
 import { oneLineCell } from './escape.js';
 import { fitWidths } from './fit.js';
-import { cellText, type Styles } from './styles.js';
+import type { Styles } from './styles.js';
+import { cellText } from './cell.js';
 import type { Column, View } from './view.js';
 import { cutToWidth, displayWidth } from './width.js';
 

@@ -1,7 +1,9 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBin, PKG_VERSION } from '../helpers/cli.js';
 import { cleanupTempDirs, makeKey, tempDir } from '../helpers/tmp.js';
-import { deadPort } from '../helpers/http-server.js';
+import { deadPort, ok, startTestServer } from '../helpers/http-server.js';
 import { executedSources } from '../helpers/executed-sources.js';
 import { KEYS, startFixtureServer } from '../server/helpers.js';
 
@@ -32,6 +34,27 @@ async function loadsOf(args: string[], env: Record<string, string> = {}) {
   return { r, sources: [...executedSources(dir)] };
 }
 
+/**
+ * Runs the built CLI with a preload that writes, at exit, the Node built-ins the run loaded
+ * (process.moduleLoadList, less those loaded before the CLI started).
+ */
+async function builtinsOf(args: string[], env: Record<string, string> = {}) {
+  const dir = tempDir('cr-builtins-');
+  const preload = join(dir, 'preload.cjs');
+  const out = join(dir, 'loaded.txt');
+  writeFileSync(
+    preload,
+    `const before = new Set(process.moduleLoadList);
+process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.filter((m) => !before.has(m)).join('\\n')));`,
+  );
+  const r = await runBin(args, { env, nodeArgs: ['--require', preload] });
+  const loaded = readFileSync(out, 'utf8')
+    .split('\n')
+    .filter((m) => m.startsWith('NativeModule '))
+    .map((m) => m.slice('NativeModule '.length));
+  return { r, loaded };
+}
+
 describe('cr --version from the launcher', () => {
   it('--version prints the package.json version', async () => {
     for (const flag of ['--version', '-V']) {
@@ -39,6 +62,27 @@ describe('cr --version from the launcher', () => {
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(`${PKG_VERSION}\n`);
     }
+  });
+});
+
+describe('the code cache a run starts from', () => {
+  it('a remote command takes cli.js.cache; --local, `cr serve` and `cr local` take cli.js.local.cache, which V8 accepts too', async () => {
+    const home = tempDir('cr-home-');
+    const env = { CR_STARTUP_DEBUG: '1', HOME: home, CR_STORE: `${home}/store.json` };
+    const cacheOf = (stderr: string) => /code cache (\w+) \(.*\/dist\/bundle\/(cli\.js(?:\.local)?\.cache)\)/.exec(stderr)?.slice(1);
+    const port = await deadPort();
+    const remote = await runBin(['finance', 'summary', '--json'], { env: { ...env, CR_API_KEY: makeKey(), CR_BASE_URL: `http://127.0.0.1:${port}/api/v1` } });
+    expect(cacheOf(remote.stderr)).toEqual(['accepted', 'cli.js.cache']);
+    const local = await runBin(['finance', 'summary', '--local', '--json'], { env });
+    expect(local.exitCode, local.stderr).toBe(0);
+    expect(cacheOf(local.stderr)).toEqual(['accepted', 'cli.js.local.cache']);
+    for (const args of [
+      ['serve', '--help'],
+      ['local', '--help'],
+    ])
+      expect(cacheOf((await runBin(args, { env })).stderr)).toEqual(['accepted', 'cli.js.local.cache']);
+    // `--profile local` names a profile, not the local command.
+    expect(cacheOf((await runBin(['--profile', 'local', 'profiles', 'list'], { env })).stderr)).toEqual(['accepted', 'cli.js.cache']);
   });
 });
 
@@ -71,8 +115,49 @@ describe('startup stays light', () => {
       expect(sources.some((u) => /\/src\/api\/check-json\.ts$/.test(u))).toBe(true);
       expect(sources.some((u) => /node_modules\/undici\//.test(u))).toBe(true);
       expect(sources.filter((u) => /node_modules\/(zod|hono|@hono|@modelcontextprotocol|jq-web|csv-stringify)\/|\/src\/server\/|\/src\/api\/schemas\//.test(u))).toEqual([]);
+      // No colour to print: chalk (and its terminal detection) stays unloaded (src/render/styles.ts).
+      expect(sources.filter((u) => /node_modules\/(chalk|supports-color)\/|\/src\/render\/styles\.ts$/.test(u))).toEqual([]);
     } finally {
       await srv.stop();
+    }
+  });
+
+  it('`cr finance summary --json` to a pipe loads no node:http, node:tty or node:assert, nor the fs streams that reading stdin needs', async () => {
+    const srv = await startFixtureServer();
+    try {
+      const { r, loaded } = await builtinsOf(['finance', 'summary', '--json'], { CR_API_KEY: KEYS.viewerW1, CR_BASE_URL: `${srv.url}/api/v1` });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toHaveProperty('summaries');
+      // Positive control: the request's socket.
+      expect(loaded).toContain('net');
+      // undici without node:http (scripts/bundle.mjs); stdin (/dev/null here) never opened (src/io/streams.ts).
+      // chalk's terminal detection (node:tty) neither: nothing is coloured (src/render/styles.ts);
+      // nor node:assert, which undici's invariant checks load only when one fails.
+      expect(loaded.filter((m) => /^(http|_http_\w+|internal\/fs\/streams|internal\/fs\/promises|internal\/readline\/\w+|tty|assert)$/.test(m))).toEqual([]);
+    } finally {
+      await srv.stop();
+    }
+  });
+
+  it("the bundled undici keeps Node's response header limit (16 KiB, or --max-http-header-size) without node:http at load", async () => {
+    const srv = await startTestServer(ok({ fine: true }));
+    try {
+      const env = { CR_API_KEY: makeKey(), CR_BASE_URL: srv.baseUrl };
+      const withHeader = (size: number) => srv.handle({ ...ok({ fine: true }), headers: { 'x-padding': 'a'.repeat(size) } });
+      withHeader(15_000);
+      expect((await runBin(['api', '/x'], { env })).exitCode).toBe(0);
+      withHeader(17_000);
+      const over = await runBin(['api', '/x'], { env });
+      expect(over.exitCode).toBe(8);
+      expect(over.stderr).toMatch(/Headers Overflow/);
+      // Node's own setting, on the command line or in NODE_OPTIONS, still decides.
+      const flagged = await runBin(['api', '/x'], { env, nodeArgs: ['--max-http-header-size=65536'] });
+      expect(flagged.exitCode, flagged.stderr).toBe(0);
+      const viaOptions = await runBin(['api', '/x'], { env: { ...env, NODE_OPTIONS: '--max-http-header-size=65536' } });
+      expect(viaOptions.exitCode, viaOptions.stderr).toBe(0);
+      expect(JSON.parse(viaOptions.stdout)).toEqual({ fine: true });
+    } finally {
+      await srv.close();
     }
   });
 
