@@ -6,7 +6,7 @@
  */
 import { loadavg } from 'node:os';
 import { PROPORTIONS } from './gen-store.mjs';
-import { fmt, range, fx, pct, kfmt, div as x } from './stats.mjs';
+import { fmt, range, fx, pct, kfmt, div as x, keyFigures } from './stats.mjs';
 
 /** Server CPU per answered request, µs: steadier than req/s on a shared machine. */
 export const cpuPerRequest = (r) => ((r.serverCpuPct / 100) * 1e6) / r.rps.median;
@@ -19,12 +19,7 @@ export const cpuPerRequest = (r) => ((r.serverCpuPct / 100) * 1e6) / r.rps.media
 export function renderReport(o) {
   const { results, machine, targets, profiles, config, vsNodeHttp, listenerBody, adBody, totalS } = o;
   const { QUICK, REPEATS, RUN_MS, CLI_RUNS, CLI_WARMUP, SIZES, CONNS, LAT_MS, PROFILE } = config;
-  const c = results.cli;
-  const small = SIZES[0];
-  const big = SIZES[SIZES.length - 1];
-  const w50 = results.writes[CONNS];
-  const w1 = results.writes[1];
-  const ads = results.adsWrites;
+  const { c, small, big, w50, w1, ads } = keyFigures(results, SIZES, CONNS);
   const ms = (s) => range(s, 1);
   /** Server CPU per answered request, µs: steadier than req/s on a shared machine. */
   const cpuPerRequest = (r) => ((r.serverCpuPct / 100) * 1e6) / r.rps.median;

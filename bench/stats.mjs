@@ -23,3 +23,15 @@ export const range = (s, d = 1) => `${fmt(s.median, d)} (${fmt(s.min, d)}–${fm
 export const fx = (r) => (Number.isFinite(r) ? `${r.toFixed(2)}×` : 'n/a');
 export const pct = (r) => (Number.isFinite(r) ? `${(r * 100).toFixed(0)} %` : 'n/a');
 export const kfmt = (n) => (n >= 1000 ? `${n / 1000}k` : String(n));
+
+/** The figures the targets and the report both start from: CLI timings, sizes, the write runs. */
+export function keyFigures(results, SIZES, CONNS) {
+  return {
+    c: results.cli,
+    small: SIZES[0],
+    big: SIZES[SIZES.length - 1],
+    w50: results.writes[CONNS],
+    w1: results.writes[1],
+    ads: results.adsWrites,
+  };
+}

@@ -2,7 +2,7 @@
  * The speed targets of docs/benchmarks.md, each with the figure of this run that it is judged on,
  * and how to profile it when missed (the profiles are taken by bench/run.mjs).
  */
-import { summarize, fmt, fx, pct, kfmt, div as x } from './stats.mjs';
+import { summarize, fmt, fx, pct, kfmt, div as x, keyFigures } from './stats.mjs';
 
 const stat = (xs) => summarize(xs.filter(Number.isFinite));
 
@@ -17,12 +17,7 @@ const stat = (xs) => summarize(xs.filter(Number.isFinite));
  * @returns {{targets: object[], vsNodeHttp: {median:number,min:number,max:number,n:number}}}
  */
 export function buildTargets({ results, SIZES, CONNS, crBin, profileServer, profileCli }) {
-  const c = results.cli;
-  const small = SIZES[0];
-  const big = SIZES[SIZES.length - 1];
-  const w50 = results.writes[CONNS];
-  const w1 = results.writes[1];
-  const ads = results.adsWrites;
+  const { c, small, big, w50, w1, ads } = keyFigures(results, SIZES, CONNS);
   /**
    * a/b req/s per repeat (the scenarios ran interleaved, so repeat r of each ran seconds apart):
    * median (min–max) of those paired ratios, steadier than a ratio of medians on a shared machine.
