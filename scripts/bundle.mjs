@@ -22,7 +22,7 @@ import { build } from 'esbuild';
  *   comparison is made only for a constructor of that name;
  * - lib/dispatcher/client.js reads http.maxHeaderSize at load time, for the default of a
  *   Client's maxHeaderSize. That is Node's --max-http-header-size, 16 KiB unless given on the
- *   command line or in NODE_OPTIONS: only then is node:http asked (test/e2e/startup.test.ts
+ *   command line or in NODE_OPTIONS (with dashes or underscores): only then is node:http asked (test/e2e/startup.test.ts
  *   checks 16 KiB against node:http itself).
  * Each edit names the exact text it replaces; when an undici upgrade moves it, the build
  * fails here rather than bundling a half-edited file (undici is pinned for this reason too).
@@ -38,7 +38,7 @@ const undiciEdits = {
   'lib/dispatcher/client.js': [
     [
       "const http = require('node:http')\n",
-      "const http = { get maxHeaderSize () { return /max-http-header-size/.test([...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ')) ? require('node:http').maxHeaderSize : 16384 } }\n",
+      "const http = { get maxHeaderSize () { return /max[-_]http[-_]header[-_]size/.test([...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ')) ? require('node:http').maxHeaderSize : 16384 } }\n",
     ],
     [
       `const getDefaultNodeMaxHeaderSize = http &&

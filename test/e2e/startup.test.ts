@@ -156,6 +156,9 @@ describe('startup stays light', () => {
       const viaOptions = await runBin(['api', '/x'], { env: { ...env, NODE_OPTIONS: '--max-http-header-size=65536' } });
       expect(viaOptions.exitCode, viaOptions.stderr).toBe(0);
       expect(JSON.parse(viaOptions.stdout)).toEqual({ fine: true });
+      // Node takes its options with underscores too.
+      const underscored = await runBin(['api', '/x'], { env: { ...env, NODE_OPTIONS: '--max_http_header_size=65536' } });
+      expect(underscored.exitCode, underscored.stderr).toBe(0);
     } finally {
       await srv.close();
     }
