@@ -81,6 +81,9 @@ export function hostOriginCheck(extra: readonly string[] = []) {
  */
 const nodeIncoming = (c: HonoContext): IncomingMessage | undefined => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
 
+/** The error is the client's upload cut short: its connection is gone, no answer reaches it. */
+const uploadAborted = (c: HonoContext, err: unknown) => (err as NodeJS.ErrnoException)?.code === 'ECONNRESET' && nodeIncoming(c)?.destroyed === true;
+
 /** The local server's Hono app: REST routes generated from the endpoint table. */
 export function createApp(opts: AppOptions): Hono<AppEnv> {
   const core = opts.core ?? createCore(opts);
@@ -91,6 +94,7 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
     app.use('*', async (c, next) => {
       const t0 = performance.now();
       await next();
+      if (c.error && uploadAborted(c, c.error)) return;
       log({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - t0), keyId: c.get('keyId') });
     });
   }
@@ -123,6 +127,8 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
 
   app.notFound((c) => envelope(c, 404, 'Not found', 'NOT_FOUND'));
   app.onError((err, c) => {
+    // A client that went away mid-body: nothing to report (as in node-listener.ts).
+    if (uploadAborted(c, err)) return envelope(c, 400, 'Request aborted', 'BAD_REQUEST');
     (opts.onInternalError ?? ((e: unknown) => console.error(`cr serve: internal error: ${errorSummary(e)}`)))(err);
     return envelope(c, 500, 'Internal error', 'INTERNAL_ERROR');
   });

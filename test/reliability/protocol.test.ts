@@ -112,7 +112,8 @@ describe('X-RateLimit-* on MCP answers', () => {
 });
 
 describe('a client that goes away mid-upload', () => {
-  it('is not an internal error: nothing is written, no 500 is logged, the server answers the next request', async () => {
+  // The second path has an escape: the Hono app answers it, not the table-first listener.
+  it.each([`${V}/content/listeners`, `${V}/content/%6Cisteners`])('is not an internal error: nothing is written, no 500 is logged, the server answers the next request (%s)', async (path) => {
     const lines: string[] = [];
     const internal: unknown[] = [];
     srv = await startFixtureServer({ log: (line) => lines.push(line), onInternalError: (err) => internal.push(err) });
@@ -121,7 +122,7 @@ describe('a client that goes away mid-upload', () => {
     const { connect } = await import('node:net');
     await new Promise<void>((resolve, reject) => {
       const socket = connect(Number(port), '127.0.0.1', () => {
-        socket.write(`POST ${V}/content/listeners HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEYS.editorW1}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`);
+        socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEYS.editorW1}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`);
         setTimeout(() => socket.destroy(), 100);
       });
       socket.on('close', () => resolve());
