@@ -81,6 +81,12 @@ export function hostOriginCheck(extra: readonly string[] = []) {
  */
 const nodeIncoming = (c: HonoContext): IncomingMessage | undefined => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
 
+/**
+ * The status the request log gives a request whose client left mid-upload (nginx's 499,
+ * "client closed request"): one line per request, and none of them a 500 (docs/api-decisions.md §9).
+ */
+export const CLIENT_CLOSED_REQUEST = 499;
+
 /** The error is the client's upload cut short: its connection is gone, no answer reaches it. */
 const uploadAborted = (c: HonoContext, err: unknown) => (err as NodeJS.ErrnoException)?.code === 'ECONNRESET' && nodeIncoming(c)?.destroyed === true;
 
@@ -94,8 +100,8 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
     app.use('*', async (c, next) => {
       const t0 = performance.now();
       await next();
-      if (c.error && uploadAborted(c, c.error)) return;
-      log({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - t0), keyId: c.get('keyId') });
+      const status = c.error && uploadAborted(c, c.error) ? CLIENT_CLOSED_REQUEST : c.res.status;
+      log({ method: c.req.method, path: c.req.path, status, ms: Math.round(performance.now() - t0), keyId: c.get('keyId') });
     });
   }
   if (opts.allowedHosts !== false) app.use('*', hostOriginCheck(opts.allowedHosts || []));

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CLIENT_CLOSED_REQUEST } from './app.js';
 import type { RequestLogEntry } from './app.js';
 import { readIncomingText } from './body.js';
 import type { ServerCore } from './core-types.js';
@@ -55,6 +56,11 @@ export function tableFirstListener(o: TableFirstOptions): Listener {
     const method = req.method ?? 'GET';
     const pending = tableRequest({ method, url, headers: req.headers as Record<string, string | undefined>, readBody: () => readIncomingText(req) });
     if (!pending) return o.fallback(req, res);
+    const logLine = (status: number, keyId: string | undefined) => {
+      if (!o.log) return;
+      const q = url.indexOf('?');
+      o.log({ method, path: q === -1 ? url : url.slice(0, q), status, ms: Math.round(performance.now() - started), keyId });
+    };
     const send = (answer: PlainAnswer) => {
       // A declared length, as the Fetch adapter sent it: no chunked framing for a body known whole.
       const length = typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength;
@@ -63,15 +69,14 @@ export function tableFirstListener(o: TableFirstOptions): Listener {
       headers.date = date();
       res.writeHead(answer.status, headers);
       res.end(answer.body);
-      if (!o.log) return;
-      const q = url.indexOf('?');
-      o.log({ method, path: q === -1 ? url : url.slice(0, q), status: answer.status, ms: Math.round(performance.now() - started), keyId: answer.keyId });
+      logLine(answer.status, answer.keyId);
     };
     pending.then(send, (err: unknown) => {
       // A client that went away mid-body (its upload aborted) is no fault of the server's:
       // nothing to answer, nothing to report.
       if (req.destroyed && (err as NodeJS.ErrnoException)?.code === 'ECONNRESET') {
         res.destroy();
+        logLine(CLIENT_CLOSED_REQUEST, undefined);
         return;
       }
       // What the app's error handler does for a throw outside the pipeline's own catch.

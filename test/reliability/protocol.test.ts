@@ -113,26 +113,30 @@ describe('X-RateLimit-* on MCP answers', () => {
 
 describe('a client that goes away mid-upload', () => {
   // The second path has an escape: the Hono app answers it, not the table-first listener.
-  it.each([`${V}/content/listeners`, `${V}/content/%6Cisteners`])('is not an internal error: nothing is written, no 500 is logged, the server answers the next request (%s)', async (path) => {
-    const lines: string[] = [];
-    const internal: unknown[] = [];
-    srv = await startFixtureServer({ log: (line) => lines.push(line), onInternalError: (err) => internal.push(err) });
-    const before = srv.store.list('content_listeners').length;
-    const { port } = new URL(srv.url);
-    const { connect } = await import('node:net');
-    await new Promise<void>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => {
-        socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEYS.editorW1}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`);
-        setTimeout(() => socket.destroy(), 100);
+  it.each([`${V}/content/listeners`, `${V}/content/%6Cisteners`])(
+    'is not an internal error: nothing is written, its log line says 499 (no 500), the server answers the next request (%s)',
+    async (path) => {
+      const lines: string[] = [];
+      const internal: unknown[] = [];
+      srv = await startFixtureServer({ log: (line) => lines.push(line), onInternalError: (err) => internal.push(err) });
+      const before = srv.store.list('content_listeners').length;
+      const { port } = new URL(srv.url);
+      const { connect } = await import('node:net');
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEYS.editorW1}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`);
+          setTimeout(() => socket.destroy(), 100);
+        });
+        socket.on('close', () => resolve());
+        socket.on('error', reject);
       });
-      socket.on('close', () => resolve());
-      socket.on('error', reject);
-    });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(internal).toEqual([]);
-    expect(lines.filter((l) => / 500 /.test(l))).toEqual([]);
-    expect(srv.store.list('content_listeners')).toHaveLength(before);
-    const after = await srv.req('GET', `${V}/finance/summary`, { key: KEYS.viewerW1 });
-    expect(after.status).toBe(200);
-  });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(internal).toEqual([]);
+      expect(lines.filter((l) => / 500 /.test(l))).toEqual([]);
+      expect(lines.filter((l) => l.includes(' POST ') && / 499 /.test(l))).toHaveLength(1);
+      expect(srv.store.list('content_listeners')).toHaveLength(before);
+      const after = await srv.req('GET', `${V}/finance/summary`, { key: KEYS.viewerW1 });
+      expect(after.status).toBe(200);
+    },
+  );
 });
