@@ -108,6 +108,9 @@ export interface CarriedRequest {
   readBody: () => Promise<string>;
 }
 
+/** The longest path whose table match is remembered (tableRoutes). */
+const MEMO_PATH_MAX = 256;
+
 /**
  * The endpoint table's paths without a router: answers a request to one of them (see
  * answerTableRoute), or returns undefined for any other path, which the caller hands to the
@@ -115,11 +118,13 @@ export interface CarriedRequest {
  */
 export function tableRoutes(core: ServerCore): (req: CarriedRequest) => Promise<PlainAnswer> | undefined {
   const paths = tablePaths();
-  // The same few paths come again and again: their matches are kept (a bounded number, so
-  // a stream of distinct paths cannot grow the process).
+  // The same few paths come again and again: their matches are kept (a bounded number of
+  // short paths, so a stream of distinct paths cannot grow the process).
   const seen = new Map<string, ReturnType<typeof matchTable>>();
   const match = (pathname: string) => {
     if (seen.has(pathname)) return seen.get(pathname);
+    // Long paths (up to a URL's 16 KiB) are matched each time: the memo stays a few hundred KB at most.
+    if (pathname.length > MEMO_PATH_MAX) return matchTable(paths, pathname);
     if (seen.size >= 1024) seen.clear();
     const hit = matchTable(paths, pathname);
     seen.set(pathname, hit);
