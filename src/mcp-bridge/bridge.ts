@@ -68,6 +68,17 @@ export class Bridge {
     await this.o.client.start();
   }
 
+  /**
+   * Resolves once every request the agent sent has its answer written (or `boundMs` passed):
+   * an agent that writes its requests and closes its end of the pipe still gets them all.
+   */
+  async drain(boundMs: number): Promise<void> {
+    const until = Date.now() + boundMs;
+    // Lines already read may still be on their way through the line filter and the transport.
+    await new Promise((r) => setImmediate(r));
+    while (this.pending.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+  }
+
   /** Stops reading the agent, ends the HTTP session; bounded so shutdown stays quick. */
   async close(boundMs = 500): Promise<void> {
     if (this.closing) return;

@@ -17,6 +17,9 @@ async function endpointOf(ctx: Context): Promise<{ url: URL; key: string; profil
   return { url: new URL(`${creds.baseUrl.replace(/\/+$/, '')}/mcp`), key: creds.key, profile: creds.profile, close: async () => undefined };
 }
 
+/** How long requests still under way when the agent closes stdin are waited for (the CLI's request timeout). */
+const DRAIN_AFTER_STDIN_MS = 30_000;
+
 /**
  * Runs the stdio bridge until the agent closes standard input or the process gets SIGTERM
  * or SIGINT, then resolves (the command exits 0). Standard output carries JSON-RPC
@@ -57,6 +60,19 @@ export async function runStdioBridge(
     if (ctx.globals.verbose)
       log(`cr mcp: bridging stdio to ${oneLine(endpoint.url.origin + endpoint.url.pathname)}${endpoint.profile ? ` (profile ${endpoint.profile})` : ''}`);
     const why = await stopped;
+    if (why === 'stdin closed') {
+      // Requests already sent are answered first; a signal meanwhile stops at once.
+      let onDrainSignal!: () => void;
+      const signalled = new Promise<void>((resolve) => (onDrainSignal = resolve));
+      process.once('SIGTERM', onDrainSignal);
+      process.once('SIGINT', onDrainSignal);
+      try {
+        await Promise.race([bridge.drain(DRAIN_AFTER_STDIN_MS), signalled]);
+      } finally {
+        process.off('SIGTERM', onDrainSignal);
+        process.off('SIGINT', onDrainSignal);
+      }
+    }
     if (ctx.globals.verbose) log(`cr mcp: ${why}; stopping`);
   } finally {
     process.off('SIGTERM', onSignal);

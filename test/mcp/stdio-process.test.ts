@@ -61,6 +61,23 @@ afterAll(async () => {
 });
 
 describe('cr mcp stdio as a process', () => {
+  it('requests written just before stdin closes are all answered, then it exits 0', async () => {
+    const p = spawnRaw([]);
+    p.child.stdin!.write(line(INIT));
+    p.child.stdin!.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    p.child.stdin!.write(line({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+    p.child.stdin!.end(line({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'listCrmAgents', arguments: {} } }));
+    const r = await p.child;
+    expect(r.exitCode).toBe(0);
+    const answers = p
+      .out()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id?: number; result?: Record<string, unknown> });
+    expect(answers.map((a) => a.id).sort()).toEqual([1, 2, 3]);
+    expect(answers.find((a) => a.id === 3)?.result).toMatchObject({ structuredContent: { data: { agents: expect.any(Array) } } });
+  });
+
   it('stdout carries only JSON-RPC lines, also for input that is not JSON-RPC; closing stdin exits 0 within 1 s', async () => {
     const p = spawnRaw(['--verbose']);
     p.child.stdin!.write(line(INIT));
