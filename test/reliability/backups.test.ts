@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { Store, StoreError } from '../../src/server/store/store.js';
 import { KEYS, fixtureStore, request } from '../server/helpers.js';
-import { ensureBuilt, rng, runCr, spawnCrServe } from './durability-helpers.js';
+import { ensureBuilt, listenerRecord, rng, runCr, spawnCrServe } from './durability-helpers.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
 /**
@@ -19,28 +19,13 @@ beforeAll(async () => {
 
 const cleanups = cleanupsAfterAll();
 
-const listener = (id: string) => ({
-  id,
-  websiteId: 'w',
-  name: id,
-  sourceType: 'x',
-  queryConfig: { handle: id },
-  pollInterval: '24h',
-  nextPollAt: null,
-  lastPolledAt: null,
-  lastItemCount: 0,
-  enabled: true,
-  createdAt: 't',
-  updatedAt: 't',
-});
-
 /** A store with three folds behind it: store.json, .bak.1 and .bak.2 are sealed snapshots. */
 async function storeWithHistory() {
   const s = await fixtureStore();
   cleanups.push(s.cleanup);
   const store = await Store.open(s.path);
   for (const id of ['one', 'two', 'three']) {
-    await store.commit([{ op: 'insert', collection: 'content_listeners', record: listener(id) }]);
+    await store.commit([{ op: 'insert', collection: 'content_listeners', record: listenerRecord(id) }]);
     await store.compact();
   }
   await store.close();

@@ -131,3 +131,19 @@ export function rng(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** A content listener record as the store holds it, for tests that write to a Store directly. */
+export const listenerRecord = (id: string) => ({
+  id,
+  websiteId: 'w',
+  name: id,
+  sourceType: 'x',
+  queryConfig: { handle: id },
+  pollInterval: '24h',
+  nextPollAt: null,
+  lastPolledAt: null,
+  lastItemCount: 0,
+  enabled: true,
+  createdAt: 't',
+  updatedAt: 't',
+});

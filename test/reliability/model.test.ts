@@ -8,6 +8,7 @@ import type { StoreFs } from '../../src/server/store/fs-layer.js';
 import { journalPathOf } from '../../src/server/store/journal.js';
 import { FIXTURE, fixtureStore } from '../server/helpers.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
+import { listenerRecord } from './durability-helpers.js';
 
 /**
  * Model-based test of the store (reliability item 5): random sequences of creates (listeners,
@@ -76,23 +77,7 @@ describe('model-based: the reloaded store always equals the model', () => {
           stats.reopens++;
           expectEqual();
         };
-        const listener = () => {
-          const id = `l-${++n}`;
-          return {
-            id,
-            websiteId: 'w',
-            name: id,
-            sourceType: 'x',
-            queryConfig: { handle: id },
-            pollInterval: '24h',
-            nextPollAt: null,
-            lastPolledAt: null,
-            lastItemCount: 0,
-            enabled: true,
-            createdAt: 't',
-            updatedAt: 't',
-          };
-        };
+        const listener = () => listenerRecord(`l-${++n}`);
         const ad = () => {
           const id = `a-${++n}`;
           return {

@@ -5,7 +5,7 @@ import { Store } from '../../src/server/store/store.js';
 import { journalPathOf } from '../../src/server/store/journal.js';
 import { restoreStore } from '../../src/server/store/restore.js';
 import { fixtureStore } from '../server/helpers.js';
-import { ensureBuilt, runCr } from './durability-helpers.js';
+import { ensureBuilt, listenerRecord, runCr } from './durability-helpers.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
 /**
@@ -17,21 +17,6 @@ import { cleanupsAfterAll } from '../helpers/cleanups.js';
 beforeAll(() => ensureBuilt(), 120_000);
 const cleanups = cleanupsAfterAll();
 
-const listener = (id: string) => ({
-  id,
-  websiteId: 'w',
-  name: id,
-  sourceType: 'x',
-  queryConfig: { handle: id },
-  pollInterval: '24h',
-  nextPollAt: null,
-  lastPolledAt: null,
-  lastItemCount: 0,
-  enabled: true,
-  createdAt: 't',
-  updatedAt: 't',
-});
-
 /**
  * Writes `batches`, folding after each but the last, then crashes: the last batch is only in
  * the journal. With three batches: `.bak.2` + its journal hold batch 1, `.bak.1` + its journal
@@ -42,7 +27,7 @@ async function storeWithJournals(batches: string[][]) {
   cleanups.push(s.cleanup);
   const store = await Store.open(s.path);
   for (const [i, batch] of batches.entries()) {
-    for (const id of batch) await store.commit([{ op: 'insert', collection: 'content_listeners', record: listener(id) }]);
+    for (const id of batch) await store.commit([{ op: 'insert', collection: 'content_listeners', record: listenerRecord(id) }]);
     if (i < batches.length - 1) await store.compact();
   }
   await store.abandon();
