@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { BIN, ROOT } from '../helpers/cli.js';
 import { ensureBuilt } from '../mcp/cr-serve.js';
+import { seededRandom } from '../../src/server/faults.js';
 
 export { ensureBuilt, BIN, ROOT };
 
@@ -120,17 +121,8 @@ export async function bounded<T>(n: number, limit: number, task: (i: number) => 
   return results;
 }
 
-/** A small seeded PRNG (mulberry32), so a failing run can be replayed from its seed. */
-export function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded PRNG (mulberry32, the one `cr serve --faults` uses), so a failing run can be replayed from its seed. */
+export const rng = seededRandom;
 
 /** A content listener record as the store holds it, for tests that write to a Store directly. */
 export const listenerRecord = (id: string) => ({
