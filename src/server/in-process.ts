@@ -18,6 +18,9 @@ export interface PlainRequest {
 /** Answers a request the way the HTTP listener would, without a socket. */
 export type InProcessServer = (req: PlainRequest) => Promise<PlainAnswer>;
 
+/** The Hono app as the fallback uses it: a Fetch handler. */
+type FetchApp = { fetch: (req: Request) => Response | Promise<Response> };
+
 /** The origin --local's requests name (nothing listens there: they never leave the process). */
 export const IN_PROCESS_ORIGIN = 'http://localhost';
 const IN_PROCESS_HOST = 'localhost';
@@ -35,17 +38,19 @@ const IN_PROCESS_HOST = 'localhost';
  * another ~20 ms. The Host/Origin check runs first, as in the app: a request names no Host
  * of its own unless given one (`cr api -H`), and then it is judged like one over HTTP.
  */
-export function inProcessServer(core: ServerCore, fullApp: () => Promise<{ fetch: (req: Request) => Response | Promise<Response> }>): InProcessServer {
+export function inProcessServer(core: ServerCore, fullApp: () => Promise<FetchApp>): InProcessServer {
   const tableRequest = tableRoutes(core);
   const date = dateText(core.clock);
   const allowed = allowedHostSet();
   return async (req) => {
+    const answer = await answerOf(req);
+    answer.headers.date = date();
+    return answer;
+  };
+
+  async function answerOf(req: PlainRequest): Promise<PlainAnswer> {
     const host = req.headers.host ?? IN_PROCESS_HOST;
-    if (!hostAndOriginAllowed(host, req.headers.origin, allowed)) {
-      const refused = errorAnswer(403, 'Forbidden host or origin', 'FORBIDDEN');
-      refused.headers.date = date();
-      return refused;
-    }
+    if (!hostAndOriginAllowed(host, req.headers.origin, allowed)) return errorAnswer(403, 'Forbidden host or origin', 'FORBIDDEN');
     const body = req.body ?? '';
     const table = tableRequest({
       method: req.method,
@@ -56,23 +61,17 @@ export function inProcessServer(core: ServerCore, fullApp: () => Promise<{ fetch
         return body;
       },
     });
-    let answer: PlainAnswer;
-    if (table) {
-      try {
-        answer = await table;
-      } catch {
-        // What the app's error handler answers for a throw outside the pipeline's own catch.
-        answer = errorAnswer(500, 'Internal error', 'INTERNAL_ERROR');
-      }
-    } else {
-      answer = await viaApp(await fullApp(), req);
+    if (!table) return viaApp(await fullApp(), req);
+    try {
+      return await table;
+    } catch {
+      // What the app's error handler answers for a throw outside the pipeline's own catch.
+      return errorAnswer(500, 'Internal error', 'INTERNAL_ERROR');
     }
-    answer.headers.date = date();
-    return answer;
-  };
+  }
 }
 
-async function viaApp(app: { fetch: (req: Request) => Response | Promise<Response> }, req: PlainRequest): Promise<PlainAnswer> {
+async function viaApp(app: FetchApp, req: PlainRequest): Promise<PlainAnswer> {
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && req.body !== undefined;
   const res = await app.fetch(
     new Request(IN_PROCESS_ORIGIN + req.path, { method: req.method, headers: { host: IN_PROCESS_HOST, ...req.headers }, body: hasBody ? req.body : undefined }),
