@@ -1,3 +1,5 @@
+import { resetOf, retryAfterMsOf } from '../http/rate-budget.js';
+
 /**
  * The key's rate budget as the server reports it (docs/api-decisions.md §2-3: every response has
  * X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset in epoch seconds; a 429
@@ -39,14 +41,14 @@ export class RateBudget {
   /** Reads the headers of any answer (success or error). Header names are lower case. */
   observe(headers: Record<string, string>, status: number, nowMs: number): void {
     const remaining = intHeader(headers['x-ratelimit-remaining']);
-    const reset = intHeader(headers['x-ratelimit-reset']);
-    const retryAfter = intHeader(headers['retry-after']);
+    // Out-of-range values (more than a day ahead) are ignored, as if not sent (src/http/rate-budget.ts).
+    const byReset = resetOf(headers, nowMs);
     if (status === 429) {
       this.known = true;
       this.unlimited = false;
       this.remaining = 0;
-      const byRetry = retryAfter === undefined ? undefined : nowMs + retryAfter * 1000;
-      const byReset = reset === undefined ? undefined : reset * 1000;
+      const wait = retryAfterMsOf(headers, nowMs);
+      const byRetry = wait === undefined ? undefined : nowMs + wait;
       // The nearer of the two: the window's end is exact, Retry-After is the published upper bound.
       this.resetMs = byReset !== undefined && byReset > nowMs ? byReset : (byRetry ?? byReset ?? nowMs + 60_000);
       return;
@@ -55,7 +57,7 @@ export class RateBudget {
       if (!this.known) this.unlimited = true;
       return;
     }
-    const resetMs = reset === undefined ? undefined : reset * 1000;
+    const resetMs = byReset;
     if (!this.known || this.unlimited || (resetMs !== undefined && this.resetMs !== undefined && resetMs > this.resetMs)) {
       this.remaining = remaining;
       this.resetMs = resetMs;

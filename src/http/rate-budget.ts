@@ -16,7 +16,15 @@ export interface RateBudget {
 /** Below this share of the limit left, a command says so on stderr (once). */
 export const LOW_BUDGET_SHARE = 0.1;
 
-const whole = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v.trim()) ? Number(v) : undefined);
+/**
+ * The furthest ahead a rate-limit header is believed: one day, 24 of the API's one-hour windows
+ * (docs/api-decisions.md §3). A reset or Retry-After farther out (`X-RateLimit-Reset: 99999999999999`)
+ * is ignored as if it were not sent: read as a date it would be an invalid one, and as a wait a
+ * timer past ~24.8 days fires at once (docs/reliability.md "Rate-limit headers out of range").
+ */
+export const MAX_RATE_WAIT_MS = 86_400_000;
+
+const whole = (v: string | undefined) => (v !== undefined && /^\s*\d+\s*$/.test(v) ? Number(v) : undefined);
 
 /** The server's clock from its `Date` header, else undefined. */
 function serverNow(headers: Record<string, string>): number | undefined {
@@ -39,14 +47,32 @@ function onLocalClock(headers: Record<string, string>, at: number, localNow: num
   return new Date(localNow + Math.max(0, at - server));
 }
 
-/** The budget in a response's headers, or undefined when they are missing or malformed. */
+/** An absolute server time (epoch ms), when it is at most MAX_RATE_WAIT_MS ahead of the server's clock. */
+const inRange = (headers: Record<string, string>, at: number, localNow: number): number | undefined =>
+  at - (serverNow(headers) ?? localNow) <= MAX_RATE_WAIT_MS ? at : undefined;
+
+/** X-RateLimit-Reset (epoch seconds) as epoch ms on the server's clock; undefined when absent, malformed or out of range. */
+export function resetOf(headers: Record<string, string>, localNow: number = Date.now()): number | undefined {
+  const reset = whole(headers['x-ratelimit-reset']);
+  return reset === undefined ? undefined : inRange(headers, reset * 1000, localNow);
+}
+
+/** Retry-After (seconds or an HTTP date) as a wait in ms from now; undefined when absent, malformed or out of range. */
+export function retryAfterMsOf(headers: Record<string, string>, localNow: number = Date.now()): number | undefined {
+  const ra = headers['retry-after']?.trim();
+  if (!ra) return undefined;
+  const ms = /^\d+$/.test(ra) ? Number(ra) * 1000 : Date.parse(ra) - (serverNow(headers) ?? localNow);
+  return Number.isNaN(ms) || ms > MAX_RATE_WAIT_MS ? undefined : Math.max(0, ms);
+}
+
+/** The budget in a response's headers, or undefined when they are missing, malformed or out of range. */
 export function budgetOf(headers: Record<string, string>, localNow: number = Date.now()): RateBudget | undefined {
   const limit = whole(headers['x-ratelimit-limit']);
   const remaining = whole(headers['x-ratelimit-remaining']);
-  const reset = whole(headers['x-ratelimit-reset']);
+  const reset = resetOf(headers, localNow);
   if (limit === undefined || remaining === undefined || reset === undefined || limit === 0) return undefined;
-  const resetInMs = untilServerTime(headers, reset * 1000, localNow);
-  return { limit, remaining, resetAt: onLocalClock(headers, reset * 1000, localNow), resetInMs };
+  const resetInMs = untilServerTime(headers, reset, localNow);
+  return { limit, remaining, resetAt: onLocalClock(headers, reset, localNow), resetInMs };
 }
 
 export const isLow = (b: RateBudget) => b.remaining < b.limit * LOW_BUDGET_SHARE;
@@ -73,15 +99,11 @@ export const whenText = (at: Date, inMs: number) => `${clockTime(at, inMs)} (${i
 
 /**
  * When a 429's key may go on: the window's reset (X-RateLimit-Reset) when given, else
- * Retry-After (seconds or an HTTP date); undefined when the answer says neither.
+ * Retry-After (seconds or an HTTP date); undefined when the answer says neither (in range).
  */
 export function retryWhen(headers: Record<string, string>, localNow: number = Date.now()): string | undefined {
-  const reset = whole(headers['x-ratelimit-reset']);
-  const ra = headers['retry-after']?.trim();
-  let at: number | undefined;
-  if (reset !== undefined) at = reset * 1000;
-  else if (ra && /^\d+$/.test(ra)) at = (serverNow(headers) ?? localNow) + Number(ra) * 1000;
-  else if (ra && !Number.isNaN(Date.parse(ra))) at = Date.parse(ra);
+  const wait = retryAfterMsOf(headers, localNow);
+  const at = resetOf(headers, localNow) ?? (wait === undefined ? undefined : (serverNow(headers) ?? localNow) + wait);
   if (at === undefined) return undefined;
   const inMs = untilServerTime(headers, at, localNow);
   return whenText(onLocalClock(headers, at, localNow), inMs);

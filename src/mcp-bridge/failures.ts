@@ -1,5 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { redactKeys } from '../redact.js';
+import { resetOf, retryAfterMsOf } from '../http/rate-budget.js';
 
 /**
  * Why a message could not be delivered to `<base>/mcp`, in a form the bridge can act on
@@ -64,17 +65,19 @@ function envelopeOf(text: string): { error?: string; code?: string } {
   return {};
 }
 
+/**
+ * When to retry, from Retry-After and X-RateLimit-Reset read as the CLI reads them
+ * (src/http/rate-budget.ts): a value more than a day ahead is ignored, as if not sent.
+ */
 function retryHint(headers: Headers, nowMs: number): { seconds?: number; at?: string } {
-  const reset = Number(headers.get('x-ratelimit-reset'));
-  const at = Number.isFinite(reset) && reset > 0 ? new Date(reset * 1000).toISOString() : undefined;
-  const after = headers.get('retry-after');
-  if (after !== null && after.trim() !== '') {
-    const n = Number(after);
-    if (Number.isFinite(n) && n >= 0) return { seconds: Math.ceil(n), at };
-    const date = Date.parse(after);
-    if (!Number.isNaN(date)) return { seconds: Math.max(0, Math.ceil((date - nowMs) / 1000)), at: at ?? new Date(date).toISOString() };
-  }
-  if (at) return { seconds: Math.max(0, Math.ceil((reset * 1000 - nowMs) / 1000)), at };
+  const h = Object.fromEntries(headers);
+  const reset = resetOf(h, nowMs);
+  const at = reset !== undefined && reset > 0 ? new Date(reset).toISOString() : undefined;
+  const wait = retryAfterMsOf(h, nowMs);
+  // An HTTP-date Retry-After is itself a time to name; delay-seconds is not.
+  const dated = wait !== undefined && !/^\d+$/.test(h['retry-after']!.trim());
+  if (wait !== undefined) return { seconds: Math.ceil(wait / 1000), at: at ?? (dated ? new Date(nowMs + wait).toISOString() : undefined) };
+  if (reset !== undefined) return { seconds: Math.max(0, Math.ceil((reset - nowMs) / 1000)), at };
   return {};
 }
 

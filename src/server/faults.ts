@@ -18,11 +18,11 @@ import { escapeControls } from '../render/escape.js';
  *           drop                 destroy the socket without an answer (Toxiproxy
  *                                reset_peer, WireMock CONNECTION_RESET_BY_PEER)
  *   ATTR    rate=P               probability 0..1 that the rule fires (default 1)
- *           retry_after=SECONDS  with status=429 (default 3600, the published value)
+ *           retry_after=SECONDS  with status=429: 0..86400 (default 3600, the published value)
  *   DURATION 250ms | 2s | 250 (ms)
  *
  * Rules are tried in order: every firing latency rule adds its delay; the first firing
- * status or drop rule decides the answer. Draws come from a seeded PRNG (`--seed`), so
+ * status or drop rule decides the answer. The probe path (/api/v1/openapi.json) is never faulted. Draws come from a seeded PRNG (`--seed`), so
  * the same requests in the same order meet the same faults.
  */
 export type Fault = { kind: 'status'; status: 429 | 500 | 503; retryAfter: number } | { kind: 'latency'; ms: number; jitter: number } | { kind: 'drop' };
@@ -44,6 +44,10 @@ export class FaultSpecError extends Error {}
 
 const STATUSES = new Set([429, 500, 503]);
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** What `cr local wait` polls (src/local/wait.ts): left alone by every rule, `*` included. */
+export const PROBE_PATH = `${API_PREFIX}/openapi.json`;
+/** The longest retry_after: one day (24 of the API's one-hour windows, docs/api-decisions.md §3). */
+export const MAX_RETRY_AFTER_SECONDS = 86_400;
 
 function duration(value: string, what: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(value.trim());
@@ -113,8 +117,12 @@ export function parseFaults(spec: string, seed: number): FaultPlan {
         if (v === '' || !Number.isFinite(rate) || rate < 0 || rate > 1)
           throw new FaultSpecError(`"${text}": rate must be a probability from 0 to 1, got "${v}"`);
       } else if (k === 'jitter' && fault.kind === 'latency') fault.jitter = duration(v, 'jitter');
-      else if (k === 'retry_after' && fault.kind === 'status' && fault.status === 429 && /^\d+$/.test(v)) fault.retryAfter = Number(v);
-      else throw new FaultSpecError(`"${text}": unknown or misplaced attribute "${attr}" (rate=P; jitter= with latency; retry_after=SECONDS with status=429)`);
+      else if (k === 'retry_after' && fault.kind === 'status' && fault.status === 429) {
+        // At most a day: the CLI ignores a rate-limit wait longer than that (src/http/rate-budget.ts).
+        if (!/^\d+$/.test(v) || Number(v) > MAX_RETRY_AFTER_SECONDS)
+          throw new FaultSpecError(`"${text}": retry_after must be whole seconds from 0 to ${MAX_RETRY_AFTER_SECONDS}, got "${v}"`);
+        fault.retryAfter = Number(v);
+      } else throw new FaultSpecError(`"${text}": unknown or misplaced attribute "${attr}" (rate=P; jitter= with latency; retry_after=SECONDS with status=429)`);
     }
     rules.push({ route, matches: routeMatcher(route), fault, rate });
   }
@@ -159,6 +167,9 @@ export function createFaultInjector(plan: FaultPlan, opts: { limit: number; log?
     handle(req, res, next) {
       const method = req.method ?? 'GET';
       const full = (req.url ?? '/').split('?')[0]!;
+      // The probe path is never faulted and draws nothing, so `cr local wait` sees the server up
+      // and its polls leave the seeded draws to the requests under test.
+      if (full === PROBE_PATH) return next();
       const path = full.startsWith(API_PREFIX) ? full.slice(API_PREFIX.length) || '/' : full;
       let delay = 0;
       let decided: { fault: Exclude<Fault, { kind: 'latency' }>; index: number } | undefined;

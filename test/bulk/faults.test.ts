@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { cleanupTempDirs } from '../helpers/tmp.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { runBin as runCli } from '../helpers/cli.js';
 import { spawnCrServe, KEYS, IDS } from '../mcp/cr-serve.js';
 import { createFaultInjector, parseFaults, seededRandom } from '../../src/server/faults.js';
@@ -48,6 +50,34 @@ describe('cr serve --faults (the built binary)', () => {
     expect(runs[0]).toEqual(runs[1]);
     for (const s of [503, 0, 429, 200]) expect(runs[0]).toContain(s);
   });
+
+  it("'*' rules leave the probe path alone: cr local wait sees the server up, and its polls take no seeded draw", async () => {
+    // The probe is what `cr local wait` polls (src/local/wait.ts); hitting it 0 or 9 times first
+    // must not change which schedule requests meet a fault, or --seed would not repeat a run.
+    const spec = '*:status=503,rate=0.5';
+    const runs: number[][] = [];
+    for (const probes of [0, 9]) {
+      const srv = await spawnCrServe(['--faults', spec, '--seed', '42']);
+      try {
+        for (let n = 0; n < probes; n++) expect((await fetch(`${srv.baseUrl}/openapi.json`)).status).toBe(200);
+        const statuses: number[] = [];
+        for (let n = 0; n < 20; n++) statuses.push((await schedule(srv.baseUrl)).status);
+        runs.push(statuses);
+        expect(srv.stderr()).not.toMatch(/fault GET \/api\/v1\/openapi\.json/);
+        if (probes) {
+          const dir = tempDir('cr-faults-wait-');
+          writeFileSync(join(dir, 'url'), `${srv.baseUrl}\n`);
+          const wait = await runCli(['local', 'wait', '--url-file', join(dir, 'url'), '--timeout', '5']);
+          expect([wait.exitCode, wait.stdout.trim()]).toEqual([0, srv.baseUrl]);
+        }
+      } finally {
+        await srv.stop();
+      }
+    }
+    expect(runs[1]).toEqual(runs[0]);
+    expect(runs[0]).toContain(503);
+    expect(runs[0]).toContain(200);
+  }, 60_000);
 
   it('a bad spec is a usage error (exit 2) naming the problem', async () => {
     for (const [spec, words] of [

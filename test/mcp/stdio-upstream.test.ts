@@ -113,6 +113,21 @@ describe('cr mcp stdio: what only a scripted server shows', () => {
     await expect(client.callTool({ name: 'echo', arguments: {} }, undefined, { timeout: 15_000 })).resolves.toBeDefined();
   });
 
+  it('a 429 whose Retry-After and X-RateLimit-Reset are out of range: still -32029, "retry later", no bogus time', async () => {
+    const { client } = await connect();
+    const huge = '99999999999999';
+    override = (rpc) =>
+      rpc.method === 'tools/call'
+        ? { status: 429, body: { success: false, error: 'Rate limit exceeded', code: 'RATE_LIMITED' }, headers: { 'retry-after': huge, 'x-ratelimit-reset': huge } }
+        : undefined;
+    const e = (await client.callTool({ name: 'echo', arguments: {} }, undefined, { timeout: 15_000 }).catch((x: unknown) => x)) as McpError;
+    expect(e).toBeInstanceOf(McpError);
+    expect(e.code).toBe(-32029);
+    expect(e.message).toContain('Rate limit exceeded (HTTP 429); retry later');
+    expect(e.data).toEqual({ status: 429, code: 'RATE_LIMITED' });
+    override = undefined;
+  });
+
   it("an expired session (404): the bridge starts a new one with the agent's initialize and retries once", async () => {
     const { client, stderr } = await connect();
     const inits = posted('initialize').length;
