@@ -18,6 +18,8 @@ export interface GlobalOptions extends ScriptFlags {
   local: boolean;
   verbose: boolean;
   timeout?: number;
+  /** Not a flag: the --timeout deadline once the first request started it; --jq runs within what is left. */
+  deadline?: import('./http/deadline.js').Deadline;
   color: boolean;
 }
 
@@ -93,7 +95,7 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, io: IO = pro
     async connect(target) {
       const [{ buildClient }, { deadlineIn }] = await Promise.all([import('./http/build-client.js'), import('./http/deadline.js')]);
       const timeout = ctx.globals.timeout;
-      if (timeout) deadline ??= deadlineIn(timeout);
+      if (timeout) ctx.globals.deadline = deadline ??= deadlineIn(timeout);
       const built = buildClient({ io, env, verbose: ctx.globals.verbose, quiet: ctx.globals.quiet, timeout, deadline, dispatcher: ctx.dispatcher }, target);
       cleanups.push(() => built.close());
       return built;

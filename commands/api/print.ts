@@ -20,7 +20,7 @@ export async function printData(ctx: Context, data: unknown): Promise<void> {
   const g = ctx.globals;
   if (g.jq !== undefined) {
     const { writeJq } = await import('../../src/render/jq.js');
-    return writeJq(ctx.io, data, g.jq);
+    return writeJq(ctx.io, data, g.jq, g);
   }
   if (g.jsonl) return writeJsonl(ctx.io, itemsOf(data));
   writeJson(ctx.io, data);

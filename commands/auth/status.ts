@@ -64,7 +64,7 @@ export async function status(ctx: Context): Promise<void> {
   };
   if (ctx.globals.jq !== undefined) {
     const { writeJq } = await import('../../src/render/jq.js');
-    await writeJq(ctx.io, view, ctx.globals.jq);
+    await writeJq(ctx.io, view, ctx.globals.jq, ctx.globals);
     if (failure) throw failure;
     return;
   }

@@ -48,7 +48,10 @@ export const serveCommand = (ctx: Context) =>
         10,
       )
       .option('--max-connections <n>', 'open connections at most; more are closed at once', intArg('--max-connections', 1), 1024)
-      .option('--faults <spec>', 'inject faults for testing scripts, e.g. "scheduleSocialPost:status=503,rate=0.2;*:latency=50ms"; never on /api/v1/openapi.json, which cr local wait polls (README: Fault injection)')
+      .option(
+        '--faults <spec>',
+        'inject faults for testing scripts, e.g. "scheduleSocialPost:status=503,rate=0.2;*:latency=50ms"; never on /api/v1/openapi.json, which cr local wait polls (README: Fault injection)',
+      )
       .option('--seed <n>', 'seed of the --faults draws (default: random, printed)', intArg('--seed', 0))
       .option('--url-file <file>', 'write the base URL to this file once listening (whole, never half-written); removed on exit')
       .action((f: ServeOptions) => serve(ctx, f)),

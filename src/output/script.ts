@@ -1,6 +1,7 @@
 import type { IO } from '../io/streams.js';
 import type { CsvTable } from '../render/csv.js';
 import type { ScriptFlags } from './flags.js';
+import type { Deadline } from '../http/deadline.js';
 import { writeJsonl } from '../render/jsonl.js';
 import { writeIds } from '../render/quiet.js';
 
@@ -11,6 +12,9 @@ export interface RenderOptions extends Partial<ScriptFlags> {
   data: unknown;
   /** A list command's raw items, for --jsonl. */
   items?: readonly unknown[];
+  /** --timeout in seconds, and the deadline it set when a request started it (src/context.ts): --jq runs within it. */
+  timeout?: number;
+  deadline?: Deadline;
 }
 
 /** What the script forms read of a rendered block (src/render/output.ts Block). */
@@ -31,7 +35,7 @@ export const isScripted = (o: Partial<ScriptFlags>): boolean => o.jq !== undefin
 export async function renderScript(io: IO, opts: RenderOptions, blocks: readonly ScriptBlock[]): Promise<void> {
   if (opts.jq !== undefined) {
     const { writeJq } = await import('../render/jq.js');
-    return writeJq(io, opts.data, opts.jq);
+    return writeJq(io, opts.data, opts.jq, opts);
   }
   const first = blocks[0];
   // Like piped TSV, a page of a longer list is never dropped silently; -q keeps stderr for errors.

@@ -1,8 +1,11 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { IO } from '../io/streams.js';
-import { CrError, UsageError } from '../errors.js';
+import { CrError, EXIT, LocalError, UsageError } from '../errors.js';
+import { deadlineIn, remainingMs, type Deadline } from '../http/deadline.js';
+import { describeBytes, maxResponseBytes } from '../http/read-body.js';
 import { escapeControls, forStream } from './controls.js';
+import { JQ_WORKER_SOURCE } from './jq-worker.js';
 
 /** jq's exit status for a program that does not compile (jq 1.7 manual, "Invoking jq"). */
 const JQ_COMPILE_ERROR = 3;
@@ -23,35 +26,60 @@ function jqMessage(stderr: string | undefined, fallback: string): string {
   return escapeControls(errors.join('; ') || fallback);
 }
 
-/**
- * jq in a worker thread: once started, jq runs to its end without returning to the event loop,
- * so on the main thread a long program would hold off Ctrl-C and SIGTERM (cli-contract.md §7.1).
- * jq-web reports jq's warnings (`debug`, `stderr`) through console.warn and leaves jq's exit
- * status in the worker's process.exitCode: both stay in the worker, whose output is not shown.
- */
-const WORKER = `const { parentPort, workerData: w } = require('node:worker_threads');
-const warnings = [];
-console.warn = (...args) => void warnings.push(String(args.at(-1)));
-Promise.resolve(require(w.path))
-  .then((jq) => parentPort.postMessage({ out: jq.raw(w.json, w.expression, ['-r', '-c']), warnings }))
-  .catch((e) => parentPort.postMessage({ error: { exitCode: e.exitCode, stderr: e.stderr, message: e.message }, warnings }));`;
+/** jq's warnings (`debug`, `stderr`) kept at most: past this a program is runaway too. */
+const MAX_WARNING_BYTES = 1024 * 1024;
 
 interface JqReply {
-  out?: string;
+  out?: Uint8Array;
   warnings: string[];
   error?: { exitCode?: number; stderr?: string; message?: string };
+  /** The worker passed a cap and was stopped. */
+  over?: 'output' | 'warnings';
+  /** The --timeout deadline passed first. */
+  timedOut?: boolean;
 }
 
-/** Runs jq once (jq 1.7 compiled to WebAssembly: the jq-web package, CONTRIBUTING.md "jq for --jq"). */
-async function runJq(json: string, expression: string): Promise<{ out: string | undefined; warnings: string[] }> {
+export interface JqLimits {
+  /** Bytes of output at most (the response cap, CR_MAX_RESPONSE_BYTES). */
+  cap: number;
+  /** What is left of --timeout, when one was given. */
+  deadline?: Deadline;
+}
+
+/**
+ * Runs jq once (jq 1.7 compiled to WebAssembly: the jq-web package, CONTRIBUTING.md "jq for --jq")
+ * in a worker thread: once started, jq runs to its end without returning to the event loop,
+ * so on the main thread a long program would hold off Ctrl-C and SIGTERM (cli-contract.md §7.1),
+ * and here the worker can be terminated when its output passes the cap or --timeout runs out
+ * (src/render/jq-worker.ts). jq-web reports jq's warnings through console.warn and leaves jq's
+ * exit status in the worker's process.exitCode: both stay in the worker, whose output is not shown.
+ */
+async function runJq(json: string, expression: string, limits: JqLimits): Promise<{ out: string | undefined; warnings: string[] }> {
   // Resolved, not imported: jq-web is CommonJS, kept out of the bundle (scripts/bundle.mjs).
   const path = createRequire(import.meta.url).resolve('jq-web');
-  const worker = new Worker(WORKER, { eval: true, workerData: { path, json, expression }, stdout: true, stderr: true });
+  const workerData = { path, json, expression, cap: limits.cap, errCap: MAX_WARNING_BYTES };
+  const worker = new Worker(JQ_WORKER_SOURCE, { eval: true, workerData, stdout: true, stderr: true });
+  let timer: NodeJS.Timeout | undefined;
   const reply = await new Promise<JqReply>((resolve) => {
     worker.once('message', resolve);
     worker.once('error', (e) => resolve({ warnings: [], error: { message: e.message } }));
-  }).finally(() => void worker.terminate());
-  if (!reply.error) return { out: reply.out, warnings: reply.warnings };
+    if (limits.deadline) timer = setTimeout(() => resolve({ warnings: [], timedOut: true }), remainingMs(limits.deadline));
+  }).finally(() => {
+    clearTimeout(timer);
+    void worker.terminate();
+  });
+  if (reply.timedOut)
+    throw new LocalError(`--jq: the program was still running when --timeout ${limits.deadline!.seconds} s ran out; nothing was printed`, EXIT.network, {
+      code: 'TIMEOUT',
+    });
+  if (reply.over) {
+    const what =
+      reply.over === 'output'
+        ? `its output passed the ${describeBytes(limits.cap)} cap (CR_MAX_RESPONSE_BYTES)`
+        : `its warnings passed ${describeBytes(MAX_WARNING_BYTES)}`;
+    throw new LocalError(`--jq: the program was stopped: ${what}; nothing was printed`, EXIT.failure, { code: 'JQ_OUTPUT_TOO_LARGE' });
+  }
+  if (!reply.error) return { out: reply.out ? new TextDecoder().decode(reply.out) : undefined, warnings: reply.warnings };
   const message = `--jq: ${jqMessage(reply.error.stderr, reply.error.message ?? 'jq failed')}`;
   if (reply.error.exitCode === JQ_COMPILE_ERROR) throw new UsageError(message, 'see the jq manual, https://jqlang.org/manual/');
   throw new JqRuntimeError(message);
@@ -62,16 +90,20 @@ async function runJq(json: string, expression: string): Promise<{ out: string | 
  * and stops), so a bad `--jq` is a usage error before any request (docs/cli-contract.md: exit 2, nothing sent).
  */
 export async function checkJq(expression: string): Promise<void> {
-  await runJq('', expression);
+  await runJq('', expression, { cap: MAX_WARNING_BYTES });
 }
 
 /**
  * `--jq EXPR` over the data `--json` would print (docs/cli-contract.md "For scripts"): jq `-r -c`, so
  * strings print raw and every other value as compact JSON, one result a line, as
- * `gh --jq` does. A failure while running is exit 1 with jq's message.
+ * `gh --jq` does. A failure while running is exit 1 with jq's message; output past the response
+ * cap (64 MiB, CR_MAX_RESPONSE_BYTES) is exit 1 `JQ_OUTPUT_TOO_LARGE`, and a program still running
+ * when --timeout runs out is exit 8 `TIMEOUT` (docs/cli-contract.md §5), nothing printed either way.
  */
-export async function writeJq(io: IO, data: unknown, expression: string): Promise<void> {
-  const { out, warnings } = await runJq(JSON.stringify(data ?? null), expression);
+export async function writeJq(io: IO, data: unknown, expression: string, time: { timeout?: number; deadline?: Deadline } = {}): Promise<void> {
+  // The deadline a request already started, else one from now (a command that sent nothing).
+  const deadline = time.deadline ?? (time.timeout ? deadlineIn(time.timeout) : undefined);
+  const { out, warnings } = await runJq(JSON.stringify(data ?? null), expression, { cap: maxResponseBytes(io.env), deadline });
   for (const w of warnings) io.err.write(`jq: ${escapeControls(w)}\n`);
   if (out !== undefined) io.out.write(forStream(out, io.tty.out) + '\n');
 }

@@ -122,7 +122,8 @@ export function parseFaults(spec: string, seed: number): FaultPlan {
         if (!/^\d+$/.test(v) || Number(v) > MAX_RETRY_AFTER_SECONDS)
           throw new FaultSpecError(`"${text}": retry_after must be whole seconds from 0 to ${MAX_RETRY_AFTER_SECONDS}, got "${v}"`);
         fault.retryAfter = Number(v);
-      } else throw new FaultSpecError(`"${text}": unknown or misplaced attribute "${attr}" (rate=P; jitter= with latency; retry_after=SECONDS with status=429)`);
+      } else
+        throw new FaultSpecError(`"${text}": unknown or misplaced attribute "${attr}" (rate=P; jitter= with latency; retry_after=SECONDS with status=429)`);
     }
     rules.push({ route, matches: routeMatcher(route), fault, rate });
   }

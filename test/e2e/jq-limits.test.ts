@@ -1,0 +1,42 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { runBin } from '../helpers/cli.js';
+import { cleanupTempDirs } from '../helpers/tmp.js';
+
+/**
+ * A runaway --jq program (docs/reliability.md "A runaway --jq"): its output is capped like a
+ * response (CR_MAX_RESPONSE_BYTES, lowered here) and --timeout ends it. A real process, so a
+ * regression is killed by the test's own bound instead of growing the test runner by gigabytes.
+ * `profiles list` prints data without any request, so jq is all the command does.
+ */
+afterAll(() => cleanupTempDirs());
+
+const jq = (program: string, ...extra: string[]) => runBin(['profiles', 'list', '--jq', program, ...extra], { env: { CR_MAX_RESPONSE_BYTES: String(256 * 1024) }, timeoutMs: 30_000 });
+
+describe('--jq limits', () => {
+  it('output past the cap stops the program: exit 1, JQ_OUTPUT_TOO_LARGE, nothing on stdout', async () => {
+    const r = await jq('repeat("x" * 1000)');
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('error: --jq: the program was stopped: its output passed the 256 KiB cap (CR_MAX_RESPONSE_BYTES); nothing was printed (JQ_OUTPUT_TOO_LARGE)\n');
+  }, 40_000);
+
+  it('warnings past 1 MiB (debug in a loop) stop it the same way', async () => {
+    const r = await jq('repeat(debug)');
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('its warnings passed 1 MiB; nothing was printed (JQ_OUTPUT_TOO_LARGE)');
+  }, 40_000);
+
+  it('a program that prints nothing and never ends stops at --timeout: exit 8, TIMEOUT', async () => {
+    const r = await jq('last(repeat(1))', '--timeout', '2');
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBe(8);
+    expect(r.stderr).toBe('error: --jq: the program was still running when --timeout 2 s ran out; nothing was printed (TIMEOUT)\n');
+  }, 40_000);
+
+  it('output under the cap is printed whole', async () => {
+    const r = await jq('range(3)');
+    expect([r.exitCode, r.stdout]).toEqual([0, '0\n1\n2\n']);
+  });
+});
