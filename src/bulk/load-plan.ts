@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import type { IO } from '../io/streams.js';
-import { readAll } from '../io/streams.js';
 import { UsageError } from '../errors.js';
 import { detectFormat, readCsv, readJsonl } from './read-plan.js';
 import { checkRows } from './validate.js';
@@ -18,18 +17,55 @@ export interface LoadedPlan {
 }
 
 /**
+ * The largest plan read, from a file or stdin: 64 MiB, about 700,000 rows of `id,at,website_id`
+ * and far past any CI plan. A plan is read whole before anything is sent, so without a cap a
+ * runaway pipe into `--from -` would grow the process without bound.
+ */
+export const MAX_PLAN_BYTES = 64 * 1024 * 1024;
+
+/** The stream's text, or undefined once it passes `cap` bytes (it is not read further). */
+async function readUpTo(stream: NodeJS.ReadableStream, cap: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buf.length;
+    if (size > cap) return undefined;
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A file's text, or undefined when it is larger than `cap` (a regular file's size is seen before reading). */
+async function readFileUpTo(path: string, cap: number): Promise<string | undefined> {
+  const fh = await open(path, 'r');
+  try {
+    const st = await fh.stat();
+    if (st.isFile() && st.size > cap) return undefined;
+    return await readUpTo(fh.createReadStream({ autoClose: false }), cap);
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
  * Reads and checks the whole plan before anything is sent (docs/cli-contract.md): every bad row is
  * reported as `FILE:LINE: message` on stderr, then a usage error (exit 2).
  */
 export async function loadPlan(io: IO, from: string, now: Date, format?: PlanFormat): Promise<LoadedPlan> {
   const stdin = from === '-';
   const file = stdin ? '<stdin>' : from;
-  let text: string;
+  let text: string | undefined;
   try {
-    text = stdin ? await readAll(io.stdin) : await readFile(from, 'utf8');
+    text = stdin ? await readUpTo(io.stdin, MAX_PLAN_BYTES) : await readFileUpTo(from, MAX_PLAN_BYTES);
   } catch (err) {
     throw new UsageError(`Cannot read ${escapeControls(file)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
+  if (text === undefined)
+    throw new UsageError(
+      `${escapeControls(file)} is larger than ${MAX_PLAN_BYTES / (1024 * 1024)} MiB, the most a plan may be; nothing was sent`,
+      'split it into smaller plans',
+    );
   const fmt = detectFormat(stdin ? '' : from, text, format);
   const read = fmt === 'csv' ? await readCsv(text) : readJsonl(text);
   const checked = checkRows(read.rows, now);

@@ -1,4 +1,5 @@
 import type { PlanFormat, PlanProblem } from './types.js';
+import { clipped, quoted } from './echo.js';
 
 /** A record as read from the file, before its values are checked. */
 export interface RawRow {
@@ -47,7 +48,7 @@ export async function readCsv(text: string): Promise<ReadResult> {
       // csv-parse names the line where the reading ended (after any blank lines or a CRLF), not the quote.
       const open = err.code === 'CSV_QUOTE_NOT_CLOSED' ? unclosedQuoteLine(text) : undefined;
       if (open !== undefined) problems.push({ line: open, message: 'a quote opened on this line is never closed; the rest of the file was not checked' });
-      else problems.push({ line: err.lines ?? parser.info.lines, message: `${err.message}; the rest of the file was not checked` });
+      else problems.push({ line: err.lines ?? parser.info.lines, message: `${clipped(err.message)}; the rest of the file was not checked` });
       resolve();
     });
     parser.on('end', () => resolve());
@@ -61,11 +62,12 @@ export async function readCsv(text: string): Promise<ReadResult> {
   const names = header.record.map((h) => h.toLowerCase());
   const unknown = names.filter((n) => !(COLUMNS as readonly string[]).includes(n));
   const missing = REQUIRED.filter((r) => !names.includes(r));
-  const repeated = names.filter((n, i) => names.indexOf(n) !== i);
+  // An unknown name said twice is already "unknown" (and quoted, cut, there).
+  const repeated = names.filter((n, i) => (COLUMNS as readonly string[]).includes(n) && names.indexOf(n) !== i);
   if (unknown.length || missing.length || repeated.length) {
     const parts = [
       missing.length ? `missing ${missing.join(', ')}` : '',
-      unknown.length ? `unknown ${unknown.map((u) => `"${u}"`).join(', ')}` : '',
+      unknown.length ? `unknown ${unknown.map(quoted).join(', ')}` : '',
       repeated.length ? `repeated ${repeated.join(', ')}` : '',
     ].filter(Boolean);
     problems.unshift({ line: header.line, message: `the header must be id,at[,website_id] (${parts.join('; ')})` });
@@ -117,7 +119,7 @@ export function readJsonl(text: string): ReadResult {
     try {
       value = JSON.parse(source);
     } catch (err) {
-      problems.push({ line, message: `not JSON: ${(err as Error).message}` });
+      problems.push({ line, message: `not JSON: ${clipped((err as Error).message)}` });
       return;
     }
     if (!value || typeof value !== 'object' || Array.isArray(value)) {
@@ -127,7 +129,7 @@ export function readJsonl(text: string): ReadResult {
     const fields: Record<string, string> = {};
     const bad: string[] = [];
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      if (!(COLUMNS as readonly string[]).includes(k)) bad.push(`unknown field "${k}"`);
+      if (!(COLUMNS as readonly string[]).includes(k)) bad.push(`unknown field ${quoted(k)}`);
       else if (typeof v === 'string') fields[k] = v;
       else if (!(k === 'website_id' && v === null)) bad.push(`${k} must be a string`);
     }

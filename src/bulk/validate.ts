@@ -1,6 +1,7 @@
 import { parseWhen, requireFuture, wireTime } from '../when.js';
 import { UsageError } from '../errors.js';
 import type { RawRow } from './read-plan.js';
+import { ECHO_CHARS, quoted } from './echo.js';
 import type { PlanProblem, PlanRow } from './types.js';
 
 /** The API's id format (zod's uuid, RFC 9562); checked here so a typo costs no request. */
@@ -35,9 +36,11 @@ export function checkRows(raw: RawRow[], now: Date): CheckedPlan {
     const at = (fields.at ?? '').trim();
     const websiteId = fields.website_id?.trim() || undefined;
     if (!id) messages.push('id is empty');
-    else if (!UUID.test(id)) messages.push(`id "${id}" is not a uuid`);
+    else if (!UUID.test(id)) messages.push(`id ${quoted(id)} is not a uuid`);
     let when: Date | undefined;
     if (!at) messages.push('at is empty');
+    // parseWhen's messages quote the value whole; no date-time is this long.
+    else if (at.length > ECHO_CHARS) messages.push(`at must be an ISO 8601 date-time (2026-12-01T09:00:00Z) or +30m, +2h, +1d; got ${quoted(at)}`);
     else {
       try {
         when = requireFuture(parseWhen(at, now), now, at);
@@ -45,7 +48,7 @@ export function checkRows(raw: RawRow[], now: Date): CheckedPlan {
         messages.push(atMessage(err));
       }
     }
-    if (websiteId !== undefined && !UUID.test(websiteId)) messages.push(`website_id "${websiteId}" is not a uuid`);
+    if (websiteId !== undefined && !UUID.test(websiteId)) messages.push(`website_id ${quoted(websiteId)} is not a uuid`);
     if (messages.length || !when) {
       problems.push({ line, message: messages.join('; ') });
       continue;

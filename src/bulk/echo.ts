@@ -1,0 +1,20 @@
+/**
+ * How a plan's values are echoed in its problems (docs/cli-contract.md "For CI jobs"): quoted,
+ * and cut to their first ECHO_CHARS characters with their length named, so one bad value (a 150 MB
+ * `id`) is never written whole into a CI log (docs/reliability.md "Bulk plans: size cap and cut echoes").
+ */
+export const ECHO_CHARS = 200;
+
+/** `"value"`, or `"first 200 characters…" (150,000,000 characters)`. */
+export function quoted(value: string): string {
+  if (value.length <= ECHO_CHARS) return `"${value}"`;
+  let head = value.slice(0, ECHO_CHARS);
+  // Never half of a surrogate pair.
+  if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
+  return `"${head}…" (${value.length.toLocaleString('en-US')} characters)`;
+}
+
+/** A message from a library that may quote the input (csv-parse does): cut the same way. */
+export function clipped(message: string, max = 2 * ECHO_CHARS): string {
+  return message.length <= max ? message : `${message.slice(0, max)}… (${message.length.toLocaleString('en-US')} characters)`;
+}
