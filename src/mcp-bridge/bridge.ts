@@ -5,6 +5,7 @@ import { errorResponse, rpcErrorOf } from './rpc-errors.js';
 import { Upstream, type UpstreamOptions } from './upstream.js';
 import { describeMessage, oneLine } from './log.js';
 import { MAX_LINE_BYTES, type Oversized } from './line-limit.js';
+import { checkLine } from './line-check.js';
 
 /**
  * The API's body limit (docs/api-decisions.md: a body over 1 MiB is answered 413). A larger
@@ -127,6 +128,18 @@ export class Bridge {
         else this.repeatable.delete(t.name);
       }
     }
+  }
+
+  /**
+   * Whether a line from the agent goes on to the SDK's transport: one that is not a JSON-RPC
+   * message, or is a batch, is answered here as JSON-RPC says (line-check.ts) instead of being dropped.
+   */
+  screen(line: Buffer): boolean {
+    const verdict = checkLine(line.toString('utf8').replace(/\r$/, ''));
+    if (verdict.pass) return true;
+    if (verdict.log) this.o.log(`cr mcp: ${oneLine(verdict.log)}`);
+    if (verdict.answer && !this.closing) this.o.client.send(verdict.answer as unknown as JSONRPCMessage).catch(() => undefined);
+    return false;
   }
 
   /** A line too long to read (line-limit.ts): answered under its id when one could be read. */

@@ -43,6 +43,8 @@ export class LineLimit extends Transform {
   constructor(
     private readonly onOversized: (o: Oversized) => void,
     private readonly max = MAX_LINE_BYTES,
+    /** Whether a whole line goes on to the transport (line-check.ts answers those that do not). */
+    private readonly accept: (line: Buffer) => boolean = () => true,
   ) {
     super();
   }
@@ -79,7 +81,10 @@ export class LineLimit extends Transform {
 
   private endLine(newline: boolean): void {
     if (this.dropped) this.onOversized({ bytes: this.size, id: idOf(this.dropped.head, this.dropped.tail) });
-    else this.push(Buffer.concat(newline ? [...this.parts, Buffer.from('\n')] : this.parts));
+    else {
+      const line = Buffer.concat(this.parts);
+      if (this.accept(line)) this.push(newline ? Buffer.concat([line, Buffer.from('\n')]) : line);
+    }
     this.parts = [];
     this.size = 0;
     this.dropped = undefined;

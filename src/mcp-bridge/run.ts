@@ -32,7 +32,12 @@ export async function runStdioBridge(
   const endpoint = await endpointOf(ctx);
   const log = (line: string) => ctx.io.err.write(line + '\n');
   // Lines over the limit are dropped and answered before the SDK's buffer sees them (line-limit.ts).
-  const lines = new LineLimit((o) => bridge.refuseOversized(o));
+  // …and lines that are not one JSON-RPC message (batches, unparseable text) are answered there too.
+  const lines = new LineLimit(
+    (o) => bridge.refuseOversized(o),
+    MAX_LINE_BYTES,
+    (line) => bridge.screen(line),
+  );
   streams.stdin.pipe(lines);
   const client = new StdioServerTransport(lines as unknown as typeof process.stdin, streams.stdout as typeof process.stdout, {
     maxBufferSize: MAX_LINE_BYTES + 1,

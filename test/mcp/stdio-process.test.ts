@@ -96,9 +96,11 @@ describe('cr mcp stdio as a process', () => {
       .out()
       .split('\n')
       .filter((l) => l !== '');
-    expect(lines).toHaveLength(2);
+    // initialize, the Parse error for the line that is not JSON (id null), the tool call.
+    expect(lines).toHaveLength(3);
     for (const l of lines) expect(JSON.parse(l)).toMatchObject({ jsonrpc: '2.0' });
-    expect(p.err()).toContain('ignored input that is not a JSON-RPC message');
+    expect(JSON.parse(lines[1]!)).toMatchObject({ id: null, error: { code: -32700 } });
+    expect(p.err()).toContain('a line that is not JSON (16 characters): answered -32700');
     expect(p.err()).toMatch(/stdin closed; stopping/);
     for (const text of [p.out(), p.err()]) expect(text).not.toContain(KEYS.editorW1);
   });
