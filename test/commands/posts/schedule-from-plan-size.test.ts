@@ -3,7 +3,8 @@ import { openSync, closeSync, ftruncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
-import { AT, crAt, postId } from '../../bulk/support.js';
+import { runCli } from '../../helpers/run-cli.js';
+import { AT, cliEnv, crAt, postId } from '../../bulk/support.js';
 
 /**
  * Plans too big to echo or to read (docs/reliability.md "Bulk plans: size cap and cut echoes"):
@@ -60,7 +61,7 @@ describe('posts schedule --from: plan size and echoed values', () => {
         for (; pulled < 80; pulled++) yield chunk;
       })(),
     );
-    const r = await crAt(NOWHERE, ['posts', 'schedule', '--from', '-'], { input });
+    const r = await runCli(['posts', 'schedule', '--from', '-'], { env: cliEnv(NOWHERE), input });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toBe('error: <stdin> is larger than 64 MiB, the most a plan may be; nothing was sent; split it into smaller plans (USAGE)\n');
     expect(pulled).toBeLessThan(70);
