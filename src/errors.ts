@@ -77,13 +77,13 @@ export class ApiError extends CrError {
 
 /**
  * Retry-After in words when src/http/rate-budget.ts did not place it on the clock. More seconds
- * than a day (its MAX_RATE_WAIT_MS) is out of range and says "a while", like no value at all.
+ * than a week (its MAX_RATE_WAIT_MS) is out of range and says "a while", like no value at all.
  */
 function describeRetryAfter(value: string | undefined): string {
   if (!value) return 'a while';
   const seconds = Number(value);
   if (!Number.isFinite(seconds)) return value;
-  if (seconds > 86_400) return 'a while';
+  if (seconds > 7 * 86_400) return 'a while';
   if (seconds >= 3600 && seconds % 3600 === 0) return `${seconds / 3600} hour${seconds === 3600 ? '' : 's'}`;
   if (seconds >= 60) return `${Math.ceil(seconds / 60)} minutes`;
   return `${seconds} seconds`;

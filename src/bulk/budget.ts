@@ -41,7 +41,7 @@ export class RateBudget {
   /** Reads the headers of any answer (success or error). Header names are lower case. */
   observe(headers: Record<string, string>, status: number, nowMs: number): void {
     const remaining = intHeader(headers['x-ratelimit-remaining']);
-    // Out-of-range values (more than a day ahead) are ignored, as if not sent (src/http/rate-budget.ts).
+    // Out-of-range values (more than a week ahead) are ignored, as if not sent (src/http/rate-budget.ts).
     const byReset = resetOf(headers, nowMs);
     if (status === 429) {
       this.known = true;

@@ -17,12 +17,13 @@ export interface RateBudget {
 export const LOW_BUDGET_SHARE = 0.1;
 
 /**
- * The furthest ahead a rate-limit header is believed: one day, 24 of the API's one-hour windows
- * (docs/api-decisions.md §3). A reset or Retry-After farther out (`X-RateLimit-Reset: 99999999999999`)
- * is ignored as if it were not sent: read as a date it would be an invalid one, and as a wait a
- * timer past ~24.8 days fires at once (docs/reliability.md "Rate-limit headers out of range").
+ * The furthest ahead a rate-limit header is believed: a week, past any hourly or daily window
+ * (the API's is one hour, docs/api-decisions.md §3) with room for skewed clocks. A reset or
+ * Retry-After farther out (`X-RateLimit-Reset: 99999999999999`) is ignored as if it were not
+ * sent: read as a date it would be an invalid one, and as a wait a timer past ~24.8 days fires
+ * at once (docs/reliability.md "Rate-limit headers out of range").
  */
-export const MAX_RATE_WAIT_MS = 86_400_000;
+export const MAX_RATE_WAIT_MS = 7 * 86_400_000;
 
 const whole = (v: string | undefined) => (v !== undefined && /^\s*\d+\s*$/.test(v) ? Number(v) : undefined);
 

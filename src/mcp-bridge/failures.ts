@@ -67,7 +67,7 @@ function envelopeOf(text: string): { error?: string; code?: string } {
 
 /**
  * When to retry, from Retry-After and X-RateLimit-Reset read as the CLI reads them
- * (src/http/rate-budget.ts): a value more than a day ahead is ignored, as if not sent.
+ * (src/http/rate-budget.ts): a value more than a week ahead is ignored, as if not sent.
  */
 function retryHint(headers: Headers, nowMs: number): { seconds?: number; at?: string } {
   const h = Object.fromEntries(headers);

@@ -118,7 +118,7 @@ export function parseFaults(spec: string, seed: number): FaultPlan {
           throw new FaultSpecError(`"${text}": rate must be a probability from 0 to 1, got "${v}"`);
       } else if (k === 'jitter' && fault.kind === 'latency') fault.jitter = duration(v, 'jitter');
       else if (k === 'retry_after' && fault.kind === 'status' && fault.status === 429) {
-        // At most a day: the CLI ignores a rate-limit wait longer than that (src/http/rate-budget.ts).
+        // At most a day: longer is a typo in a test's fault, and far inside the week the CLI believes (src/http/rate-budget.ts).
         if (!/^\d+$/.test(v) || Number(v) > MAX_RETRY_AFTER_SECONDS)
           throw new FaultSpecError(`"${text}": retry_after must be whole seconds from 0 to ${MAX_RETRY_AFTER_SECONDS}, got "${v}"`);
         fault.retryAfter = Number(v);

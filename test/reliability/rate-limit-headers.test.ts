@@ -7,7 +7,7 @@ import { FaultSpecError, parseFaults } from '../../src/server/faults.js';
 
 /**
  * Rate-limit headers out of range (docs/reliability.md "Rate-limit headers out of range"): a
- * reset or Retry-After more than a day ahead is ignored as if not sent, in every place that
+ * reset or Retry-After more than a week ahead is ignored as if not sent, in every place that
  * reads them. A real server cannot send such headers, so a scriptable one on 127.0.0.1 does.
  */
 

@@ -22,6 +22,18 @@ describe('rate budget headers', () => {
     expect(retryWhen({}, NOW)).toBeUndefined();
   });
 
+  it('a reset or Retry-After more than a week ahead is ignored as if not sent (docs/reliability.md)', () => {
+    const week = 7 * 86_400;
+    const budget = (reset: number) => budgetOf({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '1', 'x-ratelimit-reset': String(reset) }, NOW);
+    expect(budget(NOW / 1000 + week)?.resetInMs).toBe(week * 1000);
+    expect(budget(NOW / 1000 + week + 1)).toBeUndefined();
+    expect(budget(99999999999999)).toBeUndefined();
+    expect(retryWhen({ 'retry-after': String(week) }, NOW)).toMatch(/\(in 168 h\)$/);
+    expect(retryWhen({ 'retry-after': String(week + 1) }, NOW)).toBeUndefined();
+    expect(retryWhen({ 'retry-after': 'Fri, 31 Dec 9999 23:59:59 GMT' }, NOW)).toBeUndefined();
+    expect(retryWhen({ 'x-ratelimit-reset': '9'.repeat(400), 'retry-after': '45' }, NOW)).toBe(`${hhmm(NOW + 45_000)} (in 45 s)`);
+  });
+
   it('says the wait in words', () => {
     expect([inWords(1), inWords(59_000), inWords(60_000), inWords(3_600_000), inWords(7_200_000)]).toEqual(['in 1 s', 'in 59 s', 'in 1 min', 'in 60 min', 'in 2 h']);
   });
