@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/cli.js';
-import { cleanupTempDirs } from '../helpers/tmp.js';
+import { ok, useTestServer } from '../helpers/http-server.js';
+import { cleanupTempDirs, makeKey } from '../helpers/tmp.js';
 
 /**
  * A runaway --jq program (docs/reliability.md "A runaway --jq"): its output is capped like a
@@ -9,6 +10,7 @@ import { cleanupTempDirs } from '../helpers/tmp.js';
  * `profiles list` prints data without any request, so jq is all the command does.
  */
 afterAll(() => cleanupTempDirs());
+const srv = useTestServer({ ...ok({ n: 1 }), delayMs: 300 });
 
 const jq = (program: string, ...extra: string[]) => runBin(['profiles', 'list', '--jq', program, ...extra], { env: { CR_MAX_RESPONSE_BYTES: String(256 * 1024) }, timeoutMs: 30_000 });
 
@@ -31,6 +33,17 @@ describe('--jq limits', () => {
   it('a program that prints nothing and never ends stops at --timeout: exit 8, TIMEOUT', async () => {
     const r = await jq('last(repeat(1))', '--timeout', '2');
     expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBe(8);
+    expect(r.stderr).toBe('error: --jq: the program was still running when --timeout 2 s ran out; nothing was printed (TIMEOUT)\n');
+  }, 40_000);
+
+  it('after a request, a runaway jq still stops at --timeout: exit 8, TIMEOUT', async () => {
+    const r = await runBin(['api', '/finance/summary', '--jq', 'last(repeat(.n))', '--timeout', '2'], {
+      env: { CR_API_KEY: makeKey(), CR_BASE_URL: srv.baseUrl },
+      timeoutMs: 30_000,
+    });
+    expect(r.timedOut).toBe(false);
+    expect(srv.requests).toHaveLength(1);
     expect(r.exitCode).toBe(8);
     expect(r.stderr).toBe('error: --jq: the program was still running when --timeout 2 s ran out; nothing was printed (TIMEOUT)\n');
   }, 40_000);

@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { writeJq } from '../../../src/render/jq.js';
 import { testIO } from '../../helpers/io.js';
+import { makeKey } from '../../helpers/tmp.js';
+import { createContext } from '../../../src/context.js';
 import { useHarness } from '../../helpers/harness.js';
 import { KEYS } from '../../helpers/fixture-store.js';
 
@@ -86,6 +88,22 @@ describe('--jq against the jq 1.7 manual', () => {
     const input = JSON.stringify({ t: 'red\u001b[31m!\u0007' });
     expect(await run('.t', input, true)).toBe('red\\x1b[31m!\\x07\n');
     expect(await run('.t', input, false)).toBe('red\u001b[31m!\u0007\n');
+  });
+
+  it('jq keeps the --timeout deadline a request started: one already spent stops even `.` (exit 8, TIMEOUT)', async () => {
+    const spent = { at: 0, seconds: 3 };
+    const err = await writeJq(testIO(), { a: 1 }, '.', { timeout: 3, deadline: spent }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'TIMEOUT', exitCode: 8, message: '--jq: the program was still running when --timeout 3 s ran out; nothing was printed' });
+    const io = testIO();
+    await writeJq(io, { a: 1 }, '.a', { timeout: 3 });
+    expect(io.stdout()).toBe('1\n');
+    // The first client starts the deadline and leaves it in the globals render receives.
+    const ctx = createContext({}, testIO());
+    ctx.setGlobals({ timeout: 3 });
+    expect(ctx.globals.deadline).toBeUndefined();
+    await ctx.connect({ baseUrl: 'http://127.0.0.1:9/api/v1', key: makeKey() });
+    expect(ctx.globals.deadline).toMatchObject({ seconds: 3 });
+    await ctx.dispose();
   });
 
   it("jq's $ENV is not the process environment: the key cannot be read back", async () => {
