@@ -9,6 +9,7 @@
 //
 // One file instead of hundreds because module resolution was most of a CLI's start-up;
 // CommonJS instead of ESM because only a classic script can take V8's cached data on Node 20.
+import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
@@ -24,8 +25,12 @@ import { build } from 'esbuild';
  *   Client's maxHeaderSize. That is Node's --max-http-header-size, 16 KiB unless given on the
  *   command line or in NODE_OPTIONS (with dashes or underscores): only then is node:http asked (test/e2e/startup.test.ts
  *   checks 16 KiB against node:http itself).
- * Each edit names the exact text it replaces; when an undici upgrade moves it, the build
- * fails here rather than bundling a half-edited file (undici is pinned for this reason too).
+ * Each edit names the exact text it replaces, and each edited file is pinned by its sha256
+ * (undici's version is pinned in package.json for this reason too): when an undici release
+ * changes a file under an edit, the build fails naming the file and what to re-check, rather
+ * than bundling an edit made for other code (CONTRIBUTING.md, "Taking an undici release").
+ * They still pay on every supported Node line: none of these built-ins is loaded by Node
+ * itself before a script runs, on 20 to 26 (bench/undici-edits.mjs; docs/benchmarks.md).
  */
 const undiciEdits = {
   'lib/core/util.js': [
@@ -57,6 +62,33 @@ const undiciEdits = {
 };
 
 /**
+ * What the edits were checked against, and what to re-check when a file changes: the sha256
+ * of each file read by an edit (undici 7.30.2). A new release: re-check, then put its hashes.
+ */
+const undiciChecked = {
+  'lib/core/util.js': {
+    sha256: '86cf260e28a97ad7e91c75523ac1dec5df95a7cb15bbd9e858be6a60890692b8',
+    recheck: 'node:http is still used in util.js only for the IncomingMessage comparison when destroying a stream',
+  },
+  'lib/dispatcher/client.js': {
+    sha256: '84205dc96cb9bf7432c4b3e80f0babaa11d6f4faf24ead3e7d9660e9d8fee0b3',
+    recheck: "node:http is still used in client.js only for the default of a Client's maxHeaderSize",
+  },
+  'lib/dispatcher/client-h2.js': {
+    sha256: null, // not edited: only its try/catch around require('node:http2') is relied on
+    recheck: "client-h2.js still falls back to `{ constants: {} }` when require('node:http2') throws, and cr still never sets allowH2",
+  },
+};
+
+/** Fails the build, saying which undici file changed under an edit and what to re-check. */
+function undiciChanged(file, why) {
+  const { version } = JSON.parse(readFileSync('node_modules/undici/package.json', 'utf8'));
+  return new Error(
+    `scripts/bundle.mjs: undici ${version}'s ${file} ${why}. Its start-up edits were checked against other code: re-check that ${undiciChecked[file]?.recheck ?? "undici still calls node:assert only as assert(value, message), which the bundle's stand-in answers"}, then update undiciEdits/undiciChecked (CONTRIBUTING.md, "Taking an undici release").`,
+  );
+}
+
+/**
  * undici checks its invariants with a plain `assert(value)` (no other node:assert method),
  * and requires node:assert at load: with its AssertionError and error-message helpers that is
  * ~1 ms of every run for checks that never fail. This stand-in loads node:assert on the first
@@ -80,14 +112,25 @@ const assertOnFailure = `module.exports = function assert(value, message) {
 const startupPlugin = {
   name: 'cr-startup',
   setup(b) {
-    b.onResolve({ filter: /^node:http2$/ }, (a) => (a.importer.includes('/node_modules/undici/') ? { path: 'node:http2', namespace: 'cr-absent' } : undefined));
+    b.onResolve({ filter: /^node:http2$/ }, (a) => {
+      if (!a.importer.includes('/node_modules/undici/')) return undefined;
+      const file = a.importer.slice(a.importer.lastIndexOf('/undici/') + '/undici/'.length);
+      const fallback = "try {\n  http2 = require('node:http2')\n} catch {\n  // @ts-ignore\n  http2 = { constants: {} }\n}";
+      if (file !== 'lib/dispatcher/client-h2.js' || !readFileSync(a.importer, 'utf8').includes(fallback))
+        throw undiciChanged(file, 'requires node:http2 other than in the try/catch the bundle leaves out');
+      return { path: 'node:http2', namespace: 'cr-absent' };
+    });
     b.onLoad({ filter: /.*/, namespace: 'cr-absent' }, (a) => ({
       contents: `throw new Error(${JSON.stringify(`${a.path} is left out of the cr bundle`)});`,
       loader: 'js',
     }));
-    b.onResolve({ filter: /^node:assert$/ }, (a) =>
-      a.importer.includes('/node_modules/undici/') ? { path: 'node:assert', namespace: 'cr-assert' } : undefined,
-    );
+    b.onResolve({ filter: /^node:assert$/ }, (a) => {
+      if (!a.importer.includes('/node_modules/undici/')) return undefined;
+      // The stand-in is a plain assert(value, message): a file calling one of node:assert's methods needs the real one.
+      if (/\bassert\s*\.\s*\w+\s*\(/.test(readFileSync(a.importer, 'utf8')))
+        throw undiciChanged(a.importer.slice(a.importer.lastIndexOf('/undici/') + '/undici/'.length), 'calls a method of node:assert');
+      return { path: 'node:assert', namespace: 'cr-assert' };
+    });
     b.onLoad({ filter: /.*/, namespace: 'cr-assert' }, () => ({ contents: assertOnFailure, loader: 'js' }));
     b.onResolve({ filter: /^node:child_process$/ }, (a) =>
       a.importer.includes('/node_modules/commander/') ? { path: 'node:child_process', namespace: 'cr-lazy' } : undefined,
@@ -95,8 +138,10 @@ const startupPlugin = {
     b.onLoad({ filter: /\/node_modules\/undici\/lib\/(core\/util|dispatcher\/client)\.js$/ }, async (a) => {
       const file = Object.keys(undiciEdits).find((f) => a.path.endsWith(`/undici/${f}`));
       let text = await readFile(a.path, 'utf8');
+      const sha256 = createHash('sha256').update(text).digest('hex');
+      if (sha256 !== undiciChecked[file].sha256) throw undiciChanged(file, `is not the file its edits were checked against (sha256 ${sha256})`);
       for (const [from, to] of undiciEdits[file]) {
-        if (!text.includes(from)) throw new Error(`scripts/bundle.mjs: undici's ${file} no longer holds ${JSON.stringify(from.slice(0, 60))}`);
+        if (!text.includes(from)) throw undiciChanged(file, `no longer holds ${JSON.stringify(from.slice(0, 60))}`);
         text = text.replace(from, to);
       }
       return { contents: text, loader: 'js' };
@@ -142,11 +187,19 @@ await build({
   footer: { js: '})' },
 });
 // The launcher answers --version from the constant and finds the bundle through __dirname:
-// no package.json read and no node:url on the shortest path.
+// no package.json read and no node:url on the shortest path. It names the bundle (a per-user
+// code cache belongs to one bundle: V8 checks only the source's length) and the Node that
+// makes dist/bundle/*.cache (src/code-cache-file.ts).
+const bundleId = createHash('sha256').update(readFileSync('dist/bundle/cli.js')).digest('hex').slice(0, 16);
 await build({
   ...common,
   entryPoints: ['src/launch.ts'],
   outfile: 'dist/bundle/launch.cjs',
-  define: { ...common.define, 'import.meta.dirname': '__dirname' },
+  define: {
+    ...common.define,
+    'import.meta.dirname': '__dirname',
+    __CR_BUNDLE_ID__: JSON.stringify(bundleId),
+    __CR_BUILD_NODE__: JSON.stringify(`${process.version}-${process.arch}`),
+  },
 });
 await import('./code-cache.mjs');

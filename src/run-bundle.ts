@@ -1,4 +1,5 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { planCache, readOwnFile, writeUserCache } from './code-cache-file.js';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -12,7 +13,10 @@ import { Script, constants as vmConstants } from 'node:vm';
  * about a third of a `cr finance summary` run. Node 20 has no compile cache for modules
  * (module.enableCompileCache is Node 22), but vm.Script takes V8's cached data, which
  * holds the bytecode of every function the training run executed. A cache V8 rejects
- * (another Node version, other V8 flags) only costs the compile it would have saved.
+ * (another Node version, other V8 flags) only costs the compile it would have saved: on a
+ * Node other than the builder's, the first run makes a cache of its own in the per-user
+ * cache folder (src/code-cache-file.ts). Node 22's module.enableCompileCache() is no help
+ * here: it caches modules that Node's loader compiles, and the bundle is compiled here.
  *
  * The bundle is one function expression (its banner and footer), so the file's offsets are
  * the script's own, and coverage or stack positions map straight onto dist/bundle/cli.js.map.
@@ -28,7 +32,9 @@ export function runBundle(): void {
   const argv = process.argv.slice(2);
   zodWithoutJit(argv);
   const bundle = join(import.meta.dirname, 'cli.js');
-  const cacheFile = `${bundle}${runsServerCode(argv) ? '.local' : ''}.cache`;
+  const kind = runsServerCode(argv) ? '.local' : '';
+  const plan = planCache(`${bundle}${kind}.cache`, kind, argv);
+  const cacheFile = plan.file;
   let source: string;
   try {
     // The build emits ASCII only (esbuild charset: 'ascii'), so latin1 reads it exactly
@@ -38,19 +44,22 @@ export function runBundle(): void {
     process.stderr.write(`cr: ${bundle} is missing; run \`npm run build\`\n`);
     process.exit(1);
   }
-  const cachedData = readOptional(cacheFile);
+  const cachedData = !cacheFile ? undefined : plan.shipped ? readOptional(cacheFile) : readOwnFile(cacheFile);
   const script = new Script(source, {
     filename: bundle,
     cachedData,
     importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   if (process.env.CR_STARTUP_DEBUG) {
-    const state = !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted';
-    process.stderr.write(`cr: code cache ${state} (${cacheFile})\n`);
+    const state = !cacheFile ? 'off' : !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted';
+    process.stderr.write(`cr: code cache ${state} (${cacheFile ?? plan.note})\n`);
   }
   const out = process.env.CR_CODE_CACHE_OUT;
   // Build only: keep the bytecode of everything this run compiled, once it is done.
   if (out) process.once('exit', () => writeAtomically(out, script.createCachedData()));
+  // A per-user cache this Node lacked (or rejected): made from a run that succeeded, once.
+  else if (plan.mayWrite && cacheFile && (!cachedData || script.cachedDataRejected))
+    process.once('exit', (code) => code === 0 && writeUserCache(cacheFile, script.createCachedData()));
   const mod = { exports: {} as { main?: () => Promise<void> } };
   (script.runInThisContext() as BundleFn)(mod.exports, createRequire(bundle), mod, bundle, dirname(bundle));
   void mod.exports.main!();

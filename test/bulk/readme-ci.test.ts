@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { BIN, ROOT } from '../helpers/cli.js';
+import { BIN, NODE, ROOT } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { AT, ids, KEYS, NOW, startBulkServer } from './support.js';
 
@@ -50,7 +50,7 @@ describe("the README's GitHub Actions example", () => {
       const bin = join(dir, 'bin');
       mkdirSync(bin);
       // What "Install cr" provides on a runner: a `cr` on PATH.
-      writeFileSync(join(bin, 'cr'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+      writeFileSync(join(bin, 'cr'), `#!/bin/sh\nexec "${NODE}" "${BIN}" "$@"\n`);
       chmodSync(join(bin, 'cr'), 0o755);
       mkdirSync(join(dir, 'posts'));
       writeFileSync(join(dir, 'posts', 'schedule.csv'), ['id,at,website_id', ...ids(5).map((id) => `${id},${AT},`)].join('\n') + '\n');

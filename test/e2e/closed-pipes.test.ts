@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { BIN, ROOT } from '../helpers/paths.js';
+import { BIN, NODE, ROOT } from '../helpers/paths.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 
 afterAll(() => cleanupTempDirs());
@@ -12,7 +12,7 @@ afterAll(() => cleanupTempDirs());
 /** Runs the CLI with the named stream closed from the start; returns its exit code and stdout. */
 function withClosed(stream: 'stdout' | 'stderr', args: string[]): Promise<{ code: number | null; stdout: string }> {
   const dir = tempDir();
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(NODE, [BIN, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { PATH: process.env.PATH ?? '', HOME: dir, CR_CONFIG_DIR: dir, NO_COLOR: '1' },

@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT } from '../helpers/cli.js';
+import { BIN, NODE, ROOT } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { fixtureStore, KEYS, NOW, SITE } from '../helpers/fixture-store.js';
 import { startServer, type RunningServer } from '../../src/server/serve.js';
@@ -47,7 +47,7 @@ afterAll(async () => {
 async function run(args: string[]) {
   const out = join(dir, `out-${args.join('_').replace(/\W+/g, '')}.txt`);
   const rssFile = join(dir, 'rss.txt');
-  const r = await execa(process.execPath, ['--require', join(ROOT, 'test/e2e/fixtures/max-rss.cjs'), BIN, 'nurture', 'list', '--all', ...args], {
+  const r = await execa(NODE, ['--require', join(ROOT, 'test/e2e/fixtures/max-rss.cjs'), BIN, 'nurture', 'list', '--all', ...args], {
     env: { PATH: process.env.PATH, HOME: dir, CR_CONFIG_DIR: dir, CR_API_KEY: KEYS.editor, CR_BASE_URL: `${server.url}/api/v1`, CR_TEST_MAX_RSS_FILE: rssFile, NO_COLOR: '1' },
     extendEnv: false,
     reject: false,

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PKG_VERSION, ROOT, runBin } from '../helpers/cli.js';
+import { NODE, PKG_VERSION, ROOT, runBin } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 
 afterAll(() => cleanupTempDirs());
@@ -20,7 +20,7 @@ function installedCopy(): string {
 }
 
 const runCopy = (dir: string, args: string[]) =>
-  execa(process.execPath, [join(dir, 'bin', 'cr.js'), ...args], {
+  execa(NODE, [join(dir, 'bin', 'cr.js'), ...args], {
     cwd: dir,
     reject: false,
     extendEnv: false,

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, ROOT, runBin } from '../helpers/cli.js';
+import { BIN, NODE, ROOT, runBin } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
@@ -27,7 +27,7 @@ describe('cr local init --demo → cr serve → cr api /finance/summary', () => 
     expect(readFileSync(store, 'utf8')).not.toContain(key);
     expect(statSync(join(cfg, 'config.json')).mode & 0o777).toBe(0o600);
 
-    const server = execa(process.execPath, [BIN, 'serve', '--store', store, '--port', '0'], {
+    const server = execa(NODE, [BIN, 'serve', '--store', store, '--port', '0'], {
       cwd: ROOT,
       env: { CR_CONFIG_DIR: cfg, HOME: cfg },
       reject: false,

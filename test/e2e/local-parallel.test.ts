@@ -3,7 +3,7 @@ import { execa } from 'execa';
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, ROOT, runBin } from '../helpers/cli.js';
+import { BIN, NODE, ROOT, runBin } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
@@ -52,7 +52,7 @@ describe('parallel local commands on one store', () => {
     const first = await runBin(['--local', 'brand', 'subjects', '--json'], { env: env(home), configDir: home });
     expect(first.exitCode).toBe(0);
     const urlFile = join(home, 'url.txt');
-    const server = execa(process.execPath, [BIN, 'serve', '--port', '0', '--url-file', urlFile], { cwd: ROOT, env: env(home), reject: false });
+    const server = execa(NODE, [BIN, 'serve', '--port', '0', '--url-file', urlFile], { cwd: ROOT, env: env(home), reject: false });
     cleanups.push(async () => {
       server.kill('SIGTERM');
       await server;
@@ -104,7 +104,7 @@ describe('a store in a read-only folder', () => {
     const dir = join(home, 'store');
     const store = join(dir, 'store.json');
     expect((await runBin(['local', 'init', '--store', store, '--demo'], { env: env(home), configDir: home })).exitCode).toBe(0);
-    const inReadOnly = (args: string[]) => execa('unshare', ['-rm', ...READ_ONLY, dir, process.execPath, BIN, ...args], { cwd: ROOT, env: env(home), reject: false, timeout: 15_000 });
+    const inReadOnly = (args: string[]) => execa('unshare', ['-rm', ...READ_ONLY, dir, NODE, BIN, ...args], { cwd: ROOT, env: env(home), reject: false, timeout: 15_000 });
     const list = await inReadOnly(['local', 'keys', 'list', '--store', store, '--json']);
     expect(list.stderr).toBe('');
     expect(list.exitCode).toBe(0);

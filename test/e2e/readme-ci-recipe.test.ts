@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, ROOT } from '../helpers/cli.js';
+import { BIN, NODE, ROOT } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 
 /**
@@ -26,7 +26,7 @@ function recipe(): string {
 function binDir(): string {
   const dir = tempDir('cr-recipe-bin-');
   const cr = join(dir, 'cr');
-  writeFileSync(cr, `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+  writeFileSync(cr, `#!/bin/sh\nexec '${NODE}' '${BIN}' "$@"\n`);
   chmodSync(cr, 0o755);
   return dir;
 }

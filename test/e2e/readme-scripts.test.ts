@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT } from '../helpers/cli.js';
+import { BIN, NODE, ROOT } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { KEYS, NOW, writeFixtureStore } from '../helpers/fixture-store.js';
 import { startServer, type RunningServer } from '../../src/server/serve.js';
@@ -26,7 +26,7 @@ beforeAll(async () => {
   dir = tempDir('cr-readme-scripts-');
   server = await startServer({ storePath: writeFixtureStore(dir), host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
   const cr = join(dir, 'cr');
-  writeFileSync(cr, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  writeFileSync(cr, `#!/bin/sh\nexec "${NODE}" "${BIN}" "$@"\n`);
   chmodSync(cr, 0o755);
   env = { PATH: `${dir}:${process.env.PATH}`, HOME: dir, CR_CONFIG_DIR: dir, CR_API_KEY: KEYS.editor, CR_BASE_URL: `${server.url}/api/v1`, NO_COLOR: '1' };
 });

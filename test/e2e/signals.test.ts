@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { BIN, ROOT } from '../helpers/paths.js';
+import { BIN, NODE, ROOT } from '../helpers/paths.js';
 import { cleanupTempDirs, makeKey, tempDir } from '../helpers/tmp.js';
 import { startTestServer, ok, type TestServer } from '../helpers/http-server.js';
 
@@ -16,7 +16,7 @@ afterAll(async () => {
 describe('Ctrl-C', () => {
   it('SIGINT during a request → exit 130 with an Interrupted error line', async () => {
     const configDir = tempDir();
-    const child = execa(process.execPath, [BIN, 'api', '/slow'], {
+    const child = execa(NODE, [BIN, 'api', '/slow'], {
       cwd: ROOT,
       reject: false,
       extendEnv: false,
@@ -43,7 +43,7 @@ describe('Ctrl-C while --jq runs', () => {
     const fast = await startTestServer(ok({ n: 1 }));
     try {
       const configDir = tempDir();
-      const child = execa(process.execPath, [BIN, 'api', '/fast', '--jq', 'last(range(1e12))'], {
+      const child = execa(NODE, [BIN, 'api', '/fast', '--jq', 'last(range(1e12))'], {
         cwd: ROOT,
         reject: false,
         extendEnv: false,

@@ -2,9 +2,9 @@ import { execa, type Result } from 'execa';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './tmp.js';
-import { BIN, ROOT } from './paths.js';
+import { BIN, NODE, ROOT } from './paths.js';
 
-export { BIN, PKG_VERSION, ROOT } from './paths.js';
+export { BIN, NODE, PKG_VERSION, ROOT } from './paths.js';
 
 export interface BinOptions {
   /** Extra environment (merged over a minimal clean one). `undefined` values remove a variable. */
@@ -63,10 +63,10 @@ export async function runBin(args: string[], opts: BinOptions = {}): Promise<Bin
   };
   let result: Result;
   if (opts.umask !== undefined) {
-    const quoted = [process.execPath, ...nodeArgs, BIN].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    const quoted = [NODE, ...nodeArgs, BIN].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
     result = (await execa('sh', ['-c', `umask ${opts.umask}; exec ${quoted} "$@"`, 'sh', ...args], common)) as Result;
   } else {
-    result = (await execa(process.execPath, [...nodeArgs, BIN, ...args], common)) as Result;
+    result = (await execa(NODE, [...nodeArgs, BIN, ...args], common)) as Result;
   }
   return {
     exitCode: result.exitCode ?? -1,

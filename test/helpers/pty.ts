@@ -1,5 +1,5 @@
 import { execa, type ResultPromise } from 'execa';
-import { BIN, ROOT } from './paths.js';
+import { BIN, NODE, ROOT } from './paths.js';
 
 /**
  * The built CLI on a real pseudo-terminal: util-linux `script` gives it a terminal as
@@ -22,7 +22,7 @@ export interface PtyRun {
 export function runOnPty(args: string[], env: Record<string, string>, timeoutMs = 20_000): PtyRun {
   const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
   // A pty starts 0x0; ora would then redraw as if every line wrapped forever.
-  const command = `stty cols 100 rows 30; exec ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
+  const command = `stty cols 100 rows 30; exec ${[NODE, BIN, ...args].map(quote).join(' ')}`;
   const child: ResultPromise = execa('script', ['-qfec', command, '/dev/null'], {
     cwd: ROOT,
     reject: false,

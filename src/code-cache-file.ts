@@ -1,0 +1,134 @@
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+
+/**
+ * Where a run finds the V8 code cache of the CLI bundle, and whether it may make one
+ * (src/run-bundle.ts; CONTRIBUTING.md, "How cr starts").
+ *
+ * V8 takes a code cache only from the Node version, architecture and V8 flags that made it.
+ * The build's caches (dist/bundle/cli.js[.local].cache) are made by the builder's Node, so
+ * they are used on that Node only. On any other Node, the first run of each kind (remote or
+ * local) makes a cache of its own in the per-user cache folder, named after everything V8
+ * checks plus the bundle it belongs to; later runs on that Node start from it.
+ *
+ * A code cache is code: a folder another user can write is never read nor written. The folder
+ * ($XDG_CACHE_HOME/cr/v8, else ~/.cache/cr/v8) must be a real directory owned by this user and
+ * writable by no one else; each file must be a regular file owned by this user and writable by
+ * no one else. Anything else means no cache: a run that only costs the compile it would have
+ * saved. Nothing is ever written beside the package, which may be installed read-only.
+ */
+
+/** Written in by the build (scripts/bundle.mjs); absent when the sources run directly. */
+declare const __CR_BUNDLE_ID__: string | undefined;
+declare const __CR_BUILD_NODE__: string | undefined;
+
+export interface CachePlan {
+  /** The cache file to start from. */
+  file: string | undefined;
+  /** `file` is the build's cache, beside the bundle (else a per-user one, checked as it is read). */
+  shipped: boolean;
+  /** Whether this run writes its compiled code to `file` at exit (a per-user cache it lacked). */
+  mayWrite: boolean;
+  /** Why no per-user cache is used (CR_STARTUP_DEBUG). */
+  note?: string;
+}
+
+/** FNV-1a over a string, as 8 hex digits: names V8's flags without loading node:crypto. */
+function fnv(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
+
+/** The Node options that can change V8's flags: a cache made under others is rejected. */
+function nodeFlags(): string {
+  return [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ').trim();
+}
+
+export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  // The XDG base directory spec: a relative XDG_CACHE_HOME is ignored.
+  const xdg = env.XDG_CACHE_HOME;
+  if (xdg && isAbsolute(xdg)) return join(xdg, 'cr', 'v8');
+  return env.HOME && isAbsolute(env.HOME) ? join(env.HOME, '.cache', 'cr', 'v8') : undefined;
+}
+
+const uid = (): number | undefined => process.getuid?.();
+
+/** Why `dir` is not a safe cache folder, or undefined when it is (made 0700 when absent). */
+export function unsafeDir(dir: string): string | undefined {
+  const me = uid();
+  if (me === undefined) return 'no user id on this platform';
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = lstatSync(dir);
+    if (!st.isDirectory()) return 'not a directory';
+    if (st.uid !== me) return `owned by uid ${st.uid}`;
+    if (st.mode & 0o022) return `writable by others (mode ${(st.mode & 0o777).toString(8)})`;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code ?? 'unusable';
+  }
+  return undefined;
+}
+
+/** The cache file's bytes when it is this user's own regular file that no one else can write. */
+export function readOwnFile(file: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.uid !== uid() || st.mode & 0o022) return undefined;
+    return readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Runs that say little about the commands a user runs make no cache (the next run does). */
+function teachesNothing(argv: string[]): boolean {
+  return argv.length === 0 || argv.some((a) => a === '--help' || a === '-h') || argv[0] === 'help' || argv[0] === 'completion';
+}
+
+/**
+ * @param shipped the build's cache for this kind of run (dist/bundle/cli.js[.local].cache)
+ * @param kind '' for a remote run, '.local' for one that runs the server's code
+ */
+export function planCache(shipped: string, kind: string, argv: string[], env: NodeJS.ProcessEnv = process.env): CachePlan {
+  const flags = nodeFlags();
+  const node = `${process.version}-${process.arch}`;
+  if (typeof __CR_BUILD_NODE__ !== 'string' || (__CR_BUILD_NODE__ === node && flags === '')) return { file: shipped, shipped: true, mayWrite: false };
+  const dir = userCacheDir(env);
+  if (!dir) return { file: undefined, shipped: false, mayWrite: false, note: 'no HOME or XDG_CACHE_HOME' };
+  const why = unsafeDir(dir);
+  if (why) return { file: undefined, shipped: false, mayWrite: false, note: `${dir} not used: ${why}` };
+  const name = `cli-${__CR_BUNDLE_ID__}-${node}-${fnv(flags)}${kind}.cache`;
+  return { file: join(dir, name), shipped: false, mayWrite: !teachesNothing(argv) };
+}
+
+/**
+ * Writes a per-user cache: a file of this process's own (0600, created exclusively), then
+ * renamed over the name, so a reader never sees half a cache. Caches of other builds of cr
+ * in the folder go: they can never be used again.
+ */
+export function writeUserCache(file: string, data: Buffer): void {
+  const dir = join(file, '..');
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, data, { flag: 'wx', mode: 0o600 });
+    renameSync(tmp, file);
+    const own = `cli-${__CR_BUNDLE_ID__}-`;
+    for (const f of readdirSync(dir)) if (f.startsWith('cli-') && !f.startsWith(own) && f.endsWith('.cache')) unlinkSync(join(dir, f));
+  } catch {
+    // A cache that cannot be written costs the next run a compile, nothing else.
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* never made */
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runBin } from '../helpers/cli.js';
+import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
+
+afterAll(() => cleanupTempDirs());
+
+/**
+ * The per-user V8 code cache (src/code-cache-file.ts; CONTRIBUTING.md, "How cr starts"). A
+ * Node option (`--no-warnings`, which changes nothing else) makes any Node, the builder's
+ * included, take the per-user cache instead of the build's; .ci/run runs this file on every
+ * supported Node line (CR_TEST_NODE), where the build's cache never fits.
+ */
+const FLAGGED = ['--no-warnings'];
+
+function env(home: string, extra: Record<string, string> = {}) {
+  return { CR_STARTUP_DEBUG: '1', HOME: home, CR_STORE: join(home, 'store.json'), ...extra };
+}
+
+/** The code cache line a run printed: its state and file (or why there is none). */
+function cacheLine(stderr: string): { state: string; where: string } {
+  const m = /^cr: code cache (\w+) \((.*)\)$/m.exec(stderr);
+  if (!m) throw new Error(`no code cache line in: ${stderr}`);
+  return { state: m[1]!, where: m[2]! };
+}
+
+const local = (home: string, extra: Record<string, string> = {}, nodeArgs = FLAGGED) =>
+  runBin(['finance', 'summary', '--local', '--json'], { env: env(home, extra), nodeArgs, configDir: join(home, 'config') });
+
+describe('the per-user code cache', () => {
+  it('the first run makes it (0600 in a 0700 folder under XDG_CACHE_HOME) and V8 accepts it on the second', async () => {
+    const home = tempDir('cr-home-');
+    const xdg = join(home, 'xdg-cache');
+    const first = await local(home, { XDG_CACHE_HOME: xdg });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const made = cacheLine(first.stderr);
+    expect(made.state).toBe('missing');
+    expect(made.where.startsWith(join(xdg, 'cr', 'v8', 'cli-'))).toBe(true);
+    expect(made.where).toMatch(/\.local\.cache$/);
+    expect(statSync(made.where).mode & 0o777).toBe(0o600);
+    expect(statSync(join(xdg, 'cr', 'v8')).mode & 0o777).toBe(0o700);
+    const second = await local(home, { XDG_CACHE_HOME: xdg });
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(cacheLine(second.stderr)).toEqual({ state: 'accepted', where: made.where });
+    // A remote kind of run has a cache of its own; --help teaches nothing and makes none.
+    const help = await runBin(['--help'], { env: env(home, { XDG_CACHE_HOME: xdg }), nodeArgs: FLAGGED });
+    expect(cacheLine(help.stderr).state).toBe('missing');
+    expect(readdirSync(join(xdg, 'cr', 'v8'))).toEqual([made.where.split('/').pop()]);
+  });
+
+  it('without Node options a second run starts from an accepted cache on this Node line (the build’s or its own)', async () => {
+    const home = tempDir('cr-home-');
+    await local(home, {}, []);
+    const second = await local(home, {}, []);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(cacheLine(second.stderr).state).toBe('accepted');
+  });
+
+  it('a relative XDG_CACHE_HOME is ignored (XDG base directory spec): ~/.cache is used', async () => {
+    const home = tempDir('cr-home-');
+    const r = await local(home, { XDG_CACHE_HOME: 'relative/cache' });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(cacheLine(r.stderr).where.startsWith(join(home, '.cache', 'cr', 'v8', 'cli-'))).toBe(true);
+  });
+
+  it('a cache folder others can write is neither read nor written', async () => {
+    const home = tempDir('cr-home-');
+    const dir = join(home, '.cache', 'cr', 'v8');
+    mkdirSync(dir, { recursive: true });
+    chmodSync(dir, 0o777);
+    for (const run of ['first', 'second']) {
+      const r = await local(home);
+      expect(r.exitCode, `${run}: ${r.stderr}`).toBe(0);
+      expect(cacheLine(r.stderr)).toEqual({ state: 'off', where: `${dir} not used: writable by others (mode 777)` });
+    }
+    expect(readdirSync(dir)).toEqual([]);
+    // Made safe, it is used again.
+    chmodSync(dir, 0o700);
+    await local(home);
+    expect(cacheLine((await local(home)).stderr).state).toBe('accepted');
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('a cache folder owned by another user is not used (run as root: chowned to nobody)', async () => {
+    const home = tempDir('cr-home-');
+    const dir = join(home, '.cache', 'cr', 'v8');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chownSync(dir, 65534, 65534);
+    const r = await local(home);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(cacheLine(r.stderr)).toEqual({ state: 'off', where: `${dir} not used: owned by uid 65534` });
+  });
+
+  it('a cache file others can write is not read, and the run replaces it with one of its own', async () => {
+    const home = tempDir('cr-home-');
+    const first = await local(home);
+    const file = cacheLine(first.stderr).where;
+    expect(existsSync(file)).toBe(true);
+    // Planted: what V8 would accept (the real cache), but writable by anyone.
+    chmodSync(file, 0o666);
+    const planted = await local(home);
+    expect(cacheLine(planted.stderr)).toEqual({ state: 'missing', where: file });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(cacheLine((await local(home)).stderr).state).toBe('accepted');
+  });
+
+  it('caches of other builds of cr in the folder are removed when a cache is made', async () => {
+    const home = tempDir('cr-home-');
+    const dir = join(home, '.cache', 'cr', 'v8');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stale = join(dir, 'cli-0000000000000000-v20.0.0-x64-811c9dc5.cache');
+    writeFileSync(stale, 'old', { mode: 0o600 });
+    writeFileSync(join(dir, 'notes.txt'), 'kept');
+    await local(home);
+    expect(readdirSync(dir).sort()).toEqual(
+      [
+        cacheLine((await local(home)).stderr)
+          .where.split('/')
+          .pop(),
+        'notes.txt',
+      ].sort(),
+    );
+  });
+});
