@@ -72,7 +72,7 @@ describe('the code cache a run starts from', () => {
     const home = tempDir('cr-home-');
     const env = { CR_STARTUP_DEBUG: '1', HOME: home, CR_STORE: `${home}/store.json` };
     const cacheOf = (stderr: string) => {
-      const m = /code cache (\w+) \((?:.*\/dist\/bundle\/cli\.js|.*\/\.cache\/cr\/v8\/cli-[^/]+)((?:\.local)?)\.cache\)/.exec(stderr);
+      const m = /code cache (\w+) \((?:.*\/dist\/bundle\/cli\.js|.*\/\.cache\/cr\/v8\/cli-[^/]+?)((?:\.local)?)\.cache\)/.exec(stderr);
       return m ? [m[1], m[2] ? 'local' : 'remote'] : stderr;
     };
     const srv = await startFixtureServer();
