@@ -167,6 +167,9 @@ console.log(table);
 console.log(JSON.stringify({ label: LABEL, runs: RUNS, rows }));
 
 if (DOC !== '-') {
+  const old = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '';
+  // Notes written by hand under the table (a before/after, an analysis) stay.
+  const notes = /<!-- node-lines-notes -->[\s\S]*?<!-- \/node-lines-notes -->/.exec(old)?.[0] ?? '<!-- node-lines-notes -->\n<!-- /node-lines-notes -->';
   const section = `<!-- node-lines -->
 ## Start-up on each Node line (${LABEL})
 
@@ -177,8 +180,9 @@ time and of CPU time (user + system, every thread; steadier when the machine is 
 average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores).
 
 ${table}
+
+${notes}
 <!-- /node-lines -->`;
-  const old = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '';
   const doc = /<!-- node-lines -->[\s\S]*?<!-- \/node-lines -->/.test(old)
     ? old.replace(/<!-- node-lines -->[\s\S]*?<!-- \/node-lines -->/, () => section)
     : `${old.trimEnd()}\n\n${section}\n`;

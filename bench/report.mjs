@@ -258,5 +258,8 @@ export function keepAnalysis(doc, old) {
   // A function, not a replacement string: a "$&" or "$'" in the analysis stays as written.
   if (m) out = out.replace('<!-- analysis -->', () => `<!-- analysis -->\n${m[1]}<!-- /analysis -->`);
   if (!out.includes('<!-- /analysis -->')) out = out.replace('<!-- analysis -->', '<!-- analysis -->\n<!-- /analysis -->');
+  // The Node-line section is bench/node-lines.mjs's, which runs after this report: kept until it replaces it.
+  const lines = old?.match(/<!-- node-lines -->[\s\S]*?<!-- \/node-lines -->/);
+  if (lines) out = `${out.trimEnd()}\n\n${lines[0]}\n`;
   return out;
 }
