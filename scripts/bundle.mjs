@@ -28,7 +28,7 @@ import { build } from 'esbuild';
  * Each edit names the exact text it replaces, and each edited file is pinned by its sha256
  * (undici's version is pinned in package.json for this reason too): when an undici release
  * changes a file under an edit, the build fails naming the file and what to re-check, rather
- * than bundling an edit made for other code (CONTRIBUTING.md, "Taking an undici release").
+ * than bundling an edit made for other code (CONTRIBUTING.md, "undici's edits, and taking an undici release").
  * They still pay on every supported Node line: none of these built-ins is loaded by Node
  * itself before a script runs, on 20 to 26 (bench/undici-edits.mjs; docs/benchmarks.md).
  */
@@ -84,7 +84,7 @@ const undiciChecked = {
 function undiciChanged(file, why) {
   const { version } = JSON.parse(readFileSync('node_modules/undici/package.json', 'utf8'));
   return new Error(
-    `scripts/bundle.mjs: undici ${version}'s ${file} ${why}. Its start-up edits were checked against other code: re-check that ${undiciChecked[file]?.recheck ?? "undici still calls node:assert only as assert(value, message), which the bundle's stand-in answers"}, then update undiciEdits/undiciChecked (CONTRIBUTING.md, "Taking an undici release").`,
+    `scripts/bundle.mjs: undici ${version}'s ${file} ${why}. Its start-up edits were checked against other code: re-check that ${undiciChecked[file]?.recheck ?? "undici still calls node:assert only as assert(value, message), which the bundle's stand-in answers"}, then update undiciEdits/undiciChecked (CONTRIBUTING.md, "undici's edits, and taking an undici release").`,
   );
 }
 
