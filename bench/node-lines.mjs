@@ -19,7 +19,7 @@
  *
  * Knobs: BENCH_LINES=20,22,24,26  BENCH_CLI_RUNS=N (default 30)  BENCH_DOC=path|- (default
  * docs/benchmarks.md: the section between the node-lines markers is replaced)
- * BENCH_LINES_LABEL=text (the section's heading, default "now"), BENCH_PACKAGE=folder (a built
+ * BENCH_LINES_LABEL=text (what the run was, in the section's text; default "now"), BENCH_PACKAGE=folder (a built
  * checkout to pack instead of this one: an older build, for a before/after).
  */
 import { execFileSync, fork, spawnSync } from 'node:child_process';
@@ -174,12 +174,12 @@ if (DOC !== '-') {
   // Notes written by hand under the table (a before/after, an analysis) stay.
   const notes = /<!-- node-lines-notes -->[\s\S]*?<!-- \/node-lines-notes -->/.exec(old)?.[0] ?? '<!-- node-lines-notes -->\n<!-- /node-lines-notes -->';
   const section = `<!-- node-lines -->
-## Start-up on each Node line (${LABEL})
+## Start-up on each Node line
 
 From the installed package (\`npm pack\`, \`npm install -g\` into a read-only temporary prefix),
 each line's Node against its own \`node -e 0\`: the median of ${RUNS} paired rounds' ratios, of wall
 time and of CPU time (user + system, every thread; steadier when the machine is busy), as
-"wall / CPU" (\`npm run bench:lines\`, bench/node-lines.mjs; ${new Date().toISOString().slice(0, 10)}, load
+"wall / CPU" (\`npm run bench:lines\`, bench/node-lines.mjs; ${LABEL}, ${new Date().toISOString().slice(0, 10)}, load
 average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores).
 
 ${table}
