@@ -23,7 +23,10 @@ try {
   const storePath = join(dir, 'store.json');
   const { key } = await initStore(storePath, { demo: true });
   const server = await startServer({ storePath, host: '127.0.0.1', port: 0, log: false });
-  const env = { ...process.env, CR_BASE_URL: `${server.url}/api/v1`, CR_API_KEY: key, CR_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' };
+  // Without NODE_OPTIONS: the caches are for runs without Node options (src/code-cache-file.ts),
+  // and V8 rejects a cache made under other flags.
+  const { NODE_OPTIONS, ...buildEnv } = process.env;
+  const env = { ...buildEnv, CR_BASE_URL: `${server.url}/api/v1`, CR_API_KEY: key, CR_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' };
   try {
     const remote = ['bin/cr.js', 'finance', 'summary', '--json'];
     // --local over a store of its own in the temporary folder; the first run creates it (demo
