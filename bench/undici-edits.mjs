@@ -1,5 +1,5 @@
 /**
- * `node bench/undici-edits.mjs`: what scripts/bundle.mjs's edits of undici save, on every Node
+ * `node bench/undici-edits.mjs`: what scripts/bundle-plugin.mjs's edits of undici save, on every Node
  * line: the time to load the Node built-ins that the edits keep off a run's start-up
  * (node:http for util.js and client.js, node:http2 for the HTTP/2 fallback, node:assert for
  * the assert stand-in), each in a fresh process that has already loaded what every request

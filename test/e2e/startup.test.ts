@@ -143,7 +143,7 @@ describe('startup stays light', () => {
       expect(JSON.parse(r.stdout)).toHaveProperty('summaries');
       // Positive control: the request's socket.
       expect(loaded).toContain('net');
-      // undici without node:http (scripts/bundle.mjs); stdin (/dev/null here) never opened (src/io/streams.ts).
+      // undici without node:http (scripts/bundle-plugin.mjs); stdin (/dev/null here) never opened (src/io/streams.ts).
       // chalk's terminal detection (node:tty) neither: nothing is coloured (src/render/styles.ts);
       // nor node:assert, which undici's invariant checks load only when one fails.
       expect(loaded.filter((m) => /^(http|_http_\w+|internal\/fs\/streams|internal\/fs\/promises|internal\/readline\/\w+|tty|assert)$/.test(m))).toEqual([]);
