@@ -74,7 +74,7 @@ const undiciChecked = {
 function undiciChanged(file, why, importer) {
   const { version } = JSON.parse(readFileSync(`${importer.slice(0, importer.lastIndexOf('/undici/'))}/undici/package.json`, 'utf8'));
   return new Error(
-    `scripts/bundle.mjs: undici ${version}'s ${file} ${why}. Its start-up edits were checked against other code: re-check that ${undiciChecked[file]?.recheck ?? "undici still calls node:assert only as assert(value, message), which the bundle's stand-in answers"}, then update undiciEdits/undiciChecked (CONTRIBUTING.md, "undici's edits, and taking an undici release").`,
+    `scripts/bundle-plugin.mjs: undici ${version}'s ${file} ${why}. Its start-up edits were checked against other code: re-check that ${undiciChecked[file]?.recheck ?? "undici still calls node:assert only as assert(value, message), which the bundle's stand-in answers"}, then update undiciEdits/undiciChecked in scripts/bundle-plugin.mjs (CONTRIBUTING.md, "undici's edits, and taking an undici release").`,
   );
 }
 
