@@ -29,18 +29,19 @@ const FS_REFUSALS: Record<string, string> = {
 
 /**
  * Maps the server's store and key errors to CLI errors: an invalid store exits 78, a store
- * held by another process exits 1 with the holder named, a bad key request exits 2, a
+ * held by another process exits 1 with the holder named (one whose lock cannot be read, too), a bad key request exits 2, a
  * folder the store's files cannot be written in exits 1 naming the path. Anything else
  * passes through.
  */
 export async function asCliError(err: unknown): Promise<unknown> {
-  const [{ StoreError }, { StoreLockedError }, { KeyError }] = await Promise.all([
+  const [{ StoreError }, { StoreLockedError, LockUnreadableError }, { KeyError }] = await Promise.all([
     import('../server/store/errors.js'),
     import('../server/store/lock.js'),
     import('../server/keys.js'),
   ]);
   if (err instanceof StoreError) return new LocalError(err.message, EXIT_BAD_STORE, { cause: err, code: 'STORE_INVALID' });
   if (err instanceof StoreLockedError) return new LocalError(err.message, 1, { cause: err, code: 'STORE_LOCKED' });
+  if (err instanceof LockUnreadableError) return new LocalError(err.message, 1, { cause: err, code: 'STORE_LOCK_UNREADABLE' });
   if (err instanceof KeyError) {
     return KEY_ERROR_IS_USAGE[err.kind] ? new UsageError(err.message) : new LocalError(err.message, 1, { cause: err, code: 'STORE_NO_USER' });
   }

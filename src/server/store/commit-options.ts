@@ -24,6 +24,12 @@ export interface CommitOptions {
    * message), and once when a fold succeeds again. Never the payload.
    */
   onFoldProblem?: (event: { failed: true; error: unknown } | { failed: false; failures: number }) => void;
+  /**
+   * Whether the store is still this process's (its lock, lock.ts), asked after every journal
+   * fsync before a write is acknowledged and before a fold's rename; `lost` is told once when
+   * it is not. Set by Store.open; none for a memory-only store.
+   */
+  ownership?: { owned(): boolean; lost(): void };
 }
 
 export const DEFAULT_MAX_STORE_BYTES = 256 * 1024 * 1024;

@@ -13,25 +13,12 @@ import { JournalFile } from './journal-file.js';
 import { foldLine, groupLineOf, headerLine, journalPathOf, snapshotId } from './journal.js';
 import type { JournalState } from './replay.js';
 import { DEFAULT_MAX_STORE_BYTES } from './commit-options.js';
+import { TakenOver } from './fold.js';
+import type { Fold } from './fold.js';
 import type { CommitOptions, StoreStats } from './commit-options.js';
 
 export { DEFAULT_MAX_STORE_BYTES } from './commit-options.js';
 export type { CommitOptions, StoreStats } from './commit-options.js';
-
-interface Fold {
-  phase: 'writing' | 'ready';
-  id: string;
-  size: number;
-  tmp: string;
-  /** Journal lines appended after the fold line: the new journal keeps them. */
-  after: string[];
-  afterRecords: number;
-  afterBytes: number;
-  /** What the new snapshot covers (subtracted from the counters once installed). */
-  coversRecords: number;
-  coversBytes: number;
-  coversGrowth: number;
-}
 
 /**
  * The group commit of the store (docs/api-decisions.md §7), over the committed state it shares with
@@ -77,6 +64,7 @@ export class GroupCommit {
   private dead = false;
   private readonly maxStoreBytes: number;
   private readonly onFoldProblem: NonNullable<CommitOptions['onFoldProblem']>;
+  private readonly ownership: CommitOptions['ownership'];
 
   constructor(
     private readonly state: StoreData,
@@ -98,6 +86,31 @@ export class GroupCommit {
     this.keepBackups = opts.backups ?? DEFAULT_BACKUPS;
     this.maxStoreBytes = opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES;
     this.onFoldProblem = opts.onFoldProblem ?? (() => undefined);
+    this.ownership = opts.ownership;
+  }
+
+  /**
+   * The store is still this server's: its lock holds this server's token and the journal's
+   * path still names the file appended to (docs/reliability.md "The store's lock"). Asked after
+   * the fsync: a server frozen past the lock's staleness may wake up with a write in flight
+   * while another server has taken the store over and moved the journal aside.
+   */
+  private stillOurs(): boolean {
+    return (this.ownership?.owned() ?? true) && this.journal.atPath();
+  }
+
+  /** The store was taken over: nothing more is written or acknowledged, queued writes get 503. */
+  private lose(): void {
+    this.dead = true;
+    this.closed = true;
+    this.closedForFolds = true;
+    const failure = new StoreUnavailableError({ cause: new Error('the store was taken over by another server') });
+    for (const p of this.pending.splice(0)) p.reject(failure);
+    try {
+      this.ownership?.lost();
+    } catch {
+      /* the notice is best effort */
+    }
   }
 
   /** The store's size as the cap sees it: the snapshot plus the growth of the writes since (no serialisation; a crash's journal counts its bytes until a fold). */
@@ -178,6 +191,13 @@ export class GroupCommit {
         const failure = new StoreUnavailableError({ cause: err });
         for (const p of accepted) p.reject(failure);
         return; // memory stays at the last committed state
+      }
+      if (!this.stillOurs()) {
+        // Durable, but in a journal another server may never read: not acknowledged (503).
+        const failure = new StoreUnavailableError({ cause: new Error('the store was taken over by another server') });
+        for (const p of accepted) p.reject(failure);
+        this.lose();
+        return;
       }
       this.seq++;
       const bytes = Buffer.byteLength(line);
@@ -281,13 +301,17 @@ export class GroupCommit {
     const path = this.path!;
     let renamed = false;
     try {
+      if (!this.stillOurs()) throw new TakenOver();
       await rotateBackups(this.fs, path, this.keepBackups);
+      // Checked again right before the rename: it would replace another server's store file.
+      if (!this.stillOurs()) throw new TakenOver();
       await this.fs.rename(fold.tmp, path);
       renamed = true;
       await syncDir(this.fs, dirname(path), this.onSync);
     } catch (err) {
       if (!renamed) await this.fs.unlink(fold.tmp).catch(() => undefined);
       this.fold = null;
+      if (err instanceof TakenOver) return this.lose();
       this.foldFailed(err);
       // Renamed but not known durable: keep the journal as it is (its fold line matches either snapshot).
       if (renamed) this.journal.dirSyncOwed = true;
@@ -310,6 +334,7 @@ export class GroupCommit {
     this.unfoldedGrowth -= fold.coversGrowth;
     // A new journal: a header naming the new snapshot, then the groups journaled since the fold line.
     // If it cannot be put in place, the old journal stays valid (its fold line names the new snapshot).
+    if (!this.stillOurs()) return this.lose();
     await this.journal.replace(headerLine(fold.id) + fold.after.join(''));
   }
 

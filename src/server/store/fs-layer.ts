@@ -40,7 +40,8 @@ export interface SyncFs {
   rename(from: string, to: string): void;
   unlink(path: string): void;
   mkdir(path: string, opts: { recursive: true }): void;
-  stat(path: string): { size: number; mtimeMs: number };
+  /** dev and ino: the file's identity (the journal checks that its path still names the file it has open). */
+  stat(path: string): { size: number; mtimeMs: number; dev?: number; ino?: number };
   /** Sets a file's times (the lock's heartbeat is its mtime). */
   utimes(path: string, atime: Date, mtime: Date): void;
   /** The canonical path of an existing file or folder (symlinks resolved). */
@@ -55,6 +56,8 @@ export interface FileHandleLike {
   /** Cuts the file back (the journal drops a failed append). */
   truncate(len: number): Promise<void>;
   close(): Promise<void>;
+  /** The open file's identity (optional: a layer without it skips the journal's identity check). */
+  stat?(): Promise<{ dev: number; ino: number }>;
 }
 
 export const nodeFs: StoreFs = {

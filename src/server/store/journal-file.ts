@@ -15,6 +15,8 @@ export class JournalFile {
   private dirty = false;
   /** A folder fsync still owed (a rename in the folder whose fsync failed). */
   dirSyncOwed = false;
+  /** dev and ino of the open handle's file, read once per handle. */
+  private identity: { dev: number; ino: number } | undefined;
 
   constructor(
     private readonly fs: StoreFs,
@@ -31,7 +33,11 @@ export class JournalFile {
       await syncDir(this.fs, dirname(this.path), this.onSync);
       this.dirSyncOwed = false;
     }
-    this.fh ??= await this.fs.open(this.path, 'a', 0o600);
+    if (!this.fh) {
+      const opened = await this.fs.open(this.path, 'a', 0o600);
+      this.fh = opened;
+      this.identity = await opened.stat?.().catch(() => undefined);
+    }
     const fh = this.fh;
     if (this.dirty) {
       await fh.truncate(this.len);
@@ -90,10 +96,27 @@ export class JournalFile {
     return true;
   }
 
+  /**
+   * The journal's path still names the file this handle writes: false once another server
+   * has moved it aside (a fold of its own keeps it as `.bak.1.journal` and puts a new one in
+   * place), so what was appended here is not in the store's journal any more. True when it
+   * cannot be told (no handle yet, or a file-system layer without identities).
+   */
+  atPath(): boolean {
+    if (!this.fh || !this.identity) return true;
+    try {
+      const now = this.fs.sync.stat(this.path);
+      return now.dev === this.identity.dev && now.ino === this.identity.ino;
+    } catch {
+      return false;
+    }
+  }
+
   /** Closes the handle (the next append opens a new one). */
   async close(): Promise<void> {
     const fh = this.fh;
     this.fh = null;
+    this.identity = undefined;
     await fh?.close().catch(() => undefined);
   }
 }

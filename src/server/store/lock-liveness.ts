@@ -19,16 +19,30 @@ export const HEARTBEAT_MS = 1_000;
  */
 export const STALE_MS = 10_000;
 /**
- * Same namespace, pid alive, but no heartbeat for this long: the pid was reused by another
- * process after the holder died (no cr server goes a minute without a timer firing, short of
- * being stopped with SIGSTOP; one that is loses the lock and stops writing, see lock.ts).
+ * Same namespace, pid alive, no start time in the lock (a cr before start times were
+ * recorded, or a system without /proc), and no heartbeat for this long: the pid was reused
+ * by another process after the holder died. With a start time this guess is not needed.
  */
 export const REUSED_PID_MS = 60_000;
+
+/**
+ * `CR_LOCK_STALE_MS`: a shorter staleness, for tests that freeze a server and take its
+ * store over without waiting out STALE_MS (docs/reliability.md "The store's lock"). The
+ * heartbeat beats ten times within it. Out-of-range or malformed values are ignored.
+ */
+export function lockTimingFromEnv(env: NodeJS.ProcessEnv = process.env): { heartbeatMs: number; staleMs: number } {
+  const raw = env.CR_LOCK_STALE_MS?.trim() ?? '';
+  const n = /^\d{1,7}$/.test(raw) ? Number(raw) : NaN;
+  const staleMs = n >= 200 && n <= 600_000 ? n : STALE_MS;
+  return { heartbeatMs: Math.min(HEARTBEAT_MS, Math.max(20, Math.floor(staleMs / 10))), staleMs };
+}
 
 /** Where this process runs: its pid namespace and the boot. Undefined off Linux. */
 export interface Identity {
   pidNs: string;
   bootId: string;
+  /** This process's start time, in clock ticks after boot (/proc/self/stat field 22). */
+  pidStart?: string;
 }
 
 let cached: Identity | null | undefined;
@@ -37,6 +51,8 @@ export function processIdentity(fs: SyncFs): Identity | undefined {
   if (cached === undefined) {
     try {
       cached = { pidNs: fs.readlink('/proc/self/ns/pid'), bootId: fs.readFile('/proc/sys/kernel/random/boot_id').toString('utf8').trim() };
+      const start = startTimeOf(fs, 'self');
+      if (start !== undefined) cached.pidStart = start;
     } catch {
       cached = null;
     }
@@ -49,6 +65,8 @@ export interface Holder {
   startedAt?: string;
   pidNs?: string;
   bootId?: string;
+  /** The holder's start time as the kernel reports it (Identity.pidStart), when recorded. */
+  pidStart?: string;
   /** What holds the lock, in words (`cr serve`, `cr --local`…), when it said. */
   label?: string;
 }
@@ -76,6 +94,22 @@ export function pidAlive(fs: SyncFs, pid: number): boolean {
   }
 }
 
+/**
+ * When process `pid` started, in clock ticks after boot: field 22 of /proc/PID/stat (proc(5)),
+ * counted after the command name, which ends at the last ')' and may hold spaces. Undefined
+ * when there is no such process or no /proc. A pid reused by another process has another
+ * start time; a stopped or busy one keeps its own.
+ */
+export function startTimeOf(fs: SyncFs, pid: number | 'self'): string | undefined {
+  try {
+    const stat = fs.readFile(`/proc/${pid}/stat`).toString('latin1');
+    const field = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return field && /^\d+$/.test(field) ? field : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** mtime of the lock (its last heartbeat); undefined when it is gone. */
 export function heartbeatOf(fs: SyncFs, path: string): number | undefined {
   try {
@@ -98,7 +132,12 @@ export function judge(fs: SyncFs, holder: Holder, ownLock: boolean, beat: number
   if (sameNamespace(fs, holder)) {
     // Our own pid in a lock we do not hold: an earlier run of this pid (a container's pid 1).
     if (holder.pid === process.pid) return ownLock ? 'live' : 'stale';
-    return pidAlive(fs, holder.pid) && age < Math.max(REUSED_PID_MS, staleMs) ? 'live' : 'stale';
+    if (!pidAlive(fs, holder.pid)) return 'stale';
+    // The start time tells the holder (stopped with SIGSTOP, busy, or under a clock step: the
+    // heartbeat says nothing then) from another process that got its pid after it died.
+    const start = holder.pidStart === undefined ? undefined : startTimeOf(fs, holder.pid);
+    if (start !== undefined) return start === holder.pidStart ? 'live' : 'stale';
+    return age < Math.max(REUSED_PID_MS, staleMs) ? 'live' : 'stale';
   }
   return age > staleMs ? 'stale' : 'unknown';
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { isCode, nodeFs } from './fs-layer.js';
 import type { StoreFs, SyncFs } from './fs-layer.js';
-import { HEARTBEAT_MS, STALE_MS, heartbeatOf, judge, pidAlive, processIdentity, sameNamespace } from './lock-liveness.js';
+import { heartbeatOf, judge, lockTimingFromEnv, pidAlive, processIdentity, sameNamespace } from './lock-liveness.js';
 
 import type { Holder } from './lock-liveness.js';
 
@@ -28,7 +28,39 @@ export class StoreLockedError extends Error {
   }
 }
 
+/**
+ * The lock exists but cannot be read (EACCES, EIO, EMFILE…): whether its holder lives is
+ * unknown, so it is neither taken over nor removed (docs/reliability.md "The store's lock").
+ */
+export class LockUnreadableError extends Error {
+  readonly code = 'STORE_LOCK_UNREADABLE';
+  constructor(
+    readonly storePath: string,
+    readonly lockPath: string,
+    cause: unknown,
+  ) {
+    const errno = (cause as { code?: unknown }).code;
+    super(
+      `cannot read the lock ${lockPath} (${typeof errno === 'string' ? errno : (cause as Error).message}); ` +
+        'a running server may hold it, so it is left alone: make it readable by this user (or stop the server that holds it), then try again',
+      { cause },
+    );
+    this.name = 'LockUnreadableError';
+  }
+}
+
 export const lockPathOf = (storePath: string) => `${storePath}.lock`;
+
+/** The lock's text, undefined when there is none; an unreadable lock throws LockUnreadableError. */
+function readLockText(fs: SyncFs, storePath: string, lockPath: string): string | undefined {
+  try {
+    return fs.readFile(lockPath).toString('utf8');
+  } catch (err) {
+    if (isCode(err, 'ENOENT')) return undefined;
+    if (isCode(err, 'EISDIR')) throw err; // not a lock file: never moved aside or removed
+    throw new LockUnreadableError(storePath, lockPath, err);
+  }
+}
 
 /** The lock file's text; undefined when there is none, null when it cannot be read. */
 function readText(fs: SyncFs, path: string): string | null | undefined {
@@ -46,7 +78,14 @@ function parseHolder(text: string | null): Holder {
   try {
     const parsed = JSON.parse(text ?? '') as Record<string, unknown>;
     const label = typeof parsed.label === 'string' && /^cr[ a-z-]{0,40}$/.test(parsed.label) ? parsed.label : undefined;
-    return { pid: Number(parsed.pid), startedAt: str(parsed.startedAt), pidNs: str(parsed.pidNs), bootId: str(parsed.bootId), label };
+    return {
+      pid: Number(parsed.pid),
+      startedAt: str(parsed.startedAt),
+      pidNs: str(parsed.pidNs),
+      bootId: str(parsed.bootId),
+      pidStart: str(parsed.pidStart),
+      label,
+    };
   } catch {
     return { pid: NaN }; // unreadable, empty or garbled: treated as stale
   }
@@ -182,7 +221,7 @@ function takeOver(fs: SyncFs, lockPath: string, staleText: string | null, staleB
 }
 
 export interface LockOptions {
-  /** Heartbeat period and staleness (defaults HEARTBEAT_MS, STALE_MS; tests shorten them). */
+  /** Heartbeat period and staleness (defaults HEARTBEAT_MS, STALE_MS, or CR_LOCK_STALE_MS; tests shorten them). */
   heartbeatMs?: number;
   staleMs?: number;
   /**
@@ -215,6 +254,16 @@ function watch(fs: SyncFs, lockPath: string, text: string | null, beat: number, 
   }
 }
 
+/** A held lock: releasing it, and asking whether it is still this process's. */
+export interface LockHandle {
+  (): void;
+  /**
+   * The lock file still holds this holder's token (read now, from the file): nobody has
+   * taken the store over. False once released, lost, or unreadable.
+   */
+  owned(): boolean;
+}
+
 /** Refreshes the lock's mtime while held; calls `lost` once if the lock stops being ours. */
 function startHeartbeat(fs: SyncFs, lockPath: string, token: string, every: number, lost: () => void): () => void {
   const timer = setInterval(() => {
@@ -239,15 +288,16 @@ function startHeartbeat(fs: SyncFs, lockPath: string, token: string, every: numb
 
 /**
  * Single-writer lock: `<store>.lock`, created complete (temp file, then link), holding pid,
- * start time, pid namespace and boot id; its mtime is a heartbeat refreshed every second.
+ * start time, pid namespace, boot id and the kernel's start time of the process; its mtime is a heartbeat refreshed every second.
  * Liveness of an existing lock is judged as lock-liveness.ts says: by the pid within the same
  * pid namespace, else by the heartbeat (watched for up to `staleMs` when it is recent). A
  * stale lock is taken over. Returns the release function. All of it goes through the fs
  * layer (`storeFs.sync`).
  */
-export function acquireLock(storePath: string, storeFs: StoreFs = nodeFs, opts: LockOptions = {}): () => void {
+export function acquireLock(storePath: string, storeFs: StoreFs = nodeFs, opts: LockOptions = {}): LockHandle {
   const fs = storeFs.sync;
-  const timing = { heartbeatMs: opts.heartbeatMs ?? HEARTBEAT_MS, staleMs: opts.staleMs ?? STALE_MS };
+  const fromEnv = lockTimingFromEnv();
+  const timing = { heartbeatMs: opts.heartbeatMs ?? fromEnv.heartbeatMs, staleMs: opts.staleMs ?? fromEnv.staleMs };
   const lockPath = lockPathOf(storePath);
   fs.mkdir(dirname(lockPath), { recursive: true });
   const token = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), store: storePath, ...processIdentity(fs), label: opts.label });
@@ -258,7 +308,7 @@ export function acquireLock(storePath: string, storeFs: StoreFs = nodeFs, opts: 
       held.add(token);
       const stop = startHeartbeat(fs, lockPath, token, timing.heartbeatMs, () => opts.onLost?.());
       let released = false;
-      return () => {
+      const release = () => {
         if (released) return;
         released = true;
         stop();
@@ -269,12 +319,14 @@ export function acquireLock(storePath: string, storeFs: StoreFs = nodeFs, opts: 
           /* already gone */
         }
       };
+      return Object.assign(release, { owned: () => !released && held.has(token) && readText(fs, lockPath) === token });
     }
-    const text = readText(fs, lockPath);
+    // Unreadable (EACCES, EIO, EMFILE…) is not stale: refused with the error (LockUnreadableError).
+    const text = readLockText(fs, storePath, lockPath);
     const beat = heartbeatOf(fs, lockPath);
     if (text === undefined || beat === undefined) continue; // released (or being taken over) meanwhile: try again
     const holder = parseHolder(text);
-    let verdict: 'live' | 'stale' | 'unknown' | 'changed' = judge(fs, holder, text !== null && held.has(text), beat, timing.staleMs);
+    let verdict: 'live' | 'stale' | 'unknown' | 'changed' = judge(fs, holder, held.has(text), beat, timing.staleMs);
     if (verdict === 'unknown') verdict = watch(fs, lockPath, text, beat, timing);
     if (verdict === 'changed') continue;
     if (verdict === 'live') throw new StoreLockedError(storePath, holder, holder.pidNs !== undefined && !sameNamespace(fs, holder));

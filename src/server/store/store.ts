@@ -91,6 +91,7 @@ export class Store {
     let opened: Store | undefined;
     let lost = false;
     const onLost = () => {
+      if (lost) return;
       lost = true;
       // Another server writes this file now: write nothing more, not even a fold on close.
       void opened?.writer.abandon().catch(() => undefined);
@@ -125,7 +126,8 @@ export class Store {
       bytes = undefined;
       if (release) await removeStaleTemps(fs, path);
       const j = await recoverJournal(fs, path, data, base, onSync);
-      opened = new Store(path, data, fs, release, { ...j, fsyncs, snapshotBytes }, opts);
+      const ownership = release ? { owned: () => release.owned(), lost: onLost } : undefined;
+      opened = new Store(path, data, fs, release, { ...j, fsyncs, snapshotBytes }, { ...opts, ownership });
       if (lost) void opened.writer.abandon().catch(() => undefined);
       return opened;
     } catch (err) {
