@@ -16,7 +16,8 @@ import { FIXTURE, sleep } from './support.js';
 afterAll(() => cleanupTempDirs());
 
 const FAST = { heartbeatMs: 100, staleMs: 1_000 };
-const here = processIdentity(nodeFs.sync)!;
+// Without this process's start time: these locks name other pids (lock-owner.test.ts has start times).
+const { pidStart: _own, ...here } = processIdentity(nodeFs.sync)!;
 
 /** A lock as a server in another pid namespace writes it (its pid, 1, means nothing here). */
 function foreignLock(store: string, o: { ageMs?: number } = {}) {

@@ -53,7 +53,11 @@ async function deadPid(): Promise<number> {
 
 // Locks and guards as this pid namespace writes them: their pid is what says whether they are
 // alive (lock-liveness.ts; other namespaces are judged by the heartbeat, lock-heartbeat.test.ts).
-const here = () => processIdentity(nodeFs.sync) ?? {};
+// Without this process's start time: these locks name other pids (lock-owner.test.ts has start times).
+const here = () => {
+  const { pidStart: _own, ...where } = processIdentity(nodeFs.sync) ?? { pidStart: undefined };
+  return where;
+};
 
 function writeStaleLock(store: string, pid: number) {
   writeFileSync(lockPathOf(store), JSON.stringify({ pid, startedAt: '2020-01-01T00:00:00.000Z', store, ...here() }), { mode: 0o600 });
