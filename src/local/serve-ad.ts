@@ -20,12 +20,20 @@ export const serveAdPathOf = (storePath: string) => `${storePath}.serve.json`;
  */
 export function announceServe(storePath: string, url: string, port: number, urlFile?: string): () => void {
   const unadvertise = advertiseServe(storePath, url, port);
-  if (urlFile) writeFileAtomic(urlFile, `${url}\n`);
+  const text = urlFileText(url);
+  if (urlFile) writeFileAtomic(urlFile, text);
   return () => {
     unadvertise();
-    if (urlFile) removeIfStill(urlFile, `${url}\n`);
+    if (urlFile) removeIfStill(urlFile, text);
   };
 }
+
+/**
+ * The `--url-file` text: the base URL on the first line, then `pid N`, the process that wrote
+ * it, so that `cr local wait --pid N` trusts only its own server's URL, never one an earlier
+ * server left (src/local/wait.ts).
+ */
+export const urlFileText = (url: string, pid = process.pid) => `${url}\npid ${pid}\n`;
 
 /** Writes the advertisement; returns its remover (a no-op when it could not be written). */
 function advertiseServe(storePath: string, url: string, port: number): () => void {

@@ -15,15 +15,31 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The URL in the file when it is a whole http(s) URL; undefined while missing or being replaced. */
-function urlIn(file: string): string | undefined {
-  const line = readTextFile(file)?.split('\n')[0]?.trim();
-  if (!line) return undefined;
+/**
+ * The URL in the file when it is a whole http(s) URL (undefined while missing or being
+ * replaced), and the pid on its `pid N` line, when there is one (src/local/serve-ad.ts).
+ */
+function urlIn(file: string): { url?: string; pid?: number } {
+  const [first, second] = (readTextFile(file) ?? '').split('\n');
+  const pid = /^pid (\d{1,10})$/.exec(second?.trim() ?? '')?.[1];
   try {
-    return checkBaseUrl(line, file);
+    return { url: first?.trim() ? checkBaseUrl(first.trim(), file) : undefined, pid: pid === undefined ? undefined : Number(pid) };
   } catch {
-    return undefined;
+    return {};
   }
+}
+
+/** The parent pid of `pid` (Linux /proc; undefined elsewhere or when gone). */
+function parentOf(pid: number): number | undefined {
+  const stat = readTextFile(`/proc/${pid}/stat`);
+  const ppid = stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+  return ppid && /^\d+$/.test(ppid) ? Number(ppid) : undefined;
+}
+
+/** `writer` is `pid` or runs under it (`--pid $!` of a wrapper such as npx that starts cr). */
+function writtenBy(writer: number | undefined, pid: number): boolean {
+  for (let p = writer, hops = 0; p !== undefined && p > 1 && hops < 8; p = parentOf(p), hops++) if (p === pid) return true;
+  return false;
 }
 
 /** Whether a cr server answers at the base URL (its OpenAPI document needs no key). */
@@ -39,15 +55,15 @@ async function answers(baseUrl: string): Promise<boolean> {
 
 /**
  * Polls the file `cr serve --url-file` writes (whole, by rename) until the URL in it
- * answers. A URL left by an earlier run does not answer (that server removed or no longer
- * serves it), so polling goes on until the new server replaces it. Gives up when `pid` has
- * exited (exit 1) or the time is up (exit 8, as for any server that cannot be reached).
+ * answers. With `pid`, that process must be alive (checked first, exit 1 when it has exited)
+ * and the file must be its own (its `pid N` line): another server may still answer at a URL
+ * an earlier run left. Without it, a URL that does not answer is waited past. Gives up when
+ * the time is up (exit 8, as for any server that cannot be reached).
  */
 export async function waitForServer(o: { urlFile: string; timeoutMs: number; pid?: number }): Promise<string> {
   const deadline = Date.now() + o.timeoutMs;
   for (;;) {
-    const url = urlIn(o.urlFile);
-    if (url && (await answers(url))) return url;
+    // The pid first: a server that died before writing its URL leaves an earlier run's file.
     if (o.pid !== undefined && !alive(o.pid)) {
       throw new LocalError(
         `cr local wait: the server process (pid ${o.pid}) exited before a URL in ${escapeControls(o.urlFile)} answered; see its log`,
@@ -55,8 +71,16 @@ export async function waitForServer(o: { urlFile: string; timeoutMs: number; pid
         { code: 'SERVER_EXITED' },
       );
     }
+    const { url, pid } = urlIn(o.urlFile);
+    // With --pid, only a URL that process wrote is its server's (src/local/serve-ad.ts, urlFileText).
+    const foreign = url !== undefined && o.pid !== undefined && !writtenBy(pid, o.pid);
+    if (url && !foreign && (await answers(url))) return url;
     if (Date.now() >= deadline) {
-      const what = url ? `the server at ${url} did not answer` : `no URL appeared in ${escapeControls(o.urlFile)}`;
+      const what = foreign
+        ? `the URL in ${escapeControls(o.urlFile)} was written by ${pid === undefined ? 'another process' : `pid ${pid}`}, not by pid ${o.pid} (a file an earlier server left), and pid ${o.pid} wrote none`
+        : url
+          ? `the server at ${url} did not answer`
+          : `no URL appeared in ${escapeControls(o.urlFile)}`;
       throw new LocalError(`cr local wait: ${what} within ${Math.round(o.timeoutMs / 1000)} s`, EXIT.network, { code: 'SERVER_NOT_READY' });
     }
     await sleep(POLL_MS);

@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { startServer } from '../../../src/server/serve.js';
+import { urlFileText } from '../../../src/local/serve-ad.js';
 
 /** `cr local wait --url-file FILE`: returns once the URL in FILE answers; gives up clearly. */
 afterAll(() => cleanupTempDirs());
@@ -49,5 +50,53 @@ describe('cr local wait', () => {
     const r = await runCli(['local', 'wait', '--url-file', join(tempDir(), 'url.txt'), '--pid', String(gone), '--timeout', '20']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(`the server process (pid ${gone}) exited`);
+  });
+
+  describe('--pid: only the URL that process wrote', () => {
+    const OTHER_PID = 4_194_305; // above the largest pid_max: no process of this machine
+    /** A live process standing in for a `cr serve` that has not written its URL yet. */
+    const starting = () => spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore', env: {} });
+
+    it('a URL another (still answering) server left is not returned while the --pid process wrote none; exit 8 saying whose it is', async () => {
+      const dir = tempDir();
+      const earlier = await startServer({ storePath: join(dir, 'store.json'), port: 0, log: false });
+      const child = starting();
+      try {
+        const file = join(dir, 'url.txt');
+        writeFileSync(file, urlFileText(`${earlier.url}/api/v1`, OTHER_PID));
+        const r = await runCli(['local', 'wait', '--url-file', file, '--pid', String(child.pid), '--timeout', '1']);
+        expect(r.stdout).toBe('');
+        expect(r.exitCode).toBe(8);
+        expect(r.stderr).toContain(`was written by pid ${OTHER_PID}, not by pid ${child.pid}`);
+        // An older file without a pid line is not trusted either.
+        writeFileSync(file, `${earlier.url}/api/v1\n`);
+        const old = await runCli(['local', 'wait', '--url-file', file, '--pid', String(child.pid), '--timeout', '1']);
+        expect({ exit: old.exitCode, out: old.stdout }).toEqual({ exit: 8, out: '' });
+        expect(old.stderr).toContain('was written by another process');
+        // The same URL written by that process is its own.
+        writeFileSync(file, urlFileText(`${earlier.url}/api/v1`, child.pid));
+        const own = await runCli(['local', 'wait', '--url-file', file, '--pid', String(child.pid), '--timeout', '5']);
+        expect({ exit: own.exitCode, out: own.stdout }).toEqual({ exit: 0, out: `${earlier.url}/api/v1\n` });
+      } finally {
+        child.kill('SIGKILL');
+        await earlier.close();
+      }
+    });
+
+    it('a --pid process that died before writing its URL: exit 1 at once, even though the URL in the file answers', async () => {
+      const dir = tempDir();
+      const earlier = await startServer({ storePath: join(dir, 'store.json'), port: 0, log: false });
+      try {
+        const file = join(dir, 'url.txt');
+        writeFileSync(file, urlFileText(`${earlier.url}/api/v1`));
+        const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+        const r = await runCli(['local', 'wait', '--url-file', file, '--pid', String(gone), '--timeout', '20']);
+        expect(r.stdout).toBe('');
+        expect(r.exitCode).toBe(1);
+        expect(r.stderr).toContain(`the server process (pid ${gone}) exited`);
+      } finally {
+        await earlier.close();
+      }
+    });
   });
 });
