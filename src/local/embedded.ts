@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { LocalError, EXIT } from '../errors.js';
 import { asCliError } from './errors.js';
 import type { Store } from '../server/store/store.js';
@@ -147,6 +148,9 @@ export async function startEmbedded(host: EmbeddedHost, opts: EmbedOptions = {})
   host.now(); // a bad CR_NOW is a usage error before anything starts, not a 500 later
   const [{ defaultStorePath }, { withStoreLock }] = await Promise.all([import('../server/store/store-path.js'), import('./lock-wait.js')]);
   const storePath = defaultStorePath(host.env);
+  const { unsafeStoreFolder } = await import('./serve-ad.js');
+  const unsafe = unsafeStoreFolder(dirname(storePath));
+  if (unsafe) throw new LocalError(unsafe, EXIT.failure, { code: 'STORE_DIR_UNSAFE' });
   try {
     return await withStoreLock(() => embed(host, storePath, opts), { storePath, onServe: (ad) => viaServer(host, storePath, ad) });
   } catch (err) {

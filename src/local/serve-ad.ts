@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { readTextFile, removeIfStill, writeFileAtomic } from './url-file.js';
 
 /**
@@ -47,14 +48,57 @@ function advertiseServe(storePath: string, url: string, port: number): () => voi
   return () => removeIfStill(path, text);
 }
 
-/** The advertisement of the server with this pid, if it left a well-formed one. */
+/** Loopback hosts an advertisement may point at: --local sends its admin key there. */
+const LOOPBACK_URL = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost):\d{1,5}\/api\/v1$/;
+
+/**
+ * Whether the file was written by this user and no one else can have changed it: owned by
+ * this user, not writable by group or others. Another local user could otherwise plant an
+ * advertisement that sends `--local`'s admin key to their own port (docs/cli-contract.md
+ * "Local mode in CI"). Where there are no uids (Windows), the mode check alone.
+ */
+function ownFile(path: string): boolean {
+  try {
+    const st = statSync(path);
+    const uid = process.getuid?.();
+    return st.isFile() && (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The advertisement of the server with this pid, if it left a well-formed one that can be
+ * trusted: this user's own file, not writable by others, pointing at a loopback address.
+ */
 export function readServeAd(storePath: string, pid: number): ServeAd | undefined {
-  const text = readTextFile(serveAdPathOf(storePath));
+  const path = serveAdPathOf(storePath);
+  if (!ownFile(path)) return undefined;
+  const text = readTextFile(path);
   if (!text) return undefined;
   try {
     const ad = JSON.parse(text) as Partial<ServeAd>;
-    if (ad.pid !== pid || typeof ad.url !== 'string' || !/^http:\/\/[^/\s]+\/api\/v1$/.test(ad.url) || !Number.isInteger(ad.port)) return undefined;
+    if (ad.pid !== pid || typeof ad.url !== 'string' || !LOOPBACK_URL.test(ad.url) || !Number.isInteger(ad.port)) return undefined;
     return { pid, url: ad.url, port: ad.port! };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuses a store folder that other users can write (as profiles refuse such a config
+ * folder, CONFIG_DIR_UNSAFE): anyone could put an advertisement, a lock or a key file beside
+ * the store there. A folder that does not exist yet is made by this user later.
+ */
+export function unsafeStoreFolder(dir: string): string | undefined {
+  try {
+    const st = statSync(dir);
+    const uid = process.getuid?.();
+    if ((st.mode & 0o022) === 0 && (uid === undefined || st.uid === uid || st.uid === 0)) return undefined;
+    const mode = (st.mode & 0o7777).toString(8);
+    return (st.mode & 0o022) !== 0
+      ? `Refusing the store folder ${dir}: other users can write to it (mode ${mode}); use a folder only you can write (--store, CR_STORE or XDG_DATA_HOME), or run chmod go-w ${dir}`
+      : `Refusing the store folder ${dir}: it belongs to another user (uid ${st.uid}); use a folder of your own (--store, CR_STORE or XDG_DATA_HOME)`;
   } catch {
     return undefined;
   }

@@ -1,0 +1,70 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { chmodSync, chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../../helpers/run-cli.js';
+import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
+import { readServeAd, serveAdPathOf } from '../../../src/local/serve-ad.js';
+
+/**
+ * `--local` sends its admin key only to its own server (docs/cli-contract.md §7.4): the
+ * advertisement beside the store (`<store>.serve.json`) is trusted only when it is this
+ * user's, not writable by others, and points at a loopback address; a store folder others
+ * can write is refused before anything is read or written there.
+ */
+afterAll(() => cleanupTempDirs());
+
+const isRoot = process.getuid?.() === 0;
+
+function advertised(o: { url?: string; mode?: number; uid?: number } = {}) {
+  const store = join(tempDir('cr-ad-'), 'store.json');
+  const ad = { pid: 4242, url: o.url ?? 'http://127.0.0.1:4999/api/v1', port: 4999 };
+  writeFileSync(serveAdPathOf(store), JSON.stringify(ad) + '\n', { mode: 0o644 });
+  if (o.mode !== undefined) chmodSync(serveAdPathOf(store), o.mode);
+  if (o.uid !== undefined) chownSync(serveAdPathOf(store), o.uid, o.uid);
+  return store;
+}
+
+describe('the advertisement of a server beside the store', () => {
+  it('is used when it is this user’s, writable only by them, and on loopback', () => {
+    expect(readServeAd(advertised(), 4242)).toEqual({ pid: 4242, url: 'http://127.0.0.1:4999/api/v1', port: 4999 });
+    expect(readServeAd(advertised({ url: 'http://[::1]:4999/api/v1' }), 4242)?.port).toBe(4999);
+  });
+
+  it.each([
+    ['group-writable', { mode: 0o664 }],
+    ['world-writable', { mode: 0o646 }],
+    ['pointing off this machine', { url: 'http://203.0.113.7:4999/api/v1' }],
+    ['pointing at a name that may resolve anywhere', { url: 'http://attacker.example:4999/api/v1' }],
+  ])('is ignored when %s', (_what, o) => {
+    expect(readServeAd(advertised(o), 4242)).toBeUndefined();
+  });
+
+  it.skipIf(!isRoot)('is ignored when another user owns it (planted)', () => {
+    expect(readServeAd(advertised({ uid: 65534 }), 4242)).toBeUndefined();
+  });
+});
+
+describe('a store folder other users can write', () => {
+  it('is refused by --local before anything is made there, naming the fix (exit 1, STORE_DIR_UNSAFE)', async () => {
+    const home = tempDir('cr-unsafe-home-');
+    const folder = join(home, 'shared');
+    mkdirSync(folder);
+    chmodSync(folder, 0o777);
+    const store = join(folder, 'store.json');
+    const r = await runCli(['brand', 'subjects', '--local', '--json'], { configDir: home, env: { HOME: home, CR_STORE: store } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`Refusing the store folder ${folder}: other users can write to it (mode 777)`);
+    expect(r.stderr).toContain(`chmod go-w ${folder}`);
+    expect(r.stderr).toContain('STORE_DIR_UNSAFE');
+    expect(existsSync(store)).toBe(false);
+  });
+
+  it('with the folder fixed, --local works', async () => {
+    const home = tempDir('cr-unsafe-home-');
+    const folder = join(home, 'shared');
+    mkdirSync(folder, { mode: 0o755 });
+    chmodSync(folder, 0o755);
+    const r = await runCli(['brand', 'subjects', '--local', '--json'], { configDir: home, env: { HOME: home, CR_STORE: join(folder, 'store.json') } });
+    expect(r.exitCode, r.stderr).toBe(0);
+  });
+});
