@@ -95,11 +95,23 @@ async function embed(host: EmbeddedHost, storePath: string, opts: EmbedOptions):
   const clock = { now: () => host.now() };
   const common = { storePath, clock, lockLabel: 'cr --local' } as const;
   if (opts.listen) {
-    const { startServer } = await import('../server/serve.js');
+    const [{ startServer }, { announceServe }] = await Promise.all([import('../server/serve.js'), import('./serve-ad.js')]);
+    const label = 'cr mcp stdio --local';
     const { opened, key } = await openLocal(host, storePath, (initial) =>
-      startServer({ ...common, host: '127.0.0.1', port: 0, log: false, storeOptions: { initial } }),
+      startServer({ ...common, lockLabel: label, host: '127.0.0.1', port: 0, log: false, storeOptions: { initial } }),
     );
-    return { baseUrl: `${opened.url}/api/v1`, key, close: () => opened.close() };
+    // Held for the agent's whole session: other --local runs and `cr local` commands send to
+    // this listener (or are refused at once, naming it) instead of waiting for the lock.
+    const baseUrl = `${opened.url}/api/v1`;
+    const unannounce = announceServe(storePath, baseUrl, opened.port, undefined, label);
+    return {
+      baseUrl,
+      key,
+      close: async () => {
+        unannounce();
+        await opened.close();
+      },
+    };
   }
   const [{ openCore }, { inProcessServer, IN_PROCESS_ORIGIN }, { InProcessDispatcher }] = await Promise.all([
     import('../server/open-core.js'),
@@ -126,14 +138,14 @@ async function viaServer(host: EmbeddedHost, storePath: string, ad: ServeAd): Pr
   if (found.state === 'revoked') throw revokedError(storePath, found.keyId, found.revokedAt);
   if (found.state === 'none') {
     throw new LocalError(
-      `${storePath} is served by cr serve on port ${ad.port} (pid ${ad.pid}), and --local has no key for it yet; ` +
+      `${storePath} is served by ${ad.label ?? 'cr serve'} on port ${ad.port} (pid ${ad.pid}), and --local has no key for it yet; ` +
         'run one --local command while no server holds the store (it makes the key), or use the server with a profile: --base-url ' +
         ad.url,
       EXIT.auth,
       { code: 'LOCAL_NO_KEY' },
     );
   }
-  host.notice(`cr: --local: sending to cr serve on port ${ad.port} (pid ${ad.pid}) over ${storePath}`);
+  host.notice(`cr: --local: sending to ${ad.label ?? 'cr serve'} on port ${ad.port} (pid ${ad.pid}) over ${storePath}`);
   return { baseUrl: ad.url, key: found.key, close: async () => {} };
 }
 

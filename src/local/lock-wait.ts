@@ -21,7 +21,7 @@ export interface LockWaitOptions<T> {
 
 /** What holds the store, in words: `another cr server (pid P, cr serve on port N)`, `a short cr --local run (pid P)`. */
 export function describeHolder(holder: Holder, ad?: ServeAd): string {
-  if (ad) return `another cr server (pid ${holder.pid}, cr serve on port ${ad.port})`;
+  if (ad) return `another cr server (pid ${holder.pid}, ${ad.label ?? 'cr serve'} on port ${ad.port})`;
   if (holder.label === 'cr serve') return `another cr server (pid ${holder.pid}, cr serve starting or not answering)`;
   if (holder.label) return `a short ${holder.label} run (pid ${holder.pid})`;
   return `another cr process (pid ${holder.pid})`;

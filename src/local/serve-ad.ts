@@ -11,6 +11,8 @@ export interface ServeAd {
   pid: number;
   url: string;
   port: number;
+  /** What listens, in words, when not `cr serve` (`cr mcp stdio --local`). */
+  label?: string;
 }
 
 export const serveAdPathOf = (storePath: string) => `${storePath}.serve.json`;
@@ -19,8 +21,8 @@ export const serveAdPathOf = (storePath: string) => `${storePath}.serve.json`;
  * Tells others where a server listens: the advertisement beside the store and the
  * `--url-file`, each written whole once listening. Returns what removes both on the way out.
  */
-export function announceServe(storePath: string, url: string, port: number, urlFile?: string): () => void {
-  const unadvertise = advertiseServe(storePath, url, port);
+export function announceServe(storePath: string, url: string, port: number, urlFile?: string, label?: string): () => void {
+  const unadvertise = advertiseServe(storePath, url, port, label);
   const text = urlFileText(url);
   if (urlFile) writeFileAtomic(urlFile, text);
   return () => {
@@ -37,11 +39,11 @@ export function announceServe(storePath: string, url: string, port: number, urlF
 export const urlFileText = (url: string, pid = process.pid) => `${url}\npid ${pid}\n`;
 
 /** Writes the advertisement; returns its remover (a no-op when it could not be written). */
-function advertiseServe(storePath: string, url: string, port: number): () => void {
+function advertiseServe(storePath: string, url: string, port: number, label?: string): () => void {
   const path = serveAdPathOf(storePath);
-  const text = JSON.stringify({ pid: process.pid, url, port }) + '\n';
+  const text = JSON.stringify({ pid: process.pid, url, port, label }) + '\n';
   try {
-    writeFileAtomic(path, text);
+    writeFileAtomic(path, text, 0o600);
   } catch {
     return () => {}; // only --local's shortcut is lost; the lock still names this server
   }
@@ -79,7 +81,8 @@ export function readServeAd(storePath: string, pid: number): ServeAd | undefined
   try {
     const ad = JSON.parse(text) as Partial<ServeAd>;
     if (ad.pid !== pid || typeof ad.url !== 'string' || !LOOPBACK_URL.test(ad.url) || !Number.isInteger(ad.port)) return undefined;
-    return { pid, url: ad.url, port: ad.port! };
+    const label = typeof ad.label === 'string' && /^cr[ a-z-]{0,40}$/.test(ad.label) ? ad.label : undefined;
+    return { pid, url: ad.url, port: ad.port!, ...(label ? { label } : {}) };
   } catch {
     return undefined;
   }
