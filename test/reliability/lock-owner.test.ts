@@ -69,13 +69,13 @@ describe('a live holder of this pid namespace keeps its lock', () => {
 });
 
 describe('a lock that cannot be read', () => {
-  /** The lock reads fail with `code` (as for another user's 0600 lock, or a failing disk). */
+  /** Reads of the lock fail with `code`, moved aside or not (as for another user's 0600 lock, or a failing disk). */
   const unreadable = (store: string, code: string): StoreFs => ({
     ...nodeFs,
     sync: {
       ...nodeFs.sync,
       readFile: (p) => {
-        if (p === lockPathOf(store)) throw Object.assign(new Error(`${code}: cannot read ${p}`), { code });
+        if (p === lockPathOf(store) || p.endsWith('.aside')) throw Object.assign(new Error(`${code}: cannot read ${p}`), { code });
         return nodeFs.sync.readFile(p);
       },
     },
