@@ -28,11 +28,15 @@ const hourAgo = () => new Date(Date.now() - 3_600_000);
 
 /** A child that takes the lock with the built module, then waits. */
 async function holderProcess(store: string) {
-  const child = execa(process.execPath, ['--input-type=module', '-e', `const { acquireLock } = await import(${JSON.stringify(`file://${BUILT_LOCK}`)}); acquireLock(${JSON.stringify(store)}); setInterval(() => {}, 1000);`], {
-    reject: false,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    extendEnv: false,
-  });
+  const child = execa(
+    process.execPath,
+    ['--input-type=module', '-e', `const { acquireLock } = await import(${JSON.stringify(`file://${BUILT_LOCK}`)}); acquireLock(${JSON.stringify(store)}); setInterval(() => {}, 1000);`],
+    {
+      reject: false,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      extendEnv: false,
+    },
+  );
   // Waits for the lock file the child writes (its stdout may be held back by the pipe).
   for (let i = 0; i < 500 && !existsSync(lockPathOf(store)); i++) {
     if (child.exitCode !== null) throw new Error(`holder exited ${child.exitCode}`);
