@@ -259,7 +259,7 @@ export interface LockHandle {
   (): void;
   /**
    * The lock file still holds this holder's token (read now, from the file): nobody has
-   * taken the store over. False once released, lost, or unreadable.
+   * taken the store over. False once released or lost; a read that fails counts as held.
    */
   owned(): boolean;
 }
@@ -319,7 +319,15 @@ export function acquireLock(storePath: string, storeFs: StoreFs = nodeFs, opts: 
           /* already gone */
         }
       };
-      return Object.assign(release, { owned: () => !released && held.has(token) && readText(fs, lockPath) === token });
+      const owned = () => {
+        if (released || !held.has(token)) return false;
+        const text = readText(fs, lockPath);
+        // Unreadable for now (EMFILE under load, EIO): as the heartbeat does, not taken for a
+        // loss, which would stop the server for good; no one else can take over a lock they
+        // cannot read either, and the journal's identity is still checked (commit.ts).
+        return text === token || text === null;
+      };
+      return Object.assign(release, { owned });
     }
     // Unreadable (EACCES, EIO, EMFILE…) is not stale: refused with the error (LockUnreadableError).
     const text = readLockText(fs, storePath, lockPath);
