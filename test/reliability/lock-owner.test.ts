@@ -126,6 +126,64 @@ describe('a store whose lock was taken over acknowledges nothing more', () => {
     expect(existsSync(lockPathOf(path))).toBe(true); // the other server's lock is left alone
   });
 
+  it('a takeover while the journal append is being fsynced: the write is refused (503), not acknowledged', async () => {
+    const dir = tempDir('cr-owner-fsync-');
+    const path = join(dir, 'store.json');
+    copyFileSync(FIXTURE, path);
+    let takeOverDuringSync = false;
+    // The fsync of the journal is where a frozen server stops; another server takes over meanwhile.
+    const fs: StoreFs = {
+      ...nodeFs,
+      open: async (p, flags, mode) => {
+        const fh = await nodeFs.open(p, flags, mode);
+        if (p !== `${path}.journal`) return fh;
+        return Object.assign(Object.create(fh) as typeof fh, {
+          sync: async () => {
+            await fh.sync();
+            if (takeOverDuringSync) writeFileSync(lockPathOf(path), JSON.stringify({ pid: process.ppid, startedAt: new Date().toISOString(), store: path, ...here }));
+          },
+          stat: () => fh.stat(),
+          writeFile: (d: string | Uint8Array) => fh.writeFile(d),
+          truncate: (n: number) => fh.truncate(n),
+          close: () => fh.close(),
+        });
+      },
+    };
+    const store = await Store.open(path, { fs });
+    const id = store.list('social_posts')[0]!.id;
+    await store.commit([{ op: 'patch', collection: 'social_posts', id, patch: { content: 'mine' } }]);
+    takeOverDuringSync = true;
+    await expect(store.commit([{ op: 'patch', collection: 'social_posts', id, patch: { content: 'during the fsync' } }])).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(store.get('social_posts', id)?.content).toBe('mine');
+    await store.close();
+  });
+
+  it("a takeover while a fold keeps its backups: the fold's rename does not replace the other server's store file", async () => {
+    const dir = tempDir('cr-owner-fold-');
+    const path = join(dir, 'store.json');
+    copyFileSync(FIXTURE, path);
+    let takeOverOnBackup = false;
+    // The fold's backups (links) come right before its rename; the other server takes over there.
+    const fs: StoreFs = {
+      ...nodeFs,
+      link: async (a, b) => {
+        await nodeFs.link(a, b);
+        if (takeOverOnBackup) writeFileSync(lockPathOf(path), JSON.stringify({ pid: process.ppid, startedAt: new Date().toISOString(), store: path, ...here }));
+      },
+    };
+    const lost: string[] = [];
+    const store = await Store.open(path, { fs, journalMaxRecords: 1_000_000, journalMaxBytes: 1 << 30, onLockLost: () => lost.push('lost') });
+    const id = store.list('social_posts')[0]!.id;
+    await store.commit([{ op: 'patch', collection: 'social_posts', id, patch: { content: 'mine' } }]);
+    const before = readFileSync(path);
+    takeOverOnBackup = true;
+    await store.compact();
+    expect(readFileSync(path).equals(before)).toBe(true); // not replaced by this server's fold
+    expect(lost).toEqual(['lost']);
+    await expect(store.commit([{ op: 'patch', collection: 'social_posts', id, patch: { content: 'later' } }])).rejects.toBeInstanceOf(StoreUnavailableError);
+    await store.close();
+  });
+
   it('the journal moved aside by another server (same lock text): refused (503)', async () => {
     const dir = tempDir('cr-owner-journal-');
     const path = join(dir, 'store.json');

@@ -99,6 +99,12 @@ export class GroupCommit {
     return (this.ownership?.owned() ?? true) && this.journal.atPath();
   }
 
+  private refuseTakenOver(writes: Pending[]): void {
+    const failure = new StoreUnavailableError({ cause: new Error('the store was taken over by another server') });
+    for (const p of writes) p.reject(failure);
+    this.lose();
+  }
+
   /** The store was taken over: nothing more is written or acknowledged, queued writes get 503. */
   private lose(): void {
     this.dead = true;
@@ -185,6 +191,8 @@ export class GroupCommit {
         accepted.map((p) => p.json!),
       );
       const records = accepted.reduce((n, p) => n + p.mutations.length, 0);
+      // Before too: a server woken after a takeover journals nothing into the other's journal.
+      if (!this.stillOurs()) return this.refuseTakenOver(accepted);
       try {
         await this.journal.append(line);
       } catch (err) {
@@ -192,13 +200,8 @@ export class GroupCommit {
         for (const p of accepted) p.reject(failure);
         return; // memory stays at the last committed state
       }
-      if (!this.stillOurs()) {
-        // Durable, but in a journal another server may never read: not acknowledged (503).
-        const failure = new StoreUnavailableError({ cause: new Error('the store was taken over by another server') });
-        for (const p of accepted) p.reject(failure);
-        this.lose();
-        return;
-      }
+      // Durable, but in a journal another server may never read: not acknowledged (503).
+      if (!this.stillOurs()) return this.refuseTakenOver(accepted);
       this.seq++;
       const bytes = Buffer.byteLength(line);
       this.unfoldedRecords += records;
