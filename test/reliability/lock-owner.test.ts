@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { LockUnreadableError, StoreLockedError, acquireLock, lockPathOf, processIdentity } from '../../src/server/store/lock.js';
 import { startTimeOf } from '../../src/server/store/lock-liveness.js';
 import { nodeFs } from '../../src/server/store/fs-layer.js';
-import type { StoreFs } from '../../src/server/store/fs-layer.js';
+import type { FileHandleLike, StoreFs } from '../../src/server/store/fs-layer.js';
 import { Store, StoreUnavailableError } from '../../src/server/store/store.js';
 import { asCliError } from '../../src/local/errors.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
@@ -137,16 +137,17 @@ describe('a store whose lock was taken over acknowledges nothing more', () => {
       open: async (p, flags, mode) => {
         const fh = await nodeFs.open(p, flags, mode);
         if (p !== `${path}.journal`) return fh;
-        return Object.assign(Object.create(fh) as typeof fh, {
+        const handle: FileHandleLike = {
+          writeFile: (d) => fh.writeFile(d),
           sync: async () => {
             await fh.sync();
             if (takeOverDuringSync) writeFileSync(lockPathOf(path), JSON.stringify({ pid: process.ppid, startedAt: new Date().toISOString(), store: path, ...here }));
           },
-          stat: () => fh.stat(),
-          writeFile: (d: string | Uint8Array) => fh.writeFile(d),
-          truncate: (n: number) => fh.truncate(n),
+          truncate: (n) => fh.truncate(n),
           close: () => fh.close(),
-        });
+          stat: () => fh.stat!(),
+        };
+        return handle;
       },
     };
     const store = await Store.open(path, { fs });
