@@ -51,8 +51,11 @@ export function processIdentity(fs: SyncFs): Identity | undefined {
   if (cached === undefined) {
     try {
       cached = { pidNs: fs.readlink('/proc/self/ns/pid'), bootId: fs.readFile('/proc/sys/kernel/random/boot_id').toString('utf8').trim() };
+      // Only when /proc is this pid namespace's (its pid for us is ours): a container may
+      // show the host's /proc, where our pid names another process.
+      const self = fs.readFile('/proc/self/stat').toString('latin1');
       const start = startTimeOf(fs, 'self');
-      if (start !== undefined) cached.pidStart = start;
+      if (start !== undefined && Number.parseInt(self, 10) === process.pid) cached.pidStart = start;
     } catch {
       cached = null;
     }
@@ -135,7 +138,7 @@ export function judge(fs: SyncFs, holder: Holder, ownLock: boolean, beat: number
     if (!pidAlive(fs, holder.pid)) return 'stale';
     // The start time tells the holder (stopped with SIGSTOP, busy, or under a clock step: the
     // heartbeat says nothing then) from another process that got its pid after it died.
-    const start = holder.pidStart === undefined ? undefined : startTimeOf(fs, holder.pid);
+    const start = holder.pidStart === undefined || processIdentity(fs)?.pidStart === undefined ? undefined : startTimeOf(fs, holder.pid);
     if (start !== undefined) return start === holder.pidStart ? 'live' : 'stale';
     return age < Math.max(REUSED_PID_MS, staleMs) ? 'live' : 'stale';
   }
