@@ -6,7 +6,7 @@ import type { RowResult } from './types.js';
 
 /** The row as one JSON object (docs/cli-contract.md: line, id, at, status, scheduledAt or error/code/exit). */
 export function jsonOf(r: RowResult): Record<string, unknown> {
-  const base = { line: r.row.line, id: r.row.id, at: r.row.wire, status: r.status };
+  const base = { line: r.row.line, id: r.row.id, at: r.row.wire, status: r.status, ...(r.retries ? { retries: r.retries } : {}) };
   if (r.status === 'scheduled' || r.status === 'skipped') return { ...base, scheduledAt: r.scheduledAt ?? r.row.wire };
   return { ...base, error: r.error ?? '', code: r.code ?? null, exit: r.exit ?? null };
 }

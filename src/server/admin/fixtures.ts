@@ -95,7 +95,10 @@ export function planSeed(doc: unknown, store: StoreView): SeedPlan {
       }
       const r = record as Record<string, unknown>;
       const id = c === 'visibility_scans' ? scanKey(r) : typeof r.id === 'string' ? r.id : undefined;
-      if (id === undefined) return at(`${path}.id`, 'expected string, got nothing (missing)');
+      if (id === undefined) {
+        at(`${path}.id`, 'expected string, got nothing (missing)');
+        return;
+      }
       const first = ids.get(id);
       if (first !== undefined)
         at(
@@ -122,7 +125,8 @@ export function planSeed(doc: unknown, store: StoreView): SeedPlan {
   const mutations: Mutation[] = [];
   const counts: SeedPlan['counts'] = {};
   for (const { c, record } of valid) {
-    const count = (counts[c] ??= { added: 0, replaced: 0 });
+    const count = counts[c] ?? { added: 0, replaced: 0 };
+    counts[c] = count;
     const id = record.id;
     if (c !== 'visibility_scans' && typeof id === 'string' && store.has(c, id)) {
       mutations.push({ op: 'patch', collection: c, id, patch: record });
