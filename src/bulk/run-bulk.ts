@@ -80,7 +80,8 @@ export async function runBulk(ctx: Context, o: BulkOptions, sender?: Sender): Pr
       concurrency: o.concurrency,
       wait: o.wait,
       retry: o.retry ?? 0,
-      retryBaseMs: o.retryBaseMs,
+      // The HTTP client's own backoff base (src/http/build-client.ts): tests shorten both alike.
+      retryBaseMs: o.retryBaseMs ?? (ctx.env.CR_RETRY_BASE_MS ? Number(ctx.env.CR_RETRY_BASE_MS) : undefined),
       send,
       signal: ac.signal,
       onWait: (until) => progress.waiting(until),
