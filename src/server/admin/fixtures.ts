@@ -33,8 +33,15 @@ export interface StoreView {
   list(collection: CollectionName): readonly Record<string, unknown>[];
 }
 
-/** Visibility scans have no id: one scan per website and day is the record's identity. */
-const scanKey = (r: Record<string, unknown>) => `${String(r.websiteId)}\u0000${String(r.scanDate)}`;
+/**
+ * Records without an `id` field and what identifies them instead: a scan per website and
+ * day, a nurture sequence by its content id. The store replaces records by `id` only, so
+ * these are added, never replaced.
+ */
+const NO_ID: Partial<Record<CollectionName, { key: (r: Record<string, unknown>) => string; says: string }>> = {
+  visibility_scans: { key: (r) => `${String(r.websiteId)}\u0000${String(r.scanDate)}`, says: 'websiteId and scanDate' },
+  nurture_sequences: { key: (r) => String(r.contentId), says: 'contentId' },
+};
 
 /** Fields that name a record of another collection; null means "none" where the schema allows it. */
 const REFERENCES: { field: string; to: CollectionName }[] = [
@@ -94,22 +101,22 @@ export function planSeed(doc: unknown, store: StoreView): SeedPlan {
         return;
       }
       const r = record as Record<string, unknown>;
-      const id = c === 'visibility_scans' ? scanKey(r) : typeof r.id === 'string' ? r.id : undefined;
+      const noId = NO_ID[c];
+      const id = noId ? noId.key(r) : typeof r.id === 'string' ? r.id : undefined;
       if (id === undefined) {
         at(`${path}.id`, 'expected string, got nothing (missing)');
         return;
       }
       const first = ids.get(id);
-      if (first !== undefined)
-        at(
-          c === 'visibility_scans' ? path : `${path}.id`,
-          `duplicate ${c === 'visibility_scans' ? 'websiteId and scanDate' : `id ${JSON.stringify(id)}`} (also at ${first})`,
-        );
+      if (first !== undefined) at(noId ? path : `${path}.id`, `duplicate ${noId ? noId.says : `id ${JSON.stringify(id)}`} (also at ${first})`);
       else ids.set(id, path);
       valid.push({ c, record: r, path });
     });
   }
-  const scans = new Set(store.list('visibility_scans').map(scanKey));
+  const stored = new Map<CollectionName, Set<string>>();
+  for (const [c, noId] of Object.entries(NO_ID) as [CollectionName, NonNullable<(typeof NO_ID)[CollectionName]>][]) {
+    if (seen.has(c)) stored.set(c, new Set(store.list(c).map(noId.key)));
+  }
   const exists = (c: CollectionName, id: string) => seen.get(c)?.has(id) === true || store.has(c, id);
   for (const { c, record, path } of valid) {
     for (const ref of REFERENCES) {
@@ -117,8 +124,9 @@ export function planSeed(doc: unknown, store: StoreView): SeedPlan {
       if (typeof value !== 'string') continue;
       if (!exists(ref.to, value)) at(`${path}.${ref.field}`, `no ${ref.to} record with id ${JSON.stringify(value)} in the file or the store`);
     }
-    if (c === 'visibility_scans' && scans.has(scanKey(record))) {
-      at(path, 'the store already has a scan of this website on this date (scans have no id: they are added, never replaced)');
+    const noId = NO_ID[c];
+    if (noId && stored.get(c)?.has(noId.key(record))) {
+      at(path, `the store already has a record with this ${noId.says} (${c} have no id: they are added, never replaced)`);
     }
   }
   if (problems.length) throw new FixtureError(problems);
@@ -128,7 +136,7 @@ export function planSeed(doc: unknown, store: StoreView): SeedPlan {
     const count = counts[c] ?? { added: 0, replaced: 0 };
     counts[c] = count;
     const id = record.id;
-    if (c !== 'visibility_scans' && typeof id === 'string' && store.has(c, id)) {
+    if (!NO_ID[c] && typeof id === 'string' && store.has(c, id)) {
       mutations.push({ op: 'patch', collection: c, id, patch: record });
       count.replaced++;
     } else {
@@ -165,17 +173,15 @@ export function exportDocument(lists: (c: CollectionName) => readonly unknown[],
  * --schema`): what an editor or a CI step can check a fixture file with before seeding.
  */
 export function fixtureJsonSchema(): Record<string, unknown> {
-  const properties: Record<string, unknown> = { version: { const: 1, description: 'The format version; optional' } };
-  for (const c of COLLECTION_NAMES) {
-    const { $schema: _s, ...item } = z.toJSONSchema(COLLECTIONS[c] as z.ZodType, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-    properties[c] = { type: 'array', items: item };
-  }
+  // One document, so records shared by several collections are one $defs entry.
+  const doc = z.strictObject({
+    version: z.literal(1).optional().describe('The format version; optional'),
+    ...(Object.fromEntries(COLLECTION_NAMES.map((c) => [c, z.array(COLLECTIONS[c] as z.ZodType).optional()])) as Record<string, z.ZodType>),
+  });
+  const schema = z.toJSONSchema(doc, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   return {
-    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    ...schema,
     title: 'cr local seed fixtures',
     description: 'Records to upsert by id into a local store (docs/fixtures.md). Fields the store does not list are kept.',
-    type: 'object',
-    properties,
-    additionalProperties: false,
   };
 }
