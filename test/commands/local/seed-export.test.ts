@@ -149,3 +149,16 @@ describe('cr local websites / posts', () => {
     }
   });
 });
+
+describe('docs/fixtures.md', () => {
+  it('its example seeds as written, and exports back to the same records', async () => {
+    const { ROOT } = await import('../../helpers/paths.js');
+    const page = readFileSync(join(ROOT, 'docs', 'fixtures.md'), 'utf8');
+    const example = /```json\n([\s\S]*?)```/.exec(page)![1]!;
+    const dir = tempDir('cr-docs-');
+    const store = join(dir, 'store.json');
+    const r = await runCli(['local', 'seed', write(dir, 'example.json', example), '--store', store]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse((await runCli(['local', 'export', '--store', store])).stdout)).toEqual(JSON.parse(example));
+  });
+});
