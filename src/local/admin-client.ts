@@ -7,7 +7,7 @@ import type { ServeAd } from './serve-ad.js';
  * server holds the store, `cr local keys`, `seed` and `export` send their work to it over
  * loopback with the store's admin key kept beside it (`<store>.local-key`,
  * src/local/credential.ts). Whoever can read that file could edit the store itself, which is
- * the permission this asks for (docs/commands.md "cr local").
+ * the permission this asks for (docs/commands.md "Local store administration").
  */
 export interface AdminClient {
   /** The JSON `data` of a success, or the thrown error of a failure. */

@@ -2,7 +2,7 @@ import type { Store } from '../server/store/store.js';
 
 /**
  * Makes sure a server's store has the admin key its owner administers it with while it runs
- * (`<store>.local-key`, src/local/credential.ts; docs/commands.md "cr local"): the one kept
+ * (`<store>.local-key`, src/local/credential.ts; docs/commands.md "Local store administration"): the one kept
  * beside the store when it still works, else a new admin key, said in a notice. A key the
  * user revoked is not replaced (as --local does), nor is one made in a store without a
  * website to scope it to; local administration then waits for the server to stop.

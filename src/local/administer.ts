@@ -11,7 +11,7 @@ export interface Administration<T> {
 
 /**
  * Runs one piece of local administration on the store at `storePath`, whichever way it can
- * be reached (docs/commands.md "cr local"): opened under its lock when free (a short holder
+ * be reached (docs/commands.md "Local store administration"): opened under its lock when free (a short holder
  * is waited for), else through the server advertised beside it. The errors of both ways come
  * out alike: the extension's refusals become the errors the store itself throws.
  */

@@ -6,7 +6,7 @@ import { demoStore, DEMO } from '../../src/server/seed.js';
 import { buildApiKey } from '../../src/server/keys.js';
 
 /**
- * The local administration extension (docs/api-decisions.md §11): only a loopback peer with an
+ * The local administration extension (docs/api-decisions.md, "Local server extensions"): only a loopback peer with an
  * admin key of the store gets an answer; it is no part of the OpenAPI document.
  */
 const clock = { now: () => new Date('2026-11-22T10:00:00Z') };

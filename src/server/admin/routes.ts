@@ -13,7 +13,7 @@ import { FixtureError, checkOnly } from './fixtures.js';
 import { createStoreKey, exportStore, listStoreKeys, revokeStoreKey, seedStore } from './store-ops.js';
 
 /**
- * The local administration extension (docs/api-decisions.md §11): `cr local keys`, `seed` and
+ * The local administration extension (docs/api-decisions.md, "Local server extensions"): `cr local keys`, `seed` and
  * `export` reach the server that holds a store through it, so a store is administered while
  * it is served. It is no part of the public API (not under /api/v1, not in the OpenAPI
  * document, no MCP tool) and answers only a loopback peer holding an admin key of this

@@ -8,7 +8,7 @@ import type { CollectionName } from '../store/schema.js';
 
 /**
  * Everything the local administration does to a store, in one place (docs/fixtures.md,
- * docs/commands.md "cr local"): seed, export and keys, over an open store, whether the CLI
+ * docs/commands.md "Local store administration"): seed, export and keys, over an open store, whether the CLI
  * opened it under its lock or a running server holds it (src/server/admin/routes.ts). The
  * store's reads and writes go only through the functions here.
  */

@@ -75,6 +75,9 @@ describe('cr posts schedule --from against a real server with a budget and fault
       expect(failed).toHaveLength(faults.length);
       expect(failed.every((l) => l.exit === 8)).toBe(true);
       expect(failed.filter((l) => l.code === 'SERVICE_UNAVAILABLE')).toHaveLength(faults.length - drops.length);
+      // One form for every detail: the words alone (the code beside them), never the request.
+      expect(failed.filter((l) => l.code === 'NETWORK_ERROR').length).toBeGreaterThan(0);
+      for (const l of failed) expect(String(l.error)).not.toMatch(/https?:\/\/|\(POST /);
       expect(rows.filter((l) => l.status === 'scheduled')).toHaveLength(100 - faults.length);
       expect(srv.requests()).toHaveLength(100 - faults.length);
       expect(r.exitCode).toBe(8);
@@ -111,7 +114,7 @@ describe('cr posts schedule --from against a real server with a budget and fault
       const limited = srv.log.filter((l) => l.includes('status 429'));
       expect(limited.length).toBeGreaterThan(0);
       expect(r.exitCode).toBe(0);
-      expect(r.stderr).toMatch(/rate limit reached; waiting \d+ s for the window to reset/);
+      expect(r.stderr).toMatch(/rate limit reached; waiting \d+ s for the window to reset \(at \d\d:\d\d\)/);
       expect(jsonLines(r.stdout).every((l) => l.status === 'scheduled')).toBe(true);
       expect(srv.requests()).toHaveLength(12);
     } finally {
