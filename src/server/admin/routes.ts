@@ -7,6 +7,7 @@ import { HttpError } from '../errors.js';
 import { BodyTooLarge, readBodyText } from '../body.js';
 import { safeJsonParse } from '../json.js';
 import { KeyError } from '../keys.js';
+import { StoreFullError, StoreUnavailableError } from '../store/store.js';
 import { ROLES } from '../../api/vocabulary.js';
 import type { Role } from '../../api/vocabulary.js';
 import { FixtureError, checkOnly } from './fixtures.js';
@@ -45,6 +46,9 @@ function guarded(core: ServerCore, handler: Handler): Handler {
       if (err instanceof FixtureError) return c.json({ success: false, error: 'Invalid fixtures', code: err.code, problems: err.problems }, 400);
       if (err instanceof KeyError) return c.json({ success: false, error: err.message, code: 'KEY_REQUEST', kind: err.kind }, 400);
       if (err instanceof BodyTooLarge) return envelope(c, 413, 'Payload too large', 'PAYLOAD_TOO_LARGE', { Connection: 'close' });
+      // The store's own refusals, as the public API answers them (docs/api-decisions.md §9).
+      if (err instanceof StoreFullError) return envelope(c, 507, 'Store is full', 'STORE_FULL');
+      if (err instanceof StoreUnavailableError) return envelope(c, 503, 'Store unavailable', 'STORE_UNAVAILABLE');
       throw err;
     }
   };
