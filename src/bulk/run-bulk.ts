@@ -9,6 +9,7 @@ import { restSender, type Sender } from './send.js';
 import { countOf, exitOf, summaryLine } from './outcome.js';
 import { jsonLine, writeRows } from './report-rows.js';
 import { startProgress } from './progress.js';
+import { shownTime } from '../render/dates.js';
 import { printPlan } from './dry-run.js';
 import { reportCi } from './report-ci.js';
 import { escapeControls } from './escape.js';
@@ -99,7 +100,12 @@ export async function runBulk(ctx: Context, o: BulkOptions, sender?: Sender): Pr
   if (run.fatal !== undefined) throw run.fatal;
   const results = [...skipped, ...run.results];
   if (json) for (const r of run.results) if (r.status === 'not_sent') ctx.io.out.write(jsonLine(r) + '\n');
-  if (!json) await writeRows(ctx.io, results);
+  if (!json)
+    await writeRows(
+      ctx.io,
+      results,
+      shownTime(ctx.env, () => ctx.now()),
+    );
   const counts = countOf(results);
   await reportCi(ctx, { plan, results, counts, json, junit: o.junit, seconds: (Date.now() - started) / 1000 });
   const retried = results.reduce((n, r) => n + (r.retries ?? 0), 0);
