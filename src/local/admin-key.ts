@@ -16,15 +16,17 @@ export async function ensureAdminKey(store: Store, storePath: string, now: Date,
   if (found.state !== 'none') return;
   const website = store.list('websites')[0];
   if (!website) {
-    notice(`cr serve: ${storePath} has no website to scope an admin key to; cr local keys/seed wait for the server to stop`);
+    notice(
+      `cr serve: ${storePath} has no website to scope an admin key to; cr local keys and seed cannot go through this server (seed the store before starting it)`,
+    );
     return;
   }
-  const made = await createStoreKey(store, { role: 'admin', websiteId: website.id, name: 'cr --local', now });
+  // A store or folder that cannot take the key (read-only, full) costs only this convenience: the server still serves.
   try {
+    const made = await createStoreKey(store, { role: 'admin', websiteId: website.id, name: 'cr --local', now });
     saveCredential(storePath, { keyId: String(made.info.id), key: made.key });
+    notice(`cr serve: made an admin key (id ${String(made.info.id)}) for local administration; kept in ${credentialPathOf(storePath)} (mode 0600)`);
   } catch (err) {
-    notice(`cr serve: could not keep the store's admin key in ${credentialPathOf(storePath)} (${(err as Error).message})`);
-    return;
+    notice(`cr serve: could not make the store's admin key for local administration (${(err as Error).message})`);
   }
-  notice(`cr serve: made an admin key (id ${String(made.info.id)}) for local administration; kept in ${credentialPathOf(storePath)} (mode 0600)`);
 }
