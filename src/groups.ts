@@ -28,7 +28,7 @@ export const groups: Group[] = [
   { name: 'auth', summary: 'Log in, check and log out API keys', load: () => import('../commands/auth/index.js') },
   { name: 'profiles', summary: 'Stored key profiles', load: () => import('../commands/profiles/index.js') },
   { name: 'serve', summary: 'Run the local server', load: () => import('../commands/serve/index.js') },
-  { name: 'local', summary: 'Local store: init, keys, restore', load: () => import('../commands/local/index.js') },
+  { name: 'local', summary: 'Local store: init, seed, export, keys, websites, posts, restore', load: () => import('../commands/local/index.js') },
   { name: 'mcp', summary: 'MCP: client configuration and the stdio bridge for desktop agents', load: () => import('../commands/mcp/index.js') },
   { name: 'completion', summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('../commands/completion/index.js') },
 ];

@@ -4,11 +4,19 @@ import { keysCommand } from './keys/index.js';
 import { initCommand } from './init.js';
 import { restoreCommand } from './restore.js';
 import { waitCommand } from './wait.js';
+import { seedCommand } from './seed.js';
+import { exportCommand } from './export.js';
+import { websitesCommand } from './websites.js';
+import { postsCommand } from './posts.js';
 
 export function register(program: Command, ctx: Context): void {
-  const group = new Command('local').description('Local store: init, keys, restore, wait');
+  const group = new Command('local').description('Local store: init, seed, export, keys, websites, posts, restore, wait');
   group.addCommand(initCommand(ctx));
+  group.addCommand(seedCommand(ctx));
+  group.addCommand(exportCommand(ctx));
   group.addCommand(keysCommand(ctx));
+  group.addCommand(websitesCommand(ctx));
+  group.addCommand(postsCommand(ctx));
   group.addCommand(restoreCommand(ctx));
   group.addCommand(waitCommand(ctx));
   program.addCommand(group);

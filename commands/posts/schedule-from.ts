@@ -10,6 +10,7 @@ export interface ScheduleFromFlags {
   wait?: boolean;
   state?: string;
   junit?: string;
+  retry?: number;
   dryRun?: boolean;
   at?: string;
 }
@@ -34,8 +35,16 @@ export function addScheduleFromOptions(cmd: Command): Command {
     .addOption(new Option('--concurrency <n>', 'requests in flight with --from (1-16)').argParser(concurrencyArg).default(4))
     .option('--wait', 'with --from: wait for the rate-limit window to reset instead of stopping')
     .option('--state <file>', 'with --from: record finished rows here; a rerun skips rows already scheduled at the same time')
-    .option('--junit <file>', 'with --from: write a JUnit XML report');
+    .option('--junit <file>', 'with --from: write a JUnit XML report')
+    .addOption(
+      new Option('--retry <n>', 'with --from: send a row again after 502/503/504 or a lost connection, up to N times (0: never)').argParser(
+        intArg('--retry', 0),
+      ),
+    );
 }
+
+/** Resends per row after a transient failure (docs/cli-contract.md "For CI jobs: bulk scheduling"). */
+export const DEFAULT_RETRY = 2;
 
 /** Runs the bulk form; the work lives in src/bulk (loaded only when --from is given). */
 export async function scheduleFrom(ctx: Context, id: string | undefined, f: ScheduleFromFlags): Promise<void> {
@@ -48,6 +57,7 @@ export async function scheduleFrom(ctx: Context, id: string | undefined, f: Sche
     wait: Boolean(f.wait),
     state: f.state,
     junit: f.junit,
+    retry: f.retry ?? DEFAULT_RETRY,
     dryRun: Boolean(f.dryRun),
   });
 }
@@ -57,7 +67,7 @@ export function singleForm(id: string | undefined, f: ScheduleFromFlags): { id: 
   const hint = 'run `cr posts schedule --help`';
   if (id === undefined) throw new UsageError("missing required argument 'id' (or --from FILE)", hint);
   if (f.at === undefined) throw new UsageError("required option '--at <when>' not specified", hint);
-  const bulkOnly = (['format', 'wait', 'state', 'junit'] as const).filter((k) => f[k] !== undefined);
+  const bulkOnly = (['format', 'wait', 'state', 'junit', 'retry'] as const).filter((k) => f[k] !== undefined);
   if (bulkOnly.length) throw new UsageError(`--${bulkOnly[0]} goes with --from FILE`, hint);
   return { id, at: f.at, dryRun: Boolean(f.dryRun) };
 }

@@ -2,6 +2,8 @@ import type { Context } from '../context.js';
 import type { Column } from '../render/view.js';
 import { styles } from '../render/styles.js';
 import { escapeControls } from './escape.js';
+import { dateColumn, shownTime } from '../render/dates.js';
+import type { ShownTime } from '../render/dates.js';
 import type { LoadedPlan } from './load-plan.js';
 import type { PlanRow, RowResult } from './types.js';
 
@@ -10,10 +12,11 @@ interface Planned {
   action: 'send' | 'skip';
 }
 
-const COLUMNS: Column<Planned>[] = [
+/** AT as in every table: local time with a hint on a terminal, as written piped (like the run's own table). */
+const columns = (when: ShownTime): Column<Planned>[] => [
   { header: 'LINE', value: (p) => p.row.line, align: 'right' },
   { header: 'ID', value: (p) => p.row.id },
-  { header: 'AT', value: (p) => escapeControls(p.row.wire) },
+  { ...dateColumn('AT', (p: Planned) => p.row.wire, when, { time: true }), plain: (p) => escapeControls(p.row.wire) },
   { header: 'WEBSITE', value: (p) => p.row.websiteId ?? '' },
   { header: 'ACTION', value: (p) => p.action },
 ];
@@ -35,10 +38,11 @@ export async function printPlan(ctx: Context, plan: LoadedPlan, toSend: PlanRow[
       );
     }
   } else if (!io.tty.out) {
-    if (rows.length) io.out.write(rows.map((p) => COLUMNS.map((c) => String(c.value(p) ?? '')).join('\t')).join('\n') + '\n');
+    const cols = columns(shownTime(ctx.env, () => ctx.now()));
+    if (rows.length) io.out.write(rows.map((p) => cols.map((c) => String((c.plain ?? c.value)(p) ?? '')).join('\t')).join('\n') + '\n');
   } else if (rows.length) {
     const { drawTable } = await import('../render/table.js');
-    io.out.write(drawTable({ rows, columns: COLUMNS }, styles(io.color), io.columns) + '\n');
+    io.out.write(drawTable({ rows, columns: columns(shownTime(ctx.env, () => ctx.now())) }, styles(io.color), io.columns) + '\n');
   }
   const dup = plan.duplicates ? `, ${plan.duplicates} duplicate line(s) counted once` : '';
   ctx.notice(`dry run: ${toSend.length} to send, ${skipped.length} skipped (state file)${dup}; nothing was sent`);

@@ -4,7 +4,19 @@ import { UsageError } from '../errors.js';
 import { detectFormat, readCsv, readJsonl } from './read-plan.js';
 import { checkRows } from './validate.js';
 import { escapeControls } from './escape.js';
-import type { PlanFormat, PlanRow } from './types.js';
+import type { PlanFormat, PlanProblem, PlanRow } from './types.js';
+
+/** The plan did not pass its check: a usage error (exit 2) that carries every bad line, for CI reports. */
+export class PlanCheckError extends UsageError {
+  constructor(
+    message: string,
+    readonly file: string,
+    readonly annotationFile: string | undefined,
+    readonly problems: readonly PlanProblem[],
+  ) {
+    super(message);
+  }
+}
 
 export interface LoadedPlan {
   /** The name used in reports: the path as given, `<stdin>` for `-`. */
@@ -74,7 +86,7 @@ export async function loadPlan(io: IO, from: string, now: Date, format?: PlanFor
     const name = escapeControls(file);
     io.err.write(problems.map((p) => `${name}:${p.line}: ${escapeControls(p.message)}\n`).join(''));
     const n = problems.length;
-    throw new UsageError(`${name}: ${n} problem${n === 1 ? '' : 's'} in the plan; nothing was sent`);
+    throw new PlanCheckError(`${name}: ${n} problem${n === 1 ? '' : 's'} in the plan; nothing was sent`, file, stdin ? undefined : from, problems);
   }
   return { file, annotationFile: stdin ? undefined : from, format: fmt, rows: checked.rows, duplicates: checked.duplicates };
 }

@@ -1,4 +1,5 @@
 import type { IO } from '../io/streams.js';
+import { clockTime } from '../http/rate-budget.js';
 
 export interface Progress {
   /** One more row finished. */
@@ -9,7 +10,9 @@ export interface Progress {
 }
 
 const secondsLeft = (untilMs: number) => Math.max(0, Math.ceil((untilMs - Date.now()) / 1000));
-const waitText = (untilMs: number) => `rate limit reached; waiting ${secondsLeft(untilMs)} s for the window to reset (${new Date(untilMs).toISOString()})`;
+/** The reset instant in local time, as the 429 hints say it (src/http/rate-budget.ts whenText). */
+const waitText = (untilMs: number) =>
+  `rate limit reached; waiting ${secondsLeft(untilMs)} s for the window to reset (at ${clockTime(new Date(untilMs), untilMs - Date.now())})`;
 
 /** Off a terminal: no bar; a wait prints a line now and every ~10 s (CI logs keep each line). */
 function lineProgress(io: IO): Progress {

@@ -1,13 +1,15 @@
 import type { Context } from '../context.js';
 import { InterruptedError, LocalError } from '../errors.js';
 import type { ApiClient } from '../http/client.js';
-import { loadPlan } from './load-plan.js';
+import { loadPlan, PlanCheckError } from './load-plan.js';
+import { reportPlanCheck } from './report-plan-check.js';
 import { alreadyDone, loadState, StateWriter } from './state.js';
 import { runRows } from './runner.js';
 import { restSender, type Sender } from './send.js';
 import { countOf, exitOf, summaryLine } from './outcome.js';
 import { jsonLine, writeRows } from './report-rows.js';
 import { startProgress } from './progress.js';
+import { shownTime } from '../render/dates.js';
 import { printPlan } from './dry-run.js';
 import { reportCi } from './report-ci.js';
 import { escapeControls } from './escape.js';
@@ -21,13 +23,23 @@ export interface BulkOptions {
   state?: string;
   dryRun: boolean;
   junit?: string;
+  /** Sends of a row again after 502/503/504 or a lost connection (0: none). */
+  retry?: number;
+  /** Backoff base between those sends (tests shorten it). */
+  retryBaseMs?: number;
 }
 
 /** `cr posts schedule --from FILE` (docs/cli-contract.md "For CI jobs: bulk scheduling"). */
 export async function runBulk(ctx: Context, o: BulkOptions, sender?: Sender): Promise<void> {
   const started = Date.now();
   const now = ctx.now();
-  const plan = await loadPlan(ctx.io, o.from, now, o.format);
+  let plan;
+  try {
+    plan = await loadPlan(ctx.io, o.from, now, o.format);
+  } catch (err) {
+    if (err instanceof PlanCheckError) await reportPlanCheck(ctx, err, o.junit);
+    throw err;
+  }
   const state = o.state ? await loadState(o.state) : undefined;
   if (state?.torn) ctx.notice(`cr: ignored ${state.torn} unreadable line(s) of the state file (a run stopped mid-write); those rows are sent again`);
   const skipped: RowResult[] = [];
@@ -68,6 +80,9 @@ export async function runBulk(ctx: Context, o: BulkOptions, sender?: Sender): Pr
       rows: toSend,
       concurrency: o.concurrency,
       wait: o.wait,
+      retry: o.retry ?? 0,
+      // The HTTP client's own backoff base (src/http/build-client.ts): tests shorten both alike.
+      retryBaseMs: o.retryBaseMs ?? (ctx.env.CR_RETRY_BASE_MS ? Number(ctx.env.CR_RETRY_BASE_MS) : undefined),
       send,
       signal: ac.signal,
       onWait: (until) => progress.waiting(until),
@@ -85,10 +100,16 @@ export async function runBulk(ctx: Context, o: BulkOptions, sender?: Sender): Pr
   if (run.fatal !== undefined) throw run.fatal;
   const results = [...skipped, ...run.results];
   if (json) for (const r of run.results) if (r.status === 'not_sent') ctx.io.out.write(jsonLine(r) + '\n');
-  if (!json) await writeRows(ctx.io, results);
+  if (!json)
+    await writeRows(
+      ctx.io,
+      results,
+      shownTime(ctx.env, () => ctx.now()),
+    );
   const counts = countOf(results);
   await reportCi(ctx, { plan, results, counts, json, junit: o.junit, seconds: (Date.now() - started) / 1000 });
-  ctx.io.err.write(summaryLine(counts) + '\n');
+  const retried = results.reduce((n, r) => n + (r.retries ?? 0), 0);
+  ctx.io.err.write(summaryLine(counts) + (retried ? `; ${retried} ${retried === 1 ? 'retry' : 'retries'} after transient failures` : '') + '\n');
   const exit = exitOf(results, run.stop, run.authExit);
   if (exit === 0) return;
   if (run.stop === 'interrupted') throw new InterruptedError();

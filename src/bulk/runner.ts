@@ -2,6 +2,7 @@ import { RateBudget } from './budget.js';
 import type { Sender } from './send.js';
 import type { PlanRow, RowResult, StopReason } from './types.js';
 import { EXIT } from '../errors.js';
+import { backoffDelay } from '../http/retry.js';
 
 export interface RunnerOptions {
   /** Rows to send, in file order (state-file skips already taken out). */
@@ -19,6 +20,12 @@ export interface RunnerOptions {
   now?: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   graceMs?: number;
+  /** Sends of a row again after a transient failure (502/503/504, connection lost), at most; 0 for none. */
+  retry?: number;
+  /** Base of the backoff between sends of one row (tests shorten it). */
+  retryBaseMs?: number;
+  /** A row is about to be sent again (its `attempt`-th retry) after `error`. */
+  onRetry?(row: PlanRow, attempt: number, error: string): void;
 }
 
 export interface RunnerResult {
@@ -45,12 +52,38 @@ export const abortableSleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', done, { once: true });
   });
 
+/**
+ * Whether a refusal is the key's (every row would meet it: stop) or one row's website's (that
+ * row fails alone, docs/cli-contract.md "For CI jobs: bulk scheduling"). A 401 is always the
+ * key's. A 403 is the key's role when the row names no website of its own; when it names
+ * one, it is that website outside the key's scope once any row has worked, and the key's
+ * role when rows of two different websites were refused before any row worked.
+ */
+class KeyRefusal {
+  private worked = false;
+  private readonly refusedSites = new Set<string>();
+
+  observe(row: PlanRow, out: Awaited<ReturnType<Sender>>): boolean {
+    if (out.ok) {
+      this.worked = true;
+      return false;
+    }
+    if (out.exit === EXIT.auth) return true;
+    if (out.exit !== EXIT.permission) return false;
+    if (row.websiteId === undefined) return true;
+    if (this.worked) return false;
+    this.refusedSites.add(row.websiteId);
+    return this.refusedSites.size >= 2;
+  }
+}
+
 const notSent = (row: PlanRow, error: string, code: string, exit: number): RowResult => ({ row, status: 'not_sent', error, code, exit });
 
 /**
  * Sends the rows with at most `concurrency` in flight, inside the key's rate budget
- * (RateBudget). Stops starting new sends on a 401/403 (exit 3/4: every other row would
- * fail the same way), on an exhausted budget or a 429 without --wait, and on Ctrl-C.
+ * (RateBudget). A row that met a transient failure is sent again after a backoff, through
+ * the same budget, up to `retry` times. Stops starting new sends when the key itself is
+ * refused (keyRefused), on an exhausted budget or a 429 without --wait, and on Ctrl-C.
  */
 export async function runRows(o: RunnerOptions): Promise<RunnerResult> {
   const now = o.now ?? Date.now;
@@ -63,6 +96,8 @@ export async function runRows(o: RunnerOptions): Promise<RunnerResult> {
   let authExit: number | undefined;
   let fatal: unknown;
   let closed = false;
+  const retries = new Map<PlanRow, number>();
+  const refusal = new KeyRefusal();
   const aborted = new Promise<void>((resolve) => (o.signal.aborted ? resolve() : o.signal.addEventListener('abort', () => resolve(), { once: true })));
 
   const start = (row: PlanRow) => {
@@ -76,13 +111,24 @@ export async function runRows(o: RunnerOptions): Promise<RunnerResult> {
         else results.set(row, notSent(row, out.error, out.code, EXIT.rateLimited));
         return;
       }
-      if (!out.ok && (out.exit === EXIT.auth || out.exit === EXIT.permission)) {
-        stop = 'auth';
-        authExit ??= out.exit;
+      const tries = retries.get(row) ?? 0;
+      if (!out.ok && out.retryable && tries < (o.retry ?? 0) && !o.signal.aborted) {
+        // Rescheduling a post to the same instant is idempotent: a send that may have been
+        // applied before its connection was lost is safe to repeat (docs/cli-contract.md).
+        retries.set(row, tries + 1);
+        o.onRetry?.(row, tries + 1, out.error);
+        await sleep(backoffDelay(tries + 1, o.retryBaseMs), o.signal);
+        queue.unshift(row);
+        return;
       }
+      if (refusal.observe(row, out)) {
+        stop = 'auth';
+        authExit ??= out.ok ? undefined : out.exit;
+      }
+      const counted = tries ? { retries: tries } : {};
       const result: RowResult = out.ok
-        ? { row, status: 'scheduled', scheduledAt: out.scheduledAt }
-        : { row, status: 'failed', error: out.error, code: out.code, exit: out.exit };
+        ? { row, status: 'scheduled', scheduledAt: out.scheduledAt, ...counted }
+        : { row, status: 'failed', error: out.error, code: out.code, exit: out.exit, ...counted };
       await o.onResult(result);
       results.set(row, result);
     })()

@@ -2,14 +2,15 @@ import type { ApiClient } from '../http/client.js';
 import { routes } from '../api/routes.js';
 import { checkJson } from '../api/check-json.js';
 import { responseSchemas } from '../api/response-schemas.js';
-import { ApiError, CrError, ResponseError, exitCodeOf } from '../errors.js';
+import { ApiError, CrError, NetworkError, ResponseError, exitCodeOf } from '../errors.js';
+import { isRetryableStatus } from '../http/retry.js';
 import { redactKeys } from '../redact.js';
 import type { PlanRow } from './types.js';
 
 /** What one send came back with: the data, or a typed failure with its exit code. */
 export type SendOutcome =
   | { ok: true; scheduledAt: string; status: number; headers: Record<string, string> }
-  | { ok: false; status?: number; headers: Record<string, string>; error: string; code: string; exit: number };
+  | { ok: false; status?: number; headers: Record<string, string>; error: string; code: string; exit: number; retryable?: boolean };
 
 export type Sender = (row: PlanRow) => Promise<SendOutcome>;
 
@@ -37,10 +38,23 @@ export function restSender(client: ApiClient, globalWebsite?: string): Sender {
       if (problem) throw new ResponseError(`Unexpected response from ${ep.method} ${url}: data.${problem.path.join('.')}: ${problem.message}`);
       return { ok: true, scheduledAt: String((data as { scheduledAt: unknown }).scheduledAt), status, headers };
     } catch (err) {
-      // The API's own words for an error answer (the URL is the same on every row).
-      const message = err instanceof ApiError ? err.apiMessage : err instanceof Error ? err.message : String(err);
       const code = err instanceof CrError && err.code ? err.code : err instanceof ApiError ? `HTTP_${err.status}` : 'INTERNAL';
-      return { ok: false, status, headers, error: redactKeys(message), code, exit: exitCodeOf(err) };
+      // Sent again by the runner (--retry): a gateway status or a connection lost on the way.
+      const retryable = err instanceof NetworkError ? err.retryable : err instanceof ApiError && isRetryableStatus(err.status);
+      return { ok: false, status, headers, error: redactKeys(detailOf(err)), code, exit: exitCodeOf(err), retryable };
     }
   };
+}
+
+/**
+ * One format for every failure detail: the words alone, code beside them in reports (the
+ * request is the same on every row, so neither an API error nor a network one names it).
+ */
+function detailOf(err: unknown): string {
+  if (err instanceof ApiError) return err.apiMessage;
+  if (err instanceof NetworkError) {
+    const suffix = ` (${err.method} ${err.url})`;
+    return err.message.endsWith(suffix) ? err.message.slice(0, -suffix.length) : err.message;
+  }
+  return err instanceof Error ? err.message : String(err);
 }

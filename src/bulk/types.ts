@@ -29,6 +29,8 @@ export interface RowResult {
   code?: string;
   /** The exit code this row alone would have ended with. */
   exit?: number;
+  /** How many times the row was sent again after a transient failure (--retry). */
+  retries?: number;
 }
 
 /** Why the run stopped starting new sends before the plan was done. */

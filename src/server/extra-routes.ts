@@ -5,6 +5,7 @@ import { BodyTooLarge, readBodyText, unsupportedMediaType } from './body.js';
 import { authenticate } from './auth.js';
 import { HttpError } from './errors.js';
 import { safeJsonParse } from './json.js';
+import { mountLocalAdmin } from './admin/routes.js';
 
 /**
  * /api/v1/openapi.json (no auth) and /api/v1/mcp (Bearer auth checked before the MCP
@@ -12,6 +13,8 @@ import { safeJsonParse } from './json.js';
  * role, scope and validation; each tool call counts as one request against the limit.
  */
 export function mountExtraRoutes(app: Hono<AppEnv>, core: ServerCore): void {
+  // The local administration (/_local/…, src/server/admin/routes.ts): outside the public API.
+  mountLocalAdmin(app, core);
   let openApi: Record<string, unknown> | undefined;
   app.get(`${API_PREFIX}/openapi.json`, async (c) => {
     if (!openApi) {

@@ -134,10 +134,12 @@ describe('keys never leak (item 9)', () => {
 
     outputs.push({ what: 'server log (stderr)', text: s.stderr() }, { what: 'server stdout', text: s.stdout() });
     // --local's own key file (src/local/credential.ts) holds a key by design, like config.json: owner-only, checked below.
-    const localKeyFiles = filesUnder(join(dir, 'local')).filter((f) => f.endsWith('.local-key'));
-    expect(localKeyFiles).toHaveLength(1);
+    // cr serve keeps one beside its store too, for administration while it runs (src/local/admin-key.ts).
+    const localKeyFiles = [...filesUnder(join(dir, 'local')), ...filesUnder(join(dir, 'store'))].filter((f) => f.endsWith('.local-key'));
+    expect(localKeyFiles).toHaveLength(2);
     for (const f of localKeyFiles) expect(statSync(f).mode & 0o777).toBe(0o600);
-    const files = [...filesUnder(join(dir, 'store')), ...filesUnder(join(dir, 'local')).filter((f) => !f.endsWith('.local-key')), ...filesUnder(cfg).filter((f) => !f.endsWith('config.json'))];
+    const notKeyFile = (f: string) => !f.endsWith('.local-key');
+    const files = [...filesUnder(join(dir, 'store')).filter(notKeyFile), ...filesUnder(join(dir, 'local')).filter(notKeyFile), ...filesUnder(cfg).filter((f) => !f.endsWith('config.json'))];
     for (const f of files) outputs.push({ what: `file ${f}`, text: readFileSync(f).toString('latin1') });
 
     const leaks = outputs.flatMap((o) => (o.text.match(KEY_RE) ?? []).map((k) => `${o.what}: ${k.slice(0, 10)}…`));

@@ -17,7 +17,7 @@ beforeAll(async () => {
 const cleanups = cleanupsAfterAll();
 
 describe('one writer per store file', () => {
-  it('a second server or a key command is refused quickly; a SIGKILLed holder is replaced', async () => {
+  it('a second server is refused quickly, a key command goes through the server; a SIGKILLed holder is replaced', async () => {
     const s = await fixtureStore();
     cleanups.push(s.cleanup);
     const first = spawnCrServe(s.path, s.dir);
@@ -34,13 +34,13 @@ describe('one writer per store file', () => {
     expect(figures.secondServeMs).toBeLessThan(2000);
     expect(second.stderr).toContain(`${s.path} is in use by another cr server (pid ${pid}`);
 
+    // A key command does not wait for the server: it goes through it (local administration, docs/commands.md).
     t = Date.now();
     const keys = await runCr(['local', 'keys', 'create', '--role', 'viewer', '--website', IDS.W1, '--store', s.path], s.dir, 5000);
     figures.keysCreateMs = Date.now() - t;
-    expect(keys.exitCode).not.toBe(0);
+    expect(keys.exitCode, keys.stderr).toBe(0);
     expect(figures.keysCreateMs).toBeLessThan(2000);
-    expect(keys.stderr).toMatch(/in use by another cr server \(pid \d+/);
-    expect(keys.stdout).not.toMatch(/cr_[0-9a-f]{40}/); // no key was made
+    expect(keys.stdout).toMatch(/^cr_[0-9a-f]{40}$/m);
 
     first.child.kill('SIGKILL');
     expect((await first.child).signal).toBe('SIGKILL');

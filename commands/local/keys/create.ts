@@ -3,7 +3,7 @@ import type { Context } from '../../../src/context.js';
 import { withExamples, storeOption } from '../../../src/cli-kit.js';
 import { UsageError } from '../../../src/errors.js';
 import { ROLES, type Role } from '../../../src/api/vocabulary.js';
-import { asCliError } from '../../../src/local/errors.js';
+import type { KeyInfo } from '../../../src/server/keys.js';
 import { storePathOf } from '../../../src/local/store-path.js';
 import { writeJson } from '../../../src/render/json.js';
 
@@ -34,20 +34,25 @@ export const createCommand = (ctx: Context) =>
 export async function create(ctx: Context, o: CreateOptions): Promise<void> {
   const website = ctx.globals.website;
   if (!website === !o.agency) throw new UsageError('Pass exactly one of --website ID or --agency ID');
-  const [{ addApiKey }, { withStoreLock }] = await Promise.all([import('../../../src/server/keys.js'), import('../../../src/local/lock-wait.js')]);
+  const [{ administer }, { createStoreKey }] = await Promise.all([
+    import('../../../src/local/administer.js'),
+    import('../../../src/server/admin/store-ops.js'),
+  ]);
   const storePath = await storePathOf(ctx.env, o.store);
   const name = o.name ?? (o.forLocal ? 'cr --local' : undefined);
-  let made;
-  try {
-    made = await withStoreLock(() => addApiKey(storePath, { role: o.role, websiteId: website, agencyId: o.agency, name }), { storePath });
-  } catch (err) {
-    throw await asCliError(err);
-  }
-  const { key_sha256: _hash, ...info } = made.record;
+  // Works beside a running server too: then the server makes the key (src/local/administer.ts).
+  const made = await administer<{ key: string; info: KeyInfo }>(storePath, {
+    offline: (store) => createStoreKey(store, { role: o.role, websiteId: website, agencyId: o.agency, name }),
+    online: async (client) => {
+      const { key, ...info } = await client.call<KeyInfo & { key: string }>('POST', '/keys', { role: o.role, website_id: website, agency_id: o.agency, name });
+      return { key, info };
+    },
+  });
+  const { info } = made;
   if (o.forLocal) {
     // --local's own key (src/local/credential.ts): kept beside the store, so never printed.
     const { saveCredential, credentialPathOf } = await import('../../../src/local/credential.js');
-    saveCredential(storePath, { keyId: info.id, key: made.key });
+    saveCredential(storePath, { keyId: String(info.id), key: made.key });
     if (ctx.globals.json) writeJson(ctx.io, info);
     ctx.notice(`Created ${o.role} key ${info.id} for --local; kept in ${credentialPathOf(storePath)} (mode 0600).`);
     return;

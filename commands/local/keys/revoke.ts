@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../../src/context.js';
 import { withExamples, storeOption } from '../../../src/cli-kit.js';
-import { asCliError } from '../../../src/local/errors.js';
+import type { KeyInfo } from '../../../src/server/keys.js';
 import { storePathOf } from '../../../src/local/store-path.js';
 import { writeJson } from '../../../src/render/json.js';
 import { escapeControls } from '../../../src/render/escape.js';
@@ -17,14 +17,16 @@ export const revokeCommand = (ctx: Context) =>
   );
 
 export async function revoke(ctx: Context, id: string, o: { store?: string }): Promise<void> {
-  const [{ revokeKey }, { withStoreLock }] = await Promise.all([import('../../../src/server/keys.js'), import('../../../src/local/lock-wait.js')]);
+  const [{ administer }, { revokeStoreKey }] = await Promise.all([
+    import('../../../src/local/administer.js'),
+    import('../../../src/server/admin/store-ops.js'),
+  ]);
   const storePath = await storePathOf(ctx.env, o.store);
-  let info;
-  try {
-    info = await withStoreLock(() => revokeKey(storePath, id), { storePath });
-  } catch (err) {
-    throw await asCliError(err);
-  }
+  // Works beside a running server too: then the server revokes it (src/local/administer.ts).
+  const info = await administer(storePath, {
+    offline: (store) => revokeStoreKey(store, id, new Date()),
+    online: (client) => client.call<KeyInfo>('POST', `/keys/${encodeURIComponent(id)}/revoke`),
+  });
   if (ctx.globals.json) writeJson(ctx.io, info);
   // The name came from the store: escaped like every stored text (docs/cli-contract.md "At a terminal").
   ctx.notice(escapeControls(`Revoked key ${info.id} (${info.name}) at ${info.revoked_at}`));

@@ -61,11 +61,11 @@ describe('cr posts schedule --from against a real server with a budget and fault
     }
   });
 
-  it('503s and dropped connections mid-run: failed rows reported (exit 8), the rest done', async () => {
+  it('503s and dropped connections mid-run with --retry 0: failed rows reported (exit 8), the rest done', async () => {
     const srv = await startBulkServer(100, { faults: parseFaults('scheduleSocialPost:status=503,rate=0.1;/social/posts/*/schedule:drop,rate=0.05', 7) });
     try {
       const file = csvPlan(tempDir('cr-bulk-'), ids(100));
-      const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--json']);
+      const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--json', '--retry', '0']);
       const faults = srv.log.filter((l) => / fault POST /.test(l));
       const drops = faults.filter((l) => l.includes('drop'));
       expect(faults.length).toBeGreaterThan(0);
@@ -75,9 +75,32 @@ describe('cr posts schedule --from against a real server with a budget and fault
       expect(failed).toHaveLength(faults.length);
       expect(failed.every((l) => l.exit === 8)).toBe(true);
       expect(failed.filter((l) => l.code === 'SERVICE_UNAVAILABLE')).toHaveLength(faults.length - drops.length);
+      // One form for every detail: the words alone (the code beside them), never the request.
+      expect(failed.filter((l) => l.code === 'NETWORK_ERROR').length).toBeGreaterThan(0);
+      for (const l of failed) expect(String(l.error)).not.toMatch(/https?:\/\/|\(POST /);
       expect(rows.filter((l) => l.status === 'scheduled')).toHaveLength(100 - faults.length);
       expect(srv.requests()).toHaveLength(100 - faults.length);
       expect(r.exitCode).toBe(8);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('--retry 5 rides through 503s and dropped connections: every row scheduled once, the retries counted', async () => {
+    const srv = await startBulkServer(100, { faults: parseFaults('scheduleSocialPost:status=503,rate=0.2;/social/posts/*/schedule:drop,rate=0.05', 7) });
+    try {
+      const file = csvPlan(tempDir('cr-bulk-'), ids(100));
+      const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--json', '--retry', '5'], { env: { CR_RETRY_BASE_MS: '5' } });
+      const faults = srv.log.filter((l) => / fault POST /.test(l));
+      expect(faults.filter((l) => l.includes('drop')).length).toBeGreaterThan(0);
+      const rows = jsonLines(r.stdout);
+      expect(rows.filter((l) => l.status === 'scheduled')).toHaveLength(100);
+      // Each injected fault was one send that is counted as one retry of its row.
+      expect(rows.reduce((n, l) => n + Number(l.retries ?? 0), 0)).toBe(faults.length);
+      expect(r.stderr).toContain(`100 scheduled, 0 skipped, 0 failed, 0 not sent; ${faults.length} retries after transient failures`);
+      expect(srv.requests()).toHaveLength(100);
+      expect(new Set(srv.requests().map((q) => q.id)).size).toBe(100);
+      expect(r.exitCode).toBe(0);
     } finally {
       await srv.close();
     }
@@ -91,7 +114,7 @@ describe('cr posts schedule --from against a real server with a budget and fault
       const limited = srv.log.filter((l) => l.includes('status 429'));
       expect(limited.length).toBeGreaterThan(0);
       expect(r.exitCode).toBe(0);
-      expect(r.stderr).toMatch(/rate limit reached; waiting \d+ s for the window to reset/);
+      expect(r.stderr).toMatch(/rate limit reached; waiting \d+ s for the window to reset \(at \d\d:\d\d\)/);
       expect(jsonLines(r.stdout).every((l) => l.status === 'scheduled')).toBe(true);
       expect(srv.requests()).toHaveLength(12);
     } finally {

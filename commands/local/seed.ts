@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { Command } from 'commander';
+import type { Context } from '../../src/context.js';
+import { withExamples, storeOption } from '../../src/cli-kit.js';
+import { UsageError } from '../../src/errors.js';
+import { readAll } from '../../src/io/streams.js';
+import { storePathOf } from '../../src/local/store-path.js';
+import { writeJson } from '../../src/render/json.js';
+import { escapeControls } from '../../src/render/escape.js';
+import type { SeedCounts } from '../../src/server/admin/store-ops.js';
+
+interface SeedOptions {
+  store?: string;
+  schema?: boolean;
+}
+
+export const seedCommand = (ctx: Context) =>
+  withExamples(
+    new Command('seed')
+      .description('load fixtures (docs/fixtures.md) into a local store: upsert by id, all or nothing; works while cr serve holds the store')
+      .argument('[file]', 'fixture file (JSON), or - for standard input')
+      .option('--schema', 'print the JSON Schema of the fixture format and exit')
+      .addOption(storeOption())
+      .action((file: string | undefined, f: SeedOptions) => seed(ctx, file, f)),
+    [
+      'cr local seed fixtures.json --store ./ci-store.json',
+      'cr local export --only websites | cr local seed - --store ./other.json',
+      'cr local seed --schema > fixtures.schema.json',
+    ],
+  );
+
+/** `websites 2 added, social_posts 300 added 1 replaced` */
+const countsText = (counts: SeedCounts) =>
+  Object.entries(counts)
+    .map(([c, n]) => `${c} ${n!.added} added${n!.replaced ? `, ${n!.replaced} replaced` : ''}`)
+    .join('; ') || 'nothing';
+
+export async function seed(ctx: Context, file: string | undefined, o: SeedOptions): Promise<void> {
+  if (o.schema) {
+    const { fixtureJsonSchema } = await import('../../src/server/admin/fixtures.js');
+    writeJson(ctx.io, fixtureJsonSchema());
+    return;
+  }
+  if (file === undefined) throw new UsageError('Name the fixture file (or - for standard input)', 'the format: cr local seed --schema, docs/fixtures.md');
+  const name = escapeControls(file === '-' ? '<stdin>' : file);
+  let text: string;
+  try {
+    text = file === '-' ? await readAll(ctx.io.stdin) : await readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`Cannot read ${name}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const [{ administer }, { seedStore }, { FixtureError, planSeed }, { safeJsonParse }] = await Promise.all([
+    import('../../src/local/administer.js'),
+    import('../../src/server/admin/store-ops.js'),
+    import('../../src/server/admin/fixtures.js'),
+    import('../../src/server/json.js'),
+  ]);
+  let doc: unknown;
+  try {
+    doc = safeJsonParse(text);
+  } catch (err) {
+    throw new UsageError(`${name}: $: not valid JSON (${escapeControls((err as Error).message)}); nothing was written`);
+  }
+  const storePath = await storePathOf(ctx.env, o.store);
+  let counts: SeedCounts;
+  try {
+    // A store that does not exist yet is made only for fixtures that hold up on their own.
+    if (!existsSync(storePath)) planSeed(doc, { has: () => false, list: () => [] });
+    counts = await administer(storePath, {
+      offline: (store) => seedStore(store, doc),
+      online: (client) => client.call<SeedCounts>('POST', '/seed', text),
+    });
+  } catch (err) {
+    if (!(err instanceof FixtureError)) throw err;
+    // Every problem at once, `FILE: $.path: message`, then exit 2 with nothing written.
+    ctx.io.err.write(err.problems.map((p) => `${name}: ${escapeControls(p.path)}: ${escapeControls(p.message)}\n`).join(''));
+    const n = err.problems.length;
+    throw new UsageError(`${name}: ${n} problem${n === 1 ? '' : 's'} in the fixtures; nothing was written`);
+  }
+  if (ctx.globals.json) writeJson(ctx.io, counts);
+  ctx.notice(`Seeded ${escapeControls(storePath)} from ${name}: ${countsText(counts)}.`);
+}

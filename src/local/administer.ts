@@ -1,0 +1,47 @@
+import type { Store } from '../server/store/store.js';
+import type { AdminClient } from './admin-client.js';
+import { asCliError } from './errors.js';
+
+export interface Administration<T> {
+  /** No server holds the store: the work done over it, opened under its lock. */
+  offline(store: Store): Promise<T>;
+  /** A `cr serve` (or `cr mcp stdio --local`) holds it: the same work sent to that server. */
+  online(client: AdminClient): Promise<T>;
+}
+
+/**
+ * Runs one piece of local administration on the store at `storePath`, whichever way it can
+ * be reached (docs/commands.md "Local store administration"): opened under its lock when free (a short holder
+ * is waited for), else through the server advertised beside it. The errors of both ways come
+ * out alike: the extension's refusals become the errors the store itself throws.
+ */
+export async function administer<T>(storePath: string, work: Administration<T>): Promise<T> {
+  const [{ withStoreLock }, { withOpenStore }] = await Promise.all([import('./lock-wait.js'), import('../server/admin/store-ops.js')]);
+  try {
+    return await withStoreLock(() => withOpenStore(storePath, work.offline), {
+      storePath,
+      onServe: async (ad) => {
+        const { adminClientFor } = await import('./admin-client.js');
+        return work.online(await adminClientFor(storePath, ad));
+      },
+    });
+  } catch (err) {
+    throw await asCliError(await asStoreError(err));
+  }
+}
+
+/** A refusal of the extension as the error the store would have thrown in this process. */
+async function asStoreError(err: unknown): Promise<unknown> {
+  const [{ AdminRefusal }, { FixtureError }, { KeyError }] = await Promise.all([
+    import('./admin-client.js'),
+    import('../server/admin/fixtures.js'),
+    import('../server/keys.js'),
+  ]);
+  if (!(err instanceof AdminRefusal)) return err;
+  const b = err.body;
+  if (b.code === 'FIXTURE_INVALID' && Array.isArray(b.problems)) return new FixtureError(b.problems as never);
+  if (b.code === 'KEY_REQUEST' && typeof b.kind === 'string') return new KeyError(b.kind as never, err.message);
+  const { LocalError } = await import('../errors.js');
+  const { escapeControls } = await import('../render/escape.js');
+  return new LocalError(`the server holding the store answered ${err.status}: ${escapeControls(err.message)}`, 1, { cause: err, code: 'LOCAL_ADMIN_FAILED' });
+}

@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import { COLLECTIONS, COLLECTION_NAMES } from '../store/schema.js';
+import type { CollectionName } from '../store/schema.js';
+import type { Mutation } from '../store/batch.js';
+import { describeIssue } from '../store/snapshot.js';
+
+/**
+ * The fixture format of `cr local seed` and `cr local export` (docs/fixtures.md): the store
+ * file's own shape without its checksum line, `{ "version": 1, "<collection>": [records] }`,
+ * every collection optional. Records are checked with the store's own schemas
+ * (src/server/store/schema.ts), then against each other and the store: an id twice, a
+ * reference to a record that is neither in the file nor in the store. Nothing here reads or
+ * writes a store: it gets a view of one and returns the writes.
+ */
+
+/** One problem of a fixture document, at a JSONPath-like place: `$.social_posts[3].status`. */
+export interface FixtureProblem {
+  path: string;
+  message: string;
+}
+
+export class FixtureError extends Error {
+  readonly code = 'FIXTURE_INVALID';
+  constructor(readonly problems: FixtureProblem[]) {
+    super(`${problems.length} problem(s) in the fixtures: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
+    this.name = 'FixtureError';
+  }
+}
+
+/** What seeding needs to know of the store it writes to. */
+export interface StoreView {
+  has(collection: CollectionName, id: string): boolean;
+  list(collection: CollectionName): readonly Record<string, unknown>[];
+}
+
+/**
+ * Records without an `id` field and what identifies them instead: a scan per website and
+ * day, a nurture sequence by its content id. The store replaces records by `id` only, so
+ * these are added, never replaced.
+ */
+const NO_ID: Partial<Record<CollectionName, { key: (r: Record<string, unknown>) => string; says: string }>> = {
+  visibility_scans: { key: (r) => `${String(r.websiteId)}\u0000${String(r.scanDate)}`, says: 'websiteId and scanDate' },
+  nurture_sequences: { key: (r) => String(r.contentId), says: 'contentId' },
+};
+
+/** Fields that name a record of another collection; null means "none" where the schema allows it. */
+const REFERENCES: { field: string; to: CollectionName }[] = [
+  { field: 'websiteId', to: 'websites' },
+  { field: 'website_id', to: 'websites' },
+  { field: 'agency_id', to: 'agencies' },
+  { field: 'owner_id', to: 'users' },
+  { field: 'user_id', to: 'users' },
+  { field: 'entity_id', to: 'business_entities' },
+];
+
+export interface SeedPlan {
+  mutations: Mutation[];
+  /** Per collection: records added and records replaced (same id). */
+  counts: Partial<Record<CollectionName, { added: number; replaced: number }>>;
+}
+
+/**
+ * Checks a parsed fixture document against the store and returns its writes: an insert per
+ * new id, a patch per id the store has (the fixture's fields replace the stored ones).
+ * Every problem is collected before FixtureError is thrown, so one run lists them all.
+ */
+export function planSeed(doc: unknown, store: StoreView): SeedPlan {
+  const problems: FixtureProblem[] = [];
+  const at = (path: string, message: string) => problems.push({ path, message });
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc))
+    throw new FixtureError([{ path: '$', message: 'expected a JSON object such as {"version": 1, "websites": [...]}' }]);
+  const raw = doc as Record<string, unknown>;
+  if (raw.version !== undefined && raw.version !== 1) at('$.version', `expected 1, got ${JSON.stringify(raw.version)}`);
+  for (const key of Object.keys(raw)) {
+    if (key !== 'version' && !(COLLECTION_NAMES as string[]).includes(key))
+      at(`$.${key}`, `unknown collection (expected one of ${COLLECTION_NAMES.join(', ')})`);
+  }
+  // Ids the file brings, by collection, with where each first appears.
+  const seen = new Map<CollectionName, Map<string, string>>();
+  const valid: { c: CollectionName; record: Record<string, unknown>; path: string }[] = [];
+  for (const c of COLLECTION_NAMES) {
+    const list = raw[c];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) {
+      at(`$.${c}`, `expected an array of records, got ${list === null ? 'null' : typeof list}`);
+      continue;
+    }
+    const ids = new Map<string, string>();
+    seen.set(c, ids);
+    list.forEach((record: unknown, i) => {
+      const path = `$.${c}[${i}]`;
+      const parsed = (COLLECTIONS[c] as z.ZodType).safeParse(record);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          const text = describeIssue(issue, record);
+          // describeIssue says `field: message`, or `(top level): message` for the record itself.
+          const cut = text.indexOf(': ');
+          const where = text.slice(0, cut);
+          at(where === '(top level)' ? path : `${path}${where.startsWith('[') ? '' : '.'}${where}`, text.slice(cut + 2));
+        }
+        return;
+      }
+      const r = record as Record<string, unknown>;
+      const noId = NO_ID[c];
+      const id = noId ? noId.key(r) : typeof r.id === 'string' ? r.id : undefined;
+      if (id === undefined) {
+        at(`${path}.id`, 'expected string, got nothing (missing)');
+        return;
+      }
+      const first = ids.get(id);
+      if (first !== undefined) at(noId ? path : `${path}.id`, `duplicate ${noId ? noId.says : `id ${JSON.stringify(id)}`} (also at ${first})`);
+      else ids.set(id, path);
+      valid.push({ c, record: r, path });
+    });
+  }
+  const stored = new Map<CollectionName, Set<string>>();
+  for (const [c, noId] of Object.entries(NO_ID) as [CollectionName, NonNullable<(typeof NO_ID)[CollectionName]>][]) {
+    if (seen.has(c)) stored.set(c, new Set(store.list(c).map(noId.key)));
+  }
+  const exists = (c: CollectionName, id: string) => seen.get(c)?.has(id) === true || store.has(c, id);
+  for (const { c, record, path } of valid) {
+    for (const ref of REFERENCES) {
+      const value = record[ref.field];
+      if (typeof value !== 'string') continue;
+      if (!exists(ref.to, value)) at(`${path}.${ref.field}`, `no ${ref.to} record with id ${JSON.stringify(value)} in the file or the store`);
+    }
+    const noId = NO_ID[c];
+    if (noId && stored.get(c)?.has(noId.key(record))) {
+      at(path, `the store already has a record with this ${noId.says} (${c} have no id: they are added, never replaced)`);
+    }
+  }
+  if (problems.length) throw new FixtureError(problems);
+  const mutations: Mutation[] = [];
+  const counts: SeedPlan['counts'] = {};
+  for (const { c, record } of valid) {
+    const count = counts[c] ?? { added: 0, replaced: 0 };
+    counts[c] = count;
+    const id = record.id;
+    if (!NO_ID[c] && typeof id === 'string' && store.has(c, id)) {
+      mutations.push({ op: 'patch', collection: c, id, patch: record });
+      count.replaced++;
+    } else {
+      mutations.push({ op: 'insert', collection: c, record });
+      count.added++;
+    }
+  }
+  return { mutations, counts };
+}
+
+/** Names given to --only: known collections, else a problem per unknown name. */
+export function checkOnly(names: readonly string[]): CollectionName[] {
+  const unknown = names.filter((n) => !(COLLECTION_NAMES as string[]).includes(n));
+  if (unknown.length) {
+    throw new FixtureError(unknown.map((n) => ({ path: n, message: `unknown collection (expected one of ${COLLECTION_NAMES.join(', ')})` })));
+  }
+  return names as CollectionName[];
+}
+
+/**
+ * The export document of a store: `version` then every collection (or those of `only`), in
+ * the store's order, records as stored. Its text is stable (two-space JSON, the collections
+ * in schema order), so export → seed into an empty store → export gives the same bytes.
+ */
+export function exportDocument(lists: (c: CollectionName) => readonly unknown[], only?: readonly CollectionName[]): string {
+  const doc: Record<string, unknown> = { version: 1 };
+  for (const c of COLLECTION_NAMES) if (!only || only.includes(c)) doc[c] = lists(c);
+  // DEL and C1 controls as \u escapes (JSON.stringify leaves them raw): safe on a terminal, the same JSON.
+  return JSON.stringify(doc, null, 2).replace(/[\u007f-\u009f]/g, (ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0')) + '\n';
+}
+
+/**
+ * The JSON Schema of the fixture format, generated from the store's schemas (`cr local seed
+ * --schema`): what an editor or a CI step can check a fixture file with before seeding.
+ */
+export function fixtureJsonSchema(): Record<string, unknown> {
+  // One document, so records shared by several collections are one $defs entry.
+  const doc = z.strictObject({
+    version: z.literal(1).optional().describe('The format version; optional'),
+    ...(Object.fromEntries(COLLECTION_NAMES.map((c) => [c, z.array(COLLECTIONS[c] as z.ZodType).optional()])) as Record<string, z.ZodType>),
+  });
+  const schema = z.toJSONSchema(doc, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return {
+    ...schema,
+    title: 'cr local seed fixtures',
+    description: 'Records to upsert by id into a local store (docs/fixtures.md). Fields the store does not list are kept.',
+  };
+}

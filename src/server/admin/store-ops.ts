@@ -1,0 +1,58 @@
+import { Store } from '../store/store.js';
+import type { StoreData } from '../store/schema.js';
+import { createApiKey, KeyError } from '../keys.js';
+import type { CreateKeyOptions, KeyInfo } from '../keys.js';
+import { exportDocument, planSeed } from './fixtures.js';
+import type { SeedPlan } from './fixtures.js';
+import type { CollectionName } from '../store/schema.js';
+
+/**
+ * Everything the local administration does to a store, in one place (docs/fixtures.md,
+ * docs/commands.md "Local store administration"): seed, export and keys, over an open store, whether the CLI
+ * opened it under its lock or a running server holds it (src/server/admin/routes.ts). The
+ * store's reads and writes go only through the functions here.
+ */
+
+export type SeedCounts = SeedPlan['counts'];
+
+/** Upserts a fixture document in one write: all of it, or nothing (FixtureError lists every problem). */
+export async function seedStore(store: Store, doc: unknown): Promise<SeedCounts> {
+  const plan = planSeed(doc, {
+    has: (c, id) => store.get(c, id) !== undefined,
+    list: (c) => store.list(c) as readonly Record<string, unknown>[],
+  });
+  if (plan.mutations.length) await store.commit(plan.mutations);
+  return plan.counts;
+}
+
+/** The store's data as a fixture document (text), whole or `only` some collections. */
+export const exportStore = (data: Readonly<StoreData>, only?: readonly CollectionName[]): string => exportDocument((c) => data[c], only);
+
+const infoOf = ({ key_sha256: _hash, ...info }: StoreData['api_keys'][number]): KeyInfo => info;
+
+/** Key metadata, never the hash. */
+export const listStoreKeys = (store: Store): KeyInfo[] => store.list('api_keys').map(infoOf);
+
+/** A new key: the plain key once, and its metadata. */
+export async function createStoreKey(store: Store, o: CreateKeyOptions): Promise<{ key: string; info: KeyInfo }> {
+  const made = await createApiKey(store, o);
+  return { key: made.key, info: infoOf(made.record) };
+}
+
+/** Sets revoked_at (idempotent). Unknown id → KeyError 'unknown-key'. */
+export async function revokeStoreKey(store: Store, id: string, now: Date): Promise<KeyInfo> {
+  const k = store.get('api_keys', id);
+  if (!k) throw new KeyError('unknown-key', `No API key with id ${id}`);
+  if (!k.revoked_at) await store.commit([{ op: 'patch', collection: 'api_keys', id, patch: { revoked_at: now.toISOString() } }]);
+  return infoOf(store.get('api_keys', id)!);
+}
+
+/** Runs `fn` over the store file under its lock (the CLI, when no server holds the store). */
+export async function withOpenStore<T>(path: string, fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = await Store.open(path, { lockLabel: 'cr local' });
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../src/server/app.js';
+import { mountExtraRoutes } from '../../src/server/extra-routes.js';
+import { Store } from '../../src/server/store/store.js';
+import { demoStore, DEMO } from '../../src/server/seed.js';
+import { buildApiKey } from '../../src/server/keys.js';
+
+/**
+ * The local administration extension (docs/api-decisions.md, "Local server extensions"): only a loopback peer with an
+ * admin key of the store gets an answer; it is no part of the OpenAPI document.
+ */
+const clock = { now: () => new Date('2026-11-22T10:00:00Z') };
+
+function setup() {
+  const data = demoStore(clock);
+  const admin = buildApiKey(data, { role: 'admin', websiteId: DEMO.websiteId });
+  const editor = buildApiKey(data, { role: 'editor', websiteId: DEMO.websiteId });
+  data.api_keys.push(admin.record, editor.record);
+  const store = Store.memory(data);
+  const app = createApp({ store, clock, extend: mountExtraRoutes });
+  // What @hono/node-server hands the app: the Node request, whose socket names the peer.
+  const call = (path: string, o: { key?: string; peer?: string; method?: string; body?: string } = {}) => {
+    const headers = { host: '127.0.0.1:4010', ...(o.key ? { authorization: `Bearer ${o.key}` } : {}), ...(o.body ? { 'content-type': 'application/json' } : {}) };
+    return app.request(`http://127.0.0.1:4010${path}`, { method: o.method ?? 'GET', headers, body: o.body }, { incoming: { headers, socket: { remoteAddress: o.peer ?? '127.0.0.1' } } });
+  };
+  return { store, call, admin: admin.key, editor: editor.key };
+}
+
+describe('/_local (local administration)', () => {
+  it('answers a loopback peer with an admin key; never shows a key hash', async () => {
+    const { call, admin } = setup();
+    const res = await call('/_local/keys', { key: admin });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { data: Record<string, unknown>[] };
+    expect(body.data.length).toBeGreaterThan(0);
+    expect(JSON.stringify(body)).not.toContain('key_sha256');
+  });
+
+  it('a peer off loopback gets 404 even with an admin key; so does a request with no peer (in-process)', async () => {
+    const { call, admin } = setup();
+    expect((await call('/_local/keys', { key: admin, peer: '192.168.1.20' })).status).toBe(404);
+    expect((await call('/_local/keys', { key: admin, peer: '::ffff:10.0.0.5' })).status).toBe(404);
+    expect((await call('/_local/keys', { key: admin, peer: '' })).status).toBe(404);
+    expect((await call('/_local/keys', { key: admin, peer: '::1' })).status).toBe(200);
+  });
+
+  it('no key: 401; a key that is not an admin key: 403', async () => {
+    const { call, editor } = setup();
+    expect((await call('/_local/keys')).status).toBe(401);
+    const res = await call('/_local/keys', { key: editor });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { code: string }).code).toBe('FORBIDDEN');
+  });
+
+  it('seed: every problem in one 400, nothing written; a good document upserts', async () => {
+    const { call, admin, store } = setup();
+    const before = JSON.stringify(store.data);
+    const bad = await call('/_local/seed', {
+      key: admin,
+      method: 'POST',
+      body: JSON.stringify({ websites: [{ id: 'x' }], social_posts: [{ id: DEMO.draftPostId, websiteId: 'nowhere' }] }),
+    });
+    expect(bad.status).toBe(400);
+    const problems = ((await bad.json()) as { problems: { path: string }[] }).problems.map((p) => p.path);
+    expect(problems).toContain('$.websites[0].name');
+    expect(problems).toContain('$.social_posts[0].status');
+    expect(JSON.stringify(store.data)).toBe(before);
+    const post = store.get('social_posts', DEMO.draftPostId)!;
+    const good = await call('/_local/seed', { key: admin, method: 'POST', body: JSON.stringify({ social_posts: [{ ...post, content: 'from fixtures' }] }) });
+    expect(good.status).toBe(200);
+    expect(((await good.json()) as { data: unknown }).data).toEqual({ social_posts: { added: 0, replaced: 1 } });
+    expect(store.get('social_posts', DEMO.draftPostId)?.content).toBe('from fixtures');
+  });
+
+  it('keys made and revoked through it work and stop working on the public API at once', async () => {
+    const { call, admin } = setup();
+    const made = await call('/_local/keys', { key: admin, method: 'POST', body: JSON.stringify({ role: 'viewer', website_id: DEMO.websiteId }) });
+    expect(made.status).toBe(201);
+    const { id, key } = ((await made.json()) as { data: { id: string; key: string } }).data;
+    expect((await call('/api/v1/intelligence/learnings', { key })).status).toBe(200);
+    expect((await call(`/_local/keys/${id}/revoke`, { key: admin, method: 'POST' })).status).toBe(200);
+    expect((await call('/api/v1/intelligence/learnings', { key })).status).toBe(401);
+    const unknown = await call('/_local/keys', { key: admin, method: 'POST', body: JSON.stringify({ role: 'viewer', website_id: 'nowhere' }) });
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as { kind: string }).kind).toBe('unknown-website');
+  });
+
+  it('is not in the OpenAPI document', async () => {
+    const { call } = setup();
+    const doc = await (await call('/api/v1/openapi.json')).text();
+    expect(doc).not.toContain('_local');
+  });
+});
