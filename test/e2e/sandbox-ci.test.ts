@@ -55,7 +55,7 @@ async function startServe(dir: string, store: string): Promise<{ url: string; lo
   cleanups.push(stop);
   const waited = await runCli(['local', 'wait', '--url-file', urlFile, '--timeout', '20']);
   expect(waited.exitCode, waited.stderr + log).toBe(0);
-  return { url: readFileSync(urlFile, 'utf8').trim(), log: () => log, stop };
+  return { url: readFileSync(urlFile, 'utf8').split('\n')[0]!.trim(), log: () => log, stop };
 }
 
 describe('a 300-post plan from fixtures, through a running cr serve with faults', () => {
