@@ -2,10 +2,9 @@ import { hash } from 'node:crypto';
 import { API_KEY_PATTERN, ROLES } from '../api/schemas/common.js';
 import type { Role } from '../api/schemas/common.js';
 import type { WebsiteScope } from '../api/endpoints.js';
-import type { Store } from './store/store.js';
+import type { ApiStore } from './store/api-store.js';
 import type { ApiKeyRecord, WebsiteRecord } from './store/schema.js';
 import { HttpError, invalidKey, notInScope, validationError } from './errors.js';
-import { memoByGeneration } from './compute/memo.js';
 
 // crypto.hash is the one-shot form: no Hash object per request (2.5× faster for a key).
 export const sha256Hex = (s: string) => hash('sha256', s, 'hex');
@@ -18,22 +17,16 @@ export interface AuthContext {
   role: Role;
 }
 
-const keysMemo = memoByGeneration<Map<string, ApiKeyRecord>>(1);
-
-/** Keys by their sha256, rebuilt only when a commit changed the store. */
-const keysByHash = (store: Store): Map<string, ApiKeyRecord> =>
-  keysMemo(store, 'api_keys', () => new Map(store.list('api_keys').map((k) => [k.key_sha256, k])));
-
 /**
  * `Authorization: Bearer <key>`: the format is checked first, then the key is looked up by
  * its sha256; unknown and revoked keys are refused alike (401 INVALID_API_KEY).
  */
-export function authenticate(store: Store, authorization: string | undefined | null): AuthContext {
+export async function authenticate(store: ApiStore, authorization: string | undefined | null): Promise<AuthContext> {
   const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? '');
   const key = m?.[1];
   const sent = (authorization ?? '').trim() !== '';
   if (!key || !API_KEY_PATTERN.test(key)) throw invalidKey(sent);
-  const record = keysByHash(store).get(sha256Hex(key));
+  const record = await store.keyBySha256(sha256Hex(key));
   if (!record || record.revoked_at) throw invalidKey(sent);
   return { key: record, keyId: record.id, userId: record.user_id, role: record.role };
 }
@@ -45,17 +38,17 @@ export function requireRole(auth: AuthContext, min: Role): void {
 }
 
 /** Websites the key may reach. */
-export function websitesInScope(store: Store, key: ApiKeyRecord): WebsiteRecord[] {
+export async function websitesInScope(store: ApiStore, key: ApiKeyRecord): Promise<readonly WebsiteRecord[]> {
   if (key.website_id) {
-    const w = store.get('websites', key.website_id);
+    const w = await store.website(key.website_id);
     return w ? [w] : [];
   }
-  return store.list('websites').filter((w) => w.agency_id !== null && w.agency_id === key.agency_id);
+  return key.agency_id ? store.agencyWebsites(key.agency_id) : [];
 }
 
-export function websiteInScope(store: Store, key: ApiKeyRecord, websiteId: string): boolean {
+export async function websiteInScope(store: ApiStore, key: ApiKeyRecord, websiteId: string): Promise<boolean> {
   if (key.website_id) return key.website_id === websiteId;
-  const w = store.get('websites', websiteId);
+  const w = await store.website(websiteId);
   return !!w && w.agency_id !== null && w.agency_id === key.agency_id;
 }
 
@@ -72,16 +65,16 @@ export interface ResolvedScope {
  * single-website keys auto-resolve and refuse another id (403); agency keys must name the
  * website on 'single' endpoints (400, path website_id) and stay inside their agency (403).
  */
-export function resolveScope(store: Store, auth: AuthContext, mode: WebsiteScope, requested: string | undefined): ResolvedScope {
+export async function resolveScope(store: ApiStore, auth: AuthContext, mode: WebsiteScope, requested: string | undefined): Promise<ResolvedScope> {
   const key = auth.key;
   if (mode === 'owner') return { websiteIds: new Set() };
   if (requested !== undefined) {
-    if (!websiteInScope(store, key, requested)) throw notInScope();
+    if (!(await websiteInScope(store, key, requested))) throw notInScope();
     return { websiteId: requested, websiteIds: new Set([requested]) };
   }
   if (key.website_id) return { websiteId: key.website_id, websiteIds: new Set([key.website_id]) };
   if (mode === 'single') {
     throw validationError([{ path: 'website_id', message: 'website_id is required for a key scoped to an agency' }]);
   }
-  return { websiteIds: new Set(websitesInScope(store, key).map((w) => w.id)) };
+  return { websiteIds: new Set((await websitesInScope(store, key)).map((w) => w.id)) };
 }

@@ -113,7 +113,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const allowedHosts = [...(opts.allowedHosts ?? [])];
   if (!LOOPBACK_HOSTS.has(host) && host !== '0.0.0.0' && host !== '::') allowedHosts.push(host);
   const app = createApp({
-    store,
+    store: core.store,
     core,
     allowedHosts,
     extend: opts.extend ?? mountExtraRoutes,

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createApp, createCore, knownRoutes } from '../../src/server/app.js';
-import { Store } from '../../src/server/store/store.js';
+import { MemoryStore } from '../../src/server/store/memory-store.js';
 import { fixedClock } from '../../src/server/clock.js';
 import { endpointList } from '../../src/api/endpoints.js';
 import { FIXTURE, IDS, KEYS, NOW } from './helpers.js';
 
-const load = async () => Store.memory(JSON.parse(await readFile(FIXTURE, 'utf8')));
+const load = async () => new MemoryStore(JSON.parse(await readFile(FIXTURE, 'utf8')));
 
 describe('invoke: the pipeline shared by REST and MCP', () => {
   it('takes parsed bodies and typed query values, and applies the same checks', async () => {
