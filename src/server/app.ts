@@ -10,6 +10,7 @@ import { errorSummary } from './log-text.js';
 import { readBodyText, readIncomingText } from './body.js';
 import { answerTableRoute } from './table-route.js';
 import { allowedHostSet, hostAndOriginAllowed } from './host-check.js';
+import { errorEnvelope } from './errors.js';
 
 export { API_PREFIX } from '../api/vocabulary.js';
 import { API_PREFIX } from '../api/vocabulary.js';
@@ -60,7 +61,7 @@ export type AppEnv = { Variables: { keyId?: string } };
 
 /** An error answer in the envelope of docs/api-decisions.md §1. */
 export const envelope = (c: HonoContext, status: number, error: string, code: string, headers: Record<string, string> = {}) =>
-  c.json({ success: false, error, code }, status as 400, headers);
+  c.json(errorEnvelope(error, code), status as 400, headers);
 
 /** Host/Origin check (docs/api-decisions.md §8): blocks DNS rebinding on the loopback server. */
 export function hostOriginCheck(extra: readonly string[] = []) {

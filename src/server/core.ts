@@ -7,7 +7,7 @@ import { StoreFullError, StoreUnavailableError } from './store/errors.js';
 import type { ApiStore } from './store/api-store.js';
 import { authenticate, requireRole, resolveScope } from './auth.js';
 import type { AuthContext } from './auth.js';
-import { HttpError, validationError } from './errors.js';
+import { HttpError, internalError, validationError } from './errors.js';
 import { RETRY_AFTER_SECONDS, RateLimiter } from './rate-limit.js';
 import { defaultNewId, handlerOf } from './handlers.js';
 import { Serialized } from './compute/serialized.js';
@@ -162,14 +162,14 @@ export function createCore(opts: CoreOptions): ServerCore {
       if (err instanceof HttpError) {
         return { status: err.status, headers: { ...headers, ...err.headers }, body: err.body, keyId: auth?.keyId };
       }
-      if (err instanceof StoreFullError) {
-        return { status: 507, headers, body: { success: false, error: 'Store is full', code: 'STORE_FULL' }, keyId: auth?.keyId };
+      let answer: HttpError;
+      if (err instanceof StoreFullError) answer = new HttpError(507, 'Store is full', 'STORE_FULL');
+      else if (err instanceof StoreUnavailableError) answer = new HttpError(503, 'Store unavailable', 'STORE_UNAVAILABLE');
+      else {
+        onInternalError(err);
+        answer = internalError();
       }
-      if (err instanceof StoreUnavailableError) {
-        return { status: 503, headers, body: { success: false, error: 'Store unavailable', code: 'STORE_UNAVAILABLE' }, keyId: auth?.keyId };
-      }
-      onInternalError(err);
-      return { status: 500, headers, body: { success: false, error: 'Internal error', code: 'INTERNAL_ERROR' }, keyId: auth?.keyId };
+      return { status: answer.status, headers, body: answer.body, keyId: auth?.keyId };
     }
   }
 

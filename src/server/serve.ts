@@ -13,6 +13,7 @@ import type { OpenCoreOptions } from './open-core.js';
 import { mountExtraRoutes } from './extra-routes.js';
 import { createFaultInjector } from './faults.js';
 import { LocalError } from '../errors.js';
+import { errorEnvelope } from './errors.js';
 import type { FaultPlan } from './faults.js';
 import { errorSummary, ignoreClosedOutput, logSafe } from './log-text.js';
 import { SERVER_TIMEOUTS, manageConnections } from './connections.js';
@@ -62,7 +63,7 @@ const stderrLine = (line: string) => {
   process.stderr.write(line + '\n');
 };
 
-const envelopeText = (error: string, code: string) => JSON.stringify({ success: false, error, code });
+const envelopeText = (error: string, code: string) => JSON.stringify(errorEnvelope(error, code));
 
 /**
  * Requests the Fetch adapter cannot turn into a Request (a Host header that is no host, a
