@@ -1,3 +1,4 @@
+import { getPath } from 'hono/utils/url';
 import type { ServerCore } from './core-types.js';
 import { dateText } from './date-header.js';
 import { hostAndOriginAllowed } from './host-check.js';
@@ -18,6 +19,16 @@ export interface RequestLogEntry {
  * "client closed request"): one line per request, and none of them a 500 (docs/api-decisions.md §9).
  */
 export const CLIENT_CLOSED_REQUEST = 499;
+
+/**
+ * The path the log names: decoded as Hono decodes it (what `c.req.path` gives), so one
+ * request is logged alike whichever carrier took it; the log escapes it (log-text.ts).
+ */
+function logPath(url: string): string {
+  if (url.includes('%')) return getPath({ url: `http://localhost${url}` } as Request);
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
 
 export interface PipelineOptions {
   core: ServerCore;
@@ -76,9 +87,8 @@ export function createPipeline(o: PipelineOptions): Pipeline {
   const finish = (req: PipelineRequest, answer: PipelineAnswer, started: number): PipelineAnswer => {
     answer.headers.date = date();
     if (log) {
-      const q = req.url.indexOf('?');
       const status = answer.clientGone ? CLIENT_CLOSED_REQUEST : answer.status;
-      log({ method: req.method, path: q === -1 ? req.url : req.url.slice(0, q), status, ms: Math.round(performance.now() - started), keyId: answer.keyId });
+      log({ method: req.method, path: logPath(req.url), status, ms: Math.round(performance.now() - started), keyId: answer.keyId });
     }
     return answer;
   };
