@@ -140,8 +140,11 @@ export function createCore(opts: CoreOptions): ServerCore {
     let auth: AuthContext | undefined;
     try {
       if (!ep || !handler) throw new HttpError(404, 'Not found', 'NOT_FOUND');
-      auth = await authenticate(store, headerOf(req.headers, 'authorization'));
-      const rl = await rateLimiter.hit(auth.keyId);
+      // Each step waits only when the store answered with a promise (api-store.ts, Awaitable).
+      const keyed = authenticate(store, headerOf(req.headers, 'authorization'));
+      auth = keyed instanceof Promise ? await keyed : keyed;
+      const counted = rateLimiter.hit(auth.keyId);
+      const rl = counted instanceof Promise ? await counted : counted;
       headers['X-RateLimit-Limit'] = String(rl.limit);
       headers['X-RateLimit-Remaining'] = String(rl.remaining);
       headers['X-RateLimit-Reset'] = String(rl.reset);
@@ -152,7 +155,8 @@ export function createCore(opts: CoreOptions): ServerCore {
       const { input, issues } = validate(ep, req);
       if (issues.length === 0 && handler.check) issues.push(...handler.check(input, clock));
       if (issues.length > 0) throw validationError(issues);
-      const scope = await resolveScope(store, auth, ep.websiteScope, requestedWebsite(input));
+      const scoped = resolveScope(store, auth, ep.websiteScope, requestedWebsite(input));
+      const scope = scoped instanceof Promise ? await scoped : scoped;
       const data = await handler.run({ store, clock, auth, scope, newId }, input);
       if (data instanceof Serialized) {
         return { status: 200, headers, body: { success: true, data: data.value }, serialized: data, keyId: auth.keyId };

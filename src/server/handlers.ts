@@ -3,7 +3,7 @@ import type { OperationId } from '../api/routes.js';
 import type { ValidInputOf } from '../api/io-types.js';
 import type { Clock } from './clock.js';
 import { utcDate } from './clock.js';
-import type { ApiStore } from './store/api-store.js';
+import type { ApiStore, Awaitable } from './store/api-store.js';
 import type { NurtureRecord } from './store/schema.js';
 import type { AuthContext, ResolvedScope } from './auth.js';
 import { HttpError, postNotFound } from './errors.js';
@@ -18,7 +18,7 @@ import { queryConfigViolation } from './json.js';
  * lookup and a socket write. Bounded: at most 64 results per generation.
  */
 const readMemo = memoByGeneration<Serialized>(64);
-const cachedRead = (store: ApiStore, key: readonly unknown[], compute: () => Promise<unknown>): Promise<Serialized> =>
+const cachedRead = (store: ApiStore, key: readonly unknown[], compute: () => Promise<unknown>): Awaitable<Serialized> =>
   readMemo(store, JSON.stringify(key), async () => new Serialized(await compute()));
 /** The sorted list behind the pages of one nurture listing (compute/nurture.ts), per generation. */
 const sortedMemo = memoByGeneration<readonly NurtureRecord[]>(16);

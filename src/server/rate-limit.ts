@@ -1,6 +1,7 @@
 import { realClock } from './clock.js';
 import type { RealClock } from './clock.js';
-import type { ApiStore, RateWindow } from './store/api-store.js';
+import { andThen } from './store/api-store.js';
+import type { ApiStore, Awaitable, RateWindow } from './store/api-store.js';
 
 export const WINDOW_MS = 3_600_000;
 export const DEFAULT_RATE_LIMIT = 1000;
@@ -46,15 +47,16 @@ export class RateLimiter {
   }
 
   /** Counts one request of the key and says whether it may proceed. */
-  async hit(keyId: string): Promise<RateDecision> {
-    const w = await this.store.rateHit(keyId, this.now(), WINDOW_MS);
-    return this.decision(w, w.count <= this.limit);
+  hit(keyId: string): Awaitable<RateDecision> {
+    return andThen(this.store.rateHit(keyId, this.now(), WINDOW_MS), (w) => this.decision(w, w.count <= this.limit));
   }
 
   /** The key's standing without counting a request (headers of an MCP exchange that made no tool call). */
-  async peek(keyId: string): Promise<RateDecision> {
+  peek(keyId: string): Awaitable<RateDecision> {
     const now = this.now();
-    const w = (await this.store.ratePeek(keyId, now, WINDOW_MS)) ?? { start: now, count: 0 };
-    return this.decision(w, w.count < this.limit);
+    return andThen(this.store.ratePeek(keyId, now, WINDOW_MS), (found) => {
+      const w = found ?? { start: now, count: 0 };
+      return this.decision(w, w.count < this.limit);
+    });
   }
 }

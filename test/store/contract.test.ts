@@ -7,6 +7,7 @@ import { StoreUnavailableError } from '../../src/server/store/errors.js';
 import type { StoreData } from '../../src/server/store/schema.js';
 import { sha256Hex } from '../../src/server/auth.js';
 import { FIXTURE, IDS, KEYS, fixtureStore } from '../server/helpers.js';
+import { answeringLater } from './async-store.js';
 
 /**
  * The store interface (src/server/store/api-store.ts) as a contract: every implementation
@@ -23,6 +24,7 @@ const fixture = (): StoreData => JSON.parse(readFileSync(FIXTURE, 'utf8'));
 
 const implementations: Implementation[] = [
   { name: 'memory', open: async () => ({ store: new MemoryStore(fixture()), cleanup: async () => {} }) },
+  { name: 'memory, answering with promises', open: async () => ({ store: answeringLater(new MemoryStore(fixture())), cleanup: async () => {} }) },
   {
     name: 'JSON file',
     open: async () => {

@@ -1,4 +1,4 @@
-import type { ApiStore } from '../store/api-store.js';
+import type { ApiStore, Awaitable } from '../store/api-store.js';
 
 /**
  * Caches a read's result for the store's current version (bumped by every commit), so
@@ -8,7 +8,7 @@ import type { ApiStore } from '../store/api-store.js';
  */
 export function memoByGeneration<R>(maxKeys = 64) {
   const caches = new WeakMap<ApiStore, { version: number; results: Map<string, R> }>();
-  return async (store: ApiStore, key: string, compute: () => R | Promise<R>): Promise<R> => {
+  return (store: ApiStore, key: string, compute: () => Awaitable<R>): Awaitable<R> => {
     const version = store.version;
     if (version === undefined) return compute();
     let cache = caches.get(store);
@@ -18,11 +18,15 @@ export function memoByGeneration<R>(maxKeys = 64) {
     }
     const hit = cache.results.get(key);
     if (hit !== undefined) return hit;
-    const value = await compute();
-    // A commit while computing: the value is of the older version, and is not kept.
-    if (store.version !== version) return value;
-    if (cache.results.size >= maxKeys) cache.results.delete(cache.results.keys().next().value!);
-    cache.results.set(key, value);
-    return value;
+    const results = cache.results;
+    const keep = (value: R): R => {
+      // A commit while computing: the value is of the older version, and is not kept.
+      if (store.version !== version) return value;
+      if (results.size >= maxKeys) results.delete(results.keys().next().value!);
+      results.set(key, value);
+      return value;
+    };
+    const value = compute();
+    return value instanceof Promise ? value.then(keep) : keep(value);
   };
 }

@@ -15,6 +15,17 @@ import type {
   WebsiteRecord,
 } from './schema.js';
 
+/**
+ * A value, or a promise of it: what the store's reads return. A store on another process (a
+ * database) answers with promises; one holding its records in this process answers at once,
+ * and the request pipeline then goes on without waiting a turn of the event loop per step
+ * (a few microseconds each, most of a cached read's cost: docs/benchmarks.md, "Server throughput").
+ */
+export type Awaitable<T> = T | Promise<T>;
+
+/** Continues with `f` at once when `value` is there, else once its promise resolves. */
+export const andThen = <T, R>(value: Awaitable<T>, f: (v: T) => Awaitable<R>): Awaitable<R> => (value instanceof Promise ? value.then(f) : f(value));
+
 /** One key's rate-limit window (docs/api-decisions.md §3): when it started (epoch ms) and the requests counted in it. */
 export interface RateWindow {
   start: number;
@@ -34,8 +45,8 @@ export type WebsiteIds = ReadonlySet<string>;
 /**
  * What the server asks of a store (docs/api-decisions.md §7): the scoped lists and lookups
  * the handlers, the key check and the scope rules need, the writes, and the rate-limit
- * counters. Everything is asynchronous, so a store on another process (a database) can
- * stand behind it as well as the JSON file (json-store.ts) or memory (memory-store.ts).
+ * counters. Reads may answer asynchronously (Awaitable) and writes always do, so a store on
+ * another process (a database) can stand behind it as well as the JSON file (json-store.ts) or memory (memory-store.ts).
  * test/store/contract.test.ts holds every implementation to the same answers.
  *
  * Reads return committed state only. Records returned are the store's: treat them as read-only.
@@ -51,30 +62,30 @@ export interface ApiStore {
   readonly version: number | undefined;
 
   /** The key whose sha256 (hex) this is, revoked or not. */
-  keyBySha256(sha256: string): Promise<ApiKeyRecord | undefined>;
-  apiKey(id: string): Promise<ApiKeyRecord | undefined>;
+  keyBySha256(sha256: string): Awaitable<ApiKeyRecord | undefined>;
+  apiKey(id: string): Awaitable<ApiKeyRecord | undefined>;
   /** Every key, in the order they were made (`cr local keys list`). */
-  apiKeys(): Promise<readonly ApiKeyRecord[]>;
+  apiKeys(): Awaitable<readonly ApiKeyRecord[]>;
 
-  user(id: string): Promise<UserRecord | undefined>;
+  user(id: string): Awaitable<UserRecord | undefined>;
   /** The first user of the store (a new key's default owner). */
-  firstUser(): Promise<UserRecord | undefined>;
-  agency(id: string): Promise<AgencyRecord | undefined>;
-  website(id: string): Promise<WebsiteRecord | undefined>;
+  firstUser(): Awaitable<UserRecord | undefined>;
+  agency(id: string): Awaitable<AgencyRecord | undefined>;
+  website(id: string): Awaitable<WebsiteRecord | undefined>;
   /** The first website of the store (what `cr local init` and --local scope a new key to). */
-  firstWebsite(): Promise<WebsiteRecord | undefined>;
+  firstWebsite(): Awaitable<WebsiteRecord | undefined>;
   /** The websites of an agency, in store order. */
-  agencyWebsites(agencyId: string): Promise<readonly WebsiteRecord[]>;
+  agencyWebsites(agencyId: string): Awaitable<readonly WebsiteRecord[]>;
 
   /** One owner's business entities, and the revenue records and cost items of those entities. */
-  financeRows(ownerId: string): Promise<FinanceRows>;
-  adCampaign(id: string): Promise<AdCampaignRecord | undefined>;
-  socialPost(id: string): Promise<SocialPostRecord | undefined>;
-  learnings(websiteIds: WebsiteIds): Promise<readonly LearningRecord[]>;
-  nurtureSequences(websiteIds: WebsiteIds): Promise<readonly NurtureRecord[]>;
-  visibilityScans(websiteId: string): Promise<readonly VisibilityScanRecord[]>;
-  brandSubjects(websiteIds: WebsiteIds): Promise<readonly BrandSubjectRecord[]>;
-  crmAgents(websiteIds: WebsiteIds): Promise<readonly CrmAgentRecord[]>;
+  financeRows(ownerId: string): Awaitable<FinanceRows>;
+  adCampaign(id: string): Awaitable<AdCampaignRecord | undefined>;
+  socialPost(id: string): Awaitable<SocialPostRecord | undefined>;
+  learnings(websiteIds: WebsiteIds): Awaitable<readonly LearningRecord[]>;
+  nurtureSequences(websiteIds: WebsiteIds): Awaitable<readonly NurtureRecord[]>;
+  visibilityScans(websiteId: string): Awaitable<readonly VisibilityScanRecord[]>;
+  brandSubjects(websiteIds: WebsiteIds): Awaitable<readonly BrandSubjectRecord[]>;
+  crmAgents(websiteIds: WebsiteIds): Awaitable<readonly CrmAgentRecord[]>;
 
   /**
    * Applies the mutations all or none; resolves once they are durable and visible to every
@@ -88,9 +99,9 @@ export interface ApiStore {
    * more than `windowMs` ago, or in the future, is replaced by one starting at `now`.
    * Returns the window with this request counted.
    */
-  rateHit(keyId: string, now: number, windowMs: number): Promise<RateWindow>;
+  rateHit(keyId: string, now: number, windowMs: number): Awaitable<RateWindow>;
   /** The key's current window at `now`, without counting; undefined when none is running. */
-  ratePeek(keyId: string, now: number, windowMs: number): Promise<RateWindow | undefined>;
+  ratePeek(keyId: string, now: number, windowMs: number): Awaitable<RateWindow | undefined>;
 
   /** Finishes pending writes and lets go of the store (its lock, its connections). */
   close(): Promise<void>;

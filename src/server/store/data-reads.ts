@@ -20,7 +20,7 @@ const inScope =
  * The scoped lists and lookups of the store interface (api-store.ts) over records held in
  * memory: shared by the JSON file store (json-store.ts) and the memory store
  * (memory-store.ts), so the two answer alike by construction and differ only in how they
- * keep what they commit.
+ * keep what they commit. They answer at once (no promise): the records are here.
  */
 export class DataReads implements Reads {
   private byHash: { generation: number; map: Map<string, ApiKeyRecord> } | undefined;
@@ -28,37 +28,37 @@ export class DataReads implements Reads {
   constructor(protected readonly src: RecordSource) {}
 
   /** Keys by their sha256, rebuilt only when a commit changed the store. */
-  async keyBySha256(sha256: string) {
+  keyBySha256(sha256: string) {
     if (!this.byHash || this.byHash.generation !== this.src.generation) {
       this.byHash = { generation: this.src.generation, map: new Map(this.src.list('api_keys').map((k) => [k.key_sha256, k])) };
     }
     return this.byHash.map.get(sha256);
   }
-  async apiKey(id: string) {
+  apiKey(id: string) {
     return this.src.get('api_keys', id);
   }
-  async apiKeys() {
+  apiKeys() {
     return this.src.list('api_keys');
   }
-  async user(id: string) {
+  user(id: string) {
     return this.src.get('users', id);
   }
-  async firstUser() {
+  firstUser() {
     return this.src.list('users')[0];
   }
-  async agency(id: string) {
+  agency(id: string) {
     return this.src.get('agencies', id);
   }
-  async website(id: string) {
+  website(id: string) {
     return this.src.get('websites', id);
   }
-  async firstWebsite() {
+  firstWebsite() {
     return this.src.list('websites')[0];
   }
-  async agencyWebsites(agencyId: string) {
+  agencyWebsites(agencyId: string) {
     return this.src.list('websites').filter((w) => w.agency_id !== null && w.agency_id === agencyId);
   }
-  async financeRows(ownerId: string): Promise<FinanceRows> {
+  financeRows(ownerId: string): FinanceRows {
     const entities = this.src.list('business_entities').filter((e) => e.owner_id === ownerId);
     const ids = new Set(entities.map((e) => e.id));
     return {
@@ -67,25 +67,25 @@ export class DataReads implements Reads {
       costs: this.src.list('cost_items').filter((c) => ids.has(c.entity_id)),
     };
   }
-  async adCampaign(id: string) {
+  adCampaign(id: string) {
     return this.src.get('ad_campaigns', id);
   }
-  async socialPost(id: string) {
+  socialPost(id: string) {
     return this.src.get('social_posts', id);
   }
-  async learnings(websiteIds: WebsiteIds) {
+  learnings(websiteIds: WebsiteIds) {
     return this.src.list('learnings').filter(inScope(websiteIds));
   }
-  async nurtureSequences(websiteIds: WebsiteIds) {
+  nurtureSequences(websiteIds: WebsiteIds) {
     return this.src.list('nurture_sequences').filter(inScope(websiteIds));
   }
-  async visibilityScans(websiteId: string) {
+  visibilityScans(websiteId: string) {
     return this.src.list('visibility_scans').filter((s) => s.websiteId === websiteId);
   }
-  async brandSubjects(websiteIds: WebsiteIds) {
+  brandSubjects(websiteIds: WebsiteIds) {
     return this.src.list('brand_subjects').filter(inScope(websiteIds));
   }
-  async crmAgents(websiteIds: WebsiteIds) {
+  crmAgents(websiteIds: WebsiteIds) {
     return this.src.list('crm_agents').filter(inScope(websiteIds));
   }
 }

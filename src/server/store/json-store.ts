@@ -62,11 +62,11 @@ export class JsonStore extends DataReads implements ApiStore {
     return this.file.commit(mutations);
   }
 
-  async rateHit(keyId: string, now: number, windowMs: number): Promise<RateWindow> {
+  rateHit(keyId: string, now: number, windowMs: number): RateWindow {
     return this.rate.hit(keyId, now, windowMs);
   }
 
-  async ratePeek(keyId: string, now: number, windowMs: number): Promise<RateWindow | undefined> {
+  ratePeek(keyId: string, now: number, windowMs: number): RateWindow | undefined {
     return this.rate.peek(keyId, now, windowMs);
   }
 
