@@ -1,8 +1,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type Conf from 'conf';
 import { LocalError } from './errors.js';
+import { writeFileAtomic } from './local/url-file.js';
 
 /** One stored set of credentials. */
 export interface Profile {
@@ -17,6 +17,9 @@ interface ConfigShape {
   profiles: Record<string, Profile>;
 }
 
+/** The file as read: the known fields, and any others a newer cr or the user put there (kept on write). */
+type ConfigFile = Partial<ConfigShape> & Record<string, unknown>;
+
 export const DEFAULT_PROFILE = 'default';
 
 /** The config folder: CR_CONFIG_DIR, else $XDG_CONFIG_HOME/cr, else ~/.config/cr. */
@@ -27,7 +30,7 @@ export function configDir(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * conf-backed profiles. Reading never writes: without a config file, the store is empty
+ * Profiles in one JSON file, `config.json` (docs/cli-contract.md). Reading never writes: without a config file, the store is empty
  * and nothing is created (read-only commands leave no trace). The first write creates the
  * folder 0700 and the file 0600; a folder cr did not create is never chmod-ed, and a key is
  * never stored in one that others can write (as ssh refuses such a folder). A broken file
@@ -36,8 +39,7 @@ export function configDir(env: NodeJS.ProcessEnv): string {
 export class ProfileStore {
   readonly path: string;
   private constructor(
-    private conf: Conf<ConfigShape> | undefined,
-    private readonly ConfClass: typeof Conf,
+    private file: ConfigFile,
     readonly dir: string,
     readonly warnings: string[],
   ) {
@@ -48,16 +50,14 @@ export class ProfileStore {
     const dir = configDir(env);
     const file = join(dir, 'config.json');
     const warnings: string[] = [];
-    const { default: ConfClass } = await import('conf');
-    if (!existsSync(file)) return new ProfileStore(undefined, ConfClass, dir, warnings);
+    if (!existsSync(file)) return new ProfileStore({}, dir, warnings);
     const mode = statSync(file).mode & 0o777;
     if (mode & 0o077) warnings.push(`warning: ${file} is readable by others (mode ${mode.toString(8)}); run chmod 600 ${file}`);
-    checkConfigFile(file);
-    return new ProfileStore(openConf(ConfClass, dir, file), ConfClass, dir, warnings);
+    return new ProfileStore(readConfigFile(file), dir, warnings);
   }
 
   activeName(): string | undefined {
-    return this.conf?.get('activeProfile');
+    return typeof this.file.activeProfile === 'string' ? this.file.activeProfile : undefined;
   }
 
   get(name: string): Profile | undefined {
@@ -65,7 +65,7 @@ export class ProfileStore {
   }
 
   all(): Record<string, Profile> {
-    return this.conf?.get('profiles') ?? {};
+    return this.file.profiles ?? {};
   }
 
   save(name: string, profile: Profile, makeActive = true): void {
@@ -86,27 +86,13 @@ export class ProfileStore {
 
   private write(next: ConfigShape): void {
     const created = prepareFolder(this.dir);
-    this.conf ??= openConf(this.ConfClass, this.dir, this.path);
-    if (next.activeProfile === undefined) this.conf.delete('activeProfile');
-    this.conf.set(next.activeProfile === undefined ? { profiles: next.profiles } : next);
-    // Only a folder made here is ours to tighten; the file always is (umask-proof).
+    const { activeProfile: _old, ...rest } = this.file;
+    const file: ConfigFile = { ...rest, profiles: next.profiles, ...(next.activeProfile === undefined ? {} : { activeProfile: next.activeProfile }) };
+    // Whole or not at all (temp file and rename), created 0600 and re-tightened (umask-proof).
+    writeFileAtomic(this.path, `${JSON.stringify(file, undefined, '\t')}\n`, 0o600);
+    this.file = file;
+    // Only a folder made here is ours to tighten.
     if (created) chmodSync(this.dir, 0o700);
-    if (existsSync(this.path)) chmodSync(this.path, 0o600);
-  }
-}
-
-function openConf(ConfClass: typeof Conf, dir: string, file: string): Conf<ConfigShape> {
-  try {
-    return new ConfClass<ConfigShape>({
-      cwd: dir,
-      configName: 'config',
-      projectName: 'cr',
-      configFileMode: 0o600,
-      clearInvalidConfig: false,
-      defaults: { profiles: {} },
-    });
-  } catch (cause) {
-    throw new LocalError(`Cannot read config file ${file}: ${(cause as Error).message}`, 1, { cause, code: 'BAD_CONFIG' });
   }
 }
 
@@ -132,9 +118,14 @@ function prepareFolder(dir: string): boolean {
   return false;
 }
 
-/** Refuses a config file that is not a JSON object with a profiles map, naming the path. */
-function checkConfigFile(file: string): void {
-  const text = readFileSync(file, 'utf8');
+/** Reads the config file, refusing one that is not a JSON object with a profiles map, naming the path. */
+function readConfigFile(file: string): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (cause) {
+    throw new LocalError(`Cannot read config file ${file}: ${(cause as Error).message}`, 1, { cause, code: 'BAD_CONFIG' });
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -148,4 +139,5 @@ function checkConfigFile(file: string): void {
     ((parsed as ConfigShape).profiles === undefined ||
       (typeof (parsed as ConfigShape).profiles === 'object' && !Array.isArray((parsed as ConfigShape).profiles)));
   if (!ok) throw new LocalError(`Config file ${file} is not a cr config (expected an object with "profiles"); fix or remove it`, 1, { code: 'BAD_CONFIG' });
+  return parsed as ConfigFile;
 }

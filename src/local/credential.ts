@@ -1,6 +1,6 @@
 import { sha256Hex } from '../server/auth.js';
 import { API_KEY_PATTERN } from '../api/vocabulary.js';
-import type { StoreData } from '../server/store/schema.js';
+import type { ApiKeyRecord } from '../server/store/schema.js';
 import { readTextFile, writeFileAtomic } from './url-file.js';
 
 /**
@@ -38,10 +38,13 @@ export function saveCredential(storePath: string, c: LocalCredential): void {
  */
 export type CredentialState = { state: 'ok'; key: string } | { state: 'revoked'; keyId: string; revokedAt: string } | { state: 'none' };
 
-export function credentialState(data: Readonly<StoreData>, c: LocalCredential | undefined): CredentialState {
+export async function credentialState(
+  keyOf: (id: string) => ApiKeyRecord | undefined | Promise<ApiKeyRecord | undefined>,
+  c: LocalCredential | undefined,
+): Promise<CredentialState> {
   if (!c) return { state: 'none' };
-  const record = data.api_keys.find((k) => k.id === c.keyId && k.key_sha256 === sha256Hex(c.key));
-  if (!record) return { state: 'none' };
+  const record = await keyOf(c.keyId);
+  if (!record || record.key_sha256 !== sha256Hex(c.key)) return { state: 'none' };
   if (record.revoked_at) return { state: 'revoked', keyId: record.id, revokedAt: record.revoked_at };
   return { state: 'ok', key: c.key };
 }

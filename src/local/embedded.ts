@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { LocalError, EXIT } from '../errors.js';
 import { asCliError } from './errors.js';
-import type { Store } from '../server/store/store.js';
+import type { ApiStore } from '../server/store/api-store.js';
 import type { StoreData } from '../server/store/schema.js';
 import type { ServeAd } from './serve-ad.js';
 import type { Dispatcher } from 'undici';
@@ -44,18 +44,18 @@ function revokedError(storePath: string, keyId: string, revokedAt: string): Loca
  * --local's key in an open store (held under its lock): the one it keeps beside the store
  * (src/local/credential.ts), else a new admin key, made only when it has none, with a notice.
  */
-async function keyFor(store: Store, storePath: string, host: EmbeddedHost): Promise<string> {
+async function keyFor(store: ApiStore, storePath: string, host: EmbeddedHost): Promise<string> {
   const [{ credentialState, readCredential, saveCredential, credentialPathOf }, { createApiKey }, { DEMO }] = await Promise.all([
     import('./credential.js'),
     import('../server/keys.js'),
     import('../server/seed.js'),
   ]);
-  const found = credentialState(store.data, readCredential(storePath));
+  const found = await credentialState((id) => store.apiKey(id), readCredential(storePath));
   if (found.state === 'ok') return found.key;
   if (found.state === 'revoked') throw revokedError(storePath, found.keyId, found.revokedAt);
-  const websiteId = store.list('websites')[0]?.id;
+  const websiteId = (await store.firstWebsite())?.id;
   if (!websiteId) throw new LocalError(`The local store ${storePath} has no website to scope a key to`, EXIT.failure, { code: 'STORE_NO_WEBSITE' });
-  const owner = store.get('users', DEMO.ownerUserId) ? DEMO.ownerUserId : undefined;
+  const owner = (await store.user(DEMO.ownerUserId)) ? DEMO.ownerUserId : undefined;
   const made = await createApiKey(store, { role: 'admin', websiteId, userId: owner, name: 'cr --local', now: host.now() });
   saveCredential(storePath, { keyId: made.record.id, key: made.key });
   host.notice(`cr: --local: made an admin key (id ${made.record.id}) for ${storePath}; kept in ${credentialPathOf(storePath)} (mode 0600), not in a profile`);
@@ -63,7 +63,7 @@ async function keyFor(store: Store, storePath: string, host: EmbeddedHost): Prom
 }
 
 /** Opens the store under its lock (made with demo data when missing) and --local's key for it. */
-async function openLocal<T extends { store: Store; close: () => Promise<void> }>(
+async function openLocal<T extends { core: { store: ApiStore }; close: () => Promise<void> }>(
   host: EmbeddedHost,
   storePath: string,
   open: (initial: () => StoreData) => Promise<T>,
@@ -77,7 +77,7 @@ async function openLocal<T extends { store: Store; close: () => Promise<void> }>
   });
   try {
     if (created) host.notice(`cr: created the local store ${storePath} with demo data`);
-    const key = await keyFor(opened.store, storePath, host);
+    const key = await keyFor(opened.core.store, storePath, host);
     host.notice(`cr: --local: embedded server over ${storePath}`);
     return { opened, key };
   } catch (err) {
@@ -122,7 +122,7 @@ async function embed(host: EmbeddedHost, storePath: string, opts: EmbedOptions):
   const { opened, key } = await openLocal(host, storePath, (initial) => openCore({ ...common, notice, storeOptions: { initial } }));
   const fullApp = async () => {
     const [{ createApp }, { mountExtraRoutes }] = await Promise.all([import('../server/app.js'), import('../server/extra-routes.js')]);
-    return createApp({ store: opened.store, core: opened.core, extend: mountExtraRoutes });
+    return createApp({ store: opened.core.store, core: opened.core, extend: mountExtraRoutes, routesOnly: true });
   };
   const dispatcher = new InProcessDispatcher(inProcessServer(opened.core, fullApp));
   return { baseUrl: `${IN_PROCESS_ORIGIN}/api/v1`, key, dispatcher, close: () => opened.close() };
@@ -134,7 +134,8 @@ async function embed(host: EmbeddedHost, storePath: string, opts: EmbedOptions):
  */
 async function viaServer(host: EmbeddedHost, storePath: string, ad: ServeAd): Promise<LocalTarget> {
   const [{ readStore }, { credentialState, readCredential }] = await Promise.all([import('./read-store.js'), import('./credential.js')]);
-  const found = credentialState(await readStore(storePath), readCredential(storePath));
+  const data = await readStore(storePath);
+  const found = await credentialState((id) => data.api_keys.find((k) => k.id === id), readCredential(storePath));
   if (found.state === 'revoked') throw revokedError(storePath, found.keyId, found.revokedAt);
   if (found.state === 'none') {
     throw new LocalError(

@@ -2,9 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { StoreError } from '../server/store/errors.js';
 import { parseStoreBuffer } from '../server/store/snapshot.js';
 import { journalPathOf, snapshotId } from '../server/store/journal.js';
-import { eachGroup, planScan, scanJournal } from '../server/store/journal-scan.js';
-import { Replayer } from '../server/store/replay.js';
-import { isCode, nodeFs } from '../server/store/fs-layer.js';
+import { replayJournal } from '../server/store/replay.js';
+import { nodeFs } from '../server/store/fs-layer.js';
 import type { StoreData } from '../server/store/schema.js';
 
 const readOrUndefined = (path: string) =>
@@ -27,24 +26,8 @@ export async function readStore(path: string): Promise<StoreData> {
     if (!bytes) throw new StoreError(path, 'no store here (cr local init creates one)');
     const data = parseStoreBuffer(path, bytes);
     const journalPath = journalPathOf(path);
-    let scan;
-    try {
-      scan = await scanJournal(nodeFs, journalPath);
-    } catch (err) {
-      if (isCode(err, 'ENOENT')) return data;
-      throw err;
-    }
-    const plan = planScan(scan, snapshotId(bytes));
-    if (plan.matched) {
-      const replayer = new Replayer(journalPath, data);
-      await eachGroup(nodeFs, journalPath, plan.anchorEnd, scan.goodLength, (group) => {
-        replayer.apply(group.line, group.groups);
-        return undefined;
-      });
-      replayer.finish();
-      return data;
-    }
-    if (plan.unsaved === 0) return data;
+    const replay = await replayJournal(nodeFs, journalPath, data, snapshotId(bytes));
+    if (replay.state !== 'foreign' || replay.unsaved === 0) return data;
     if (attempt >= 5)
       throw new StoreError(journalPath, `holds writes made after another version of ${path}; run a local command that opens the store to check it`);
   }

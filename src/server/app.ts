@@ -3,13 +3,16 @@ import { Hono } from 'hono';
 import type { Context as HonoContext } from 'hono';
 import { endpointList } from '../api/endpoints.js';
 import type { TableEndpoint } from '../api/endpoints.js';
-import { dateHeader } from './date-header.js';
 import { createCore } from './core.js';
 import type { CoreOptions } from './core.js';
 import { errorSummary } from './log-text.js';
 import { readBodyText, readIncomingText } from './body.js';
 import { answerTableRoute } from './table-route.js';
-import { allowedHostSet, hostAndOriginAllowed } from './host-check.js';
+import type { PlainAnswer } from './table-route.js';
+import { allowedHostSet } from './host-check.js';
+import { createPipeline } from './pipeline.js';
+import type { Pipeline, RequestLogEntry } from './pipeline.js';
+import { errorEnvelope } from './errors.js';
 
 export { API_PREFIX } from '../api/vocabulary.js';
 import { API_PREFIX } from '../api/vocabulary.js';
@@ -34,13 +37,8 @@ export const knownRoutes: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   return m;
 })();
 
-export interface RequestLogEntry {
-  method: string;
-  path: string;
-  status: number;
-  ms: number;
-  keyId?: string;
-}
+export type { RequestLogEntry } from './pipeline.js';
+export { CLIENT_CLOSED_REQUEST } from './pipeline.js';
 
 export interface AppOptions extends CoreOptions {
   /** Hosts accepted in Host/Origin besides loopback (docs/api-decisions.md §8); `false` turns the check off. */
@@ -49,6 +47,13 @@ export interface AppOptions extends CoreOptions {
   log?: (entry: RequestLogEntry) => void;
   /** A core to share (e.g. with an MCP layer); else one is built from the options. */
   core?: ServerCore;
+  /** A pipeline to share with another carrier (cr serve's listener); else one is built from the options. */
+  pipeline?: Pipeline;
+  /**
+   * The app's routes only, without the pipeline around them: for a carrier that runs the
+   * pipeline itself and hands the app what is left (--local's in-process carrier).
+   */
+  routesOnly?: boolean;
   /**
    * Slot for more routes (MCP at /api/v1/mcp, OpenAPI at /api/v1/openapi.json): called after
    * the Host/Origin check and before the REST routes and the 404 fallback.
@@ -60,19 +65,7 @@ export type AppEnv = { Variables: { keyId?: string } };
 
 /** An error answer in the envelope of docs/api-decisions.md §1. */
 export const envelope = (c: HonoContext, status: number, error: string, code: string, headers: Record<string, string> = {}) =>
-  c.json({ success: false, error, code }, status as 400, headers);
-
-/** Host/Origin check (docs/api-decisions.md §8): blocks DNS rebinding on the loopback server. */
-export function hostOriginCheck(extra: readonly string[] = []) {
-  const allowed = allowedHostSet(extra);
-  return async (c: HonoContext, next: () => Promise<void>) => {
-    const incoming = nodeIncoming(c);
-    const host = (incoming ? incoming.headers.host : c.req.header('host')) ?? new URL(c.req.url).host;
-    const origin = incoming ? incoming.headers.origin : c.req.header('origin');
-    if (!hostAndOriginAllowed(host, origin, allowed)) return envelope(c, 403, 'Forbidden host or origin', 'FORBIDDEN');
-    await next();
-  };
-}
+  c.json(errorEnvelope(error, code), status as 400, headers);
 
 /**
  * The Node request behind a Hono context when served by @hono/node-server. Reading headers
@@ -81,34 +74,61 @@ export function hostOriginCheck(extra: readonly string[] = []) {
  */
 const nodeIncoming = (c: HonoContext): IncomingMessage | undefined => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
 
-/**
- * The status the request log gives a request whose client left mid-upload (nginx's 499,
- * "client closed request"): one line per request, and none of them a 500 (docs/api-decisions.md §9).
- */
-export const CLIENT_CLOSED_REQUEST = 499;
-
 /** The error is the client's upload cut short: its connection is gone, no answer reaches it. */
 const uploadAborted = (c: HonoContext, err: unknown) => (err as NodeJS.ErrnoException)?.code === 'ECONNRESET' && nodeIncoming(c)?.destroyed === true;
+
+/** A Hono answer as the pipeline holds answers: plain headers, the body's bytes, the key's id. */
+async function plainOf(c: HonoContext<AppEnv>): Promise<PlainAnswer> {
+  const headers: Record<string, string> = {};
+  c.res.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return { status: c.res.status, headers, body: new Uint8Array(await c.res.arrayBuffer()), keyId: c.get('keyId') };
+}
+
+/** The pipeline as a Hono middleware: Hono carries the request in, the app's routes are its `other`. */
+function pipelineMiddleware(pipeline: Pipeline) {
+  return async (c: HonoContext<AppEnv>, next: () => Promise<void>) => {
+    const incoming = nodeIncoming(c);
+    const url = incoming?.url ?? c.req.url.slice(c.req.url.indexOf('/', c.req.url.indexOf('//') + 2));
+    const answer = await pipeline(
+      {
+        method: c.req.method,
+        url,
+        headers: incoming ? (incoming.headers as Record<string, string | undefined>) : c.req.raw.headers,
+        host: (incoming ? incoming.headers.host : c.req.header('host')) ?? new URL(c.req.url).host,
+        origin: incoming ? incoming.headers.origin : c.req.header('origin'),
+        readBody: () => (incoming ? readIncomingText(incoming) : readBodyText(c.req.raw)),
+        clientGone: (err) => uploadAborted(c, err),
+      },
+      async () => {
+        await next();
+        return plainOf(c);
+      },
+    )!;
+    if (answer.keyId) c.set('keyId', answer.keyId);
+    // Replaces whatever a route set (its body was read above): cleared first, or Hono would merge the two.
+    c.res = undefined;
+    c.res = new Response(answer.body, { status: answer.status, headers: answer.headers });
+  };
+}
 
 /** The local server's Hono app: REST routes generated from the endpoint table. */
 export function createApp(opts: AppOptions): Hono<AppEnv> {
   const core = opts.core ?? createCore(opts);
   const app = new Hono<AppEnv>();
+  const onInternalError = opts.onInternalError ?? ((e: unknown) => console.error(`cr serve: internal error: ${errorSummary(e)}`));
 
-  if (opts.log) {
-    const log = opts.log;
-    app.use('*', async (c, next) => {
-      const t0 = performance.now();
-      await next();
-      const status = c.error && uploadAborted(c, c.error) ? CLIENT_CLOSED_REQUEST : c.res.status;
-      log({ method: c.req.method, path: c.req.path, status, ms: Math.round(performance.now() - t0), keyId: c.get('keyId') });
-    });
+  if (!opts.routesOnly) {
+    const pipeline =
+      opts.pipeline ??
+      createPipeline({ core, allowed: opts.allowedHosts === false ? false : allowedHostSet(opts.allowedHosts || []), log: opts.log, onInternalError });
+    app.use('*', pipelineMiddleware(pipeline));
   }
-  if (opts.allowedHosts !== false) app.use('*', hostOriginCheck(opts.allowedHosts || []));
-  app.use('*', dateHeader(core.clock));
 
   opts.extend?.(app, core);
 
+  // The table's paths again, for what the pipeline leaves to Hono's router (paths with escapes).
   const byPath = new Map<string, TableEndpoint[]>();
   for (const ep of endpointList) {
     const p = honoPath(ep.path);
@@ -132,10 +152,12 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   }
 
   app.notFound((c) => envelope(c, 404, 'Not found', 'NOT_FOUND'));
+  // A throw in a route goes back to the pipeline around the app, which maps it (500, or a
+  // client gone mid-upload); an app without one maps it here alike.
   app.onError((err, c) => {
-    // A client that went away mid-body: nothing to report (as in node-listener.ts).
+    if (!opts.routesOnly) throw err;
     if (uploadAborted(c, err)) return envelope(c, 400, 'Request aborted', 'BAD_REQUEST');
-    (opts.onInternalError ?? ((e: unknown) => console.error(`cr serve: internal error: ${errorSummary(e)}`)))(err);
+    onInternalError(err);
     return envelope(c, 500, 'Internal error', 'INTERNAL_ERROR');
   });
   return app;

@@ -2,7 +2,7 @@ import type { OperationId } from '../api/endpoints.js';
 import type { Clock } from './clock.js';
 import type { Serialized } from './compute/serialized.js';
 import type { RateLimiter } from './rate-limit.js';
-import type { Store } from './store/store.js';
+import type { ApiStore } from './store/api-store.js';
 
 /** A request to one operation, as REST or a future MCP layer sees it. */
 export interface ApiRequest {
@@ -28,7 +28,7 @@ export interface ApiResponse {
 }
 
 export interface ServerCore {
-  store: Store;
+  store: ApiStore;
   clock: Clock;
   rateLimiter: RateLimiter;
   /**

@@ -3,11 +3,11 @@ import { endpoints } from '../api/endpoints.js';
 import type { Endpoint, OperationId } from '../api/endpoints.js';
 import { systemClock } from './clock.js';
 import type { Clock } from './clock.js';
-import { StoreFullError, StoreUnavailableError } from './store/store.js';
-import type { Store } from './store/store.js';
+import { StoreFullError, StoreUnavailableError } from './store/errors.js';
+import type { ApiStore } from './store/api-store.js';
 import { authenticate, requireRole, resolveScope } from './auth.js';
 import type { AuthContext } from './auth.js';
-import { HttpError, validationError } from './errors.js';
+import { HttpError, internalError, validationError } from './errors.js';
 import { RETRY_AFTER_SECONDS, RateLimiter } from './rate-limit.js';
 import { defaultNewId, handlerOf } from './handlers.js';
 import { Serialized } from './compute/serialized.js';
@@ -25,7 +25,7 @@ import type { ApiRequest, ApiResponse, ServerCore } from './core-types.js';
  */
 
 export interface CoreOptions {
-  store: Store;
+  store: ApiStore;
   clock?: Clock;
   limits?: { rateLimit?: number };
   /** A ready limiter (e.g. with a sidecar file); else one is made from `limits`. */
@@ -129,7 +129,7 @@ function requestedWebsite(input: ValidInput): string | undefined {
 export function createCore(opts: CoreOptions): ServerCore {
   const store = opts.store;
   const clock = opts.clock ?? systemClock;
-  const rateLimiter = opts.rateLimiter ?? new RateLimiter({ limit: opts.limits?.rateLimit });
+  const rateLimiter = opts.rateLimiter ?? new RateLimiter({ store, limit: opts.limits?.rateLimit });
   const newId = opts.newId ?? defaultNewId;
   const onInternalError = opts.onInternalError ?? ((err: unknown) => console.error(`cr serve: internal error: ${errorSummary(err)}`));
 
@@ -140,8 +140,11 @@ export function createCore(opts: CoreOptions): ServerCore {
     let auth: AuthContext | undefined;
     try {
       if (!ep || !handler) throw new HttpError(404, 'Not found', 'NOT_FOUND');
-      auth = authenticate(store, headerOf(req.headers, 'authorization'));
-      const rl = rateLimiter.hit(auth.keyId);
+      // Each step waits only when the store answered with a promise (api-store.ts, Awaitable).
+      const keyed = authenticate(store, headerOf(req.headers, 'authorization'));
+      auth = keyed instanceof Promise ? await keyed : keyed;
+      const counted = rateLimiter.hit(auth.keyId);
+      const rl = counted instanceof Promise ? await counted : counted;
       headers['X-RateLimit-Limit'] = String(rl.limit);
       headers['X-RateLimit-Remaining'] = String(rl.remaining);
       headers['X-RateLimit-Reset'] = String(rl.reset);
@@ -152,7 +155,8 @@ export function createCore(opts: CoreOptions): ServerCore {
       const { input, issues } = validate(ep, req);
       if (issues.length === 0 && handler.check) issues.push(...handler.check(input, clock));
       if (issues.length > 0) throw validationError(issues);
-      const scope = resolveScope(store, auth, ep.websiteScope, requestedWebsite(input));
+      const scoped = resolveScope(store, auth, ep.websiteScope, requestedWebsite(input));
+      const scope = scoped instanceof Promise ? await scoped : scoped;
       const data = await handler.run({ store, clock, auth, scope, newId }, input);
       if (data instanceof Serialized) {
         return { status: 200, headers, body: { success: true, data: data.value }, serialized: data, keyId: auth.keyId };
@@ -162,14 +166,14 @@ export function createCore(opts: CoreOptions): ServerCore {
       if (err instanceof HttpError) {
         return { status: err.status, headers: { ...headers, ...err.headers }, body: err.body, keyId: auth?.keyId };
       }
-      if (err instanceof StoreFullError) {
-        return { status: 507, headers, body: { success: false, error: 'Store is full', code: 'STORE_FULL' }, keyId: auth?.keyId };
+      let answer: HttpError;
+      if (err instanceof StoreFullError) answer = new HttpError(507, 'Store is full', 'STORE_FULL');
+      else if (err instanceof StoreUnavailableError) answer = new HttpError(503, 'Store unavailable', 'STORE_UNAVAILABLE');
+      else {
+        onInternalError(err);
+        answer = internalError();
       }
-      if (err instanceof StoreUnavailableError) {
-        return { status: 503, headers, body: { success: false, error: 'Store unavailable', code: 'STORE_UNAVAILABLE' }, keyId: auth?.keyId };
-      }
-      onInternalError(err);
-      return { status: 500, headers, body: { success: false, error: 'Internal error', code: 'INTERNAL_ERROR' }, keyId: auth?.keyId };
+      return { status: answer.status, headers, body: answer.body, keyId: auth?.keyId };
     }
   }
 

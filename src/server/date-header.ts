@@ -1,7 +1,10 @@
-import type { Context as HonoContext } from 'hono';
 import type { Clock } from './clock.js';
 
 /**
+ * The `Date` response header from the business clock (docs/api-decisions.md §5), not the machine's:
+ * the CLI takes its relative hints from this header (docs/cli-contract.md "At a terminal": one clock),
+ * so with CR_NOW set the hints agree with the server's own "today" (daysUntilDue).
+ *
  * The `Date` header's text for the clock's current second. The text is kept for the second
  * it names: formatting it on every request would cost more.
  */
@@ -16,18 +19,5 @@ export function dateText(clock: Clock): () => string {
       text = new Date(ms).toUTCString();
     }
     return text;
-  };
-}
-
-/**
- * The `Date` response header from the business clock (docs/api-decisions.md §5), not the machine's:
- * the CLI takes its relative hints from this header (docs/cli-contract.md "At a terminal": one clock),
- * so with CR_NOW set the hints agree with the server's own "today" (daysUntilDue).
- */
-export function dateHeader(clock: Clock) {
-  const text = dateText(clock);
-  return async (c: HonoContext, next: () => Promise<void>) => {
-    await next();
-    c.res.headers.set('Date', text());
   };
 }

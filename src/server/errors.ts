@@ -1,10 +1,25 @@
+/** One validation problem: where (a dotted path, or `body`/`query`) and what. */
+export type ErrorDetail = { path: string; message: string };
+
+/**
+ * The error envelope of docs/api-decisions.md §1, built here only: every answer of the
+ * server that is not a success (the pipeline, the carriers, faults, MCP tool errors) has it.
+ * `code` is absent when undefined (the scheduling not-found), `details` when none.
+ */
+export function errorEnvelope(error: string, code: string | undefined, details?: readonly ErrorDetail[]): Record<string, unknown> {
+  const body: Record<string, unknown> = { success: false, error };
+  if (code !== undefined) body.code = code;
+  if (details) body.details = details;
+  return body;
+}
+
 /** An API error answer (docs/api-decisions.md §1): status, envelope message, code (absent when undefined). */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly code: string | undefined,
-    readonly details?: { path: string; message: string }[],
+    readonly details?: ErrorDetail[],
     readonly headers?: Record<string, string>,
   ) {
     super(message);
@@ -12,10 +27,7 @@ export class HttpError extends Error {
   }
 
   get body(): Record<string, unknown> {
-    const body: Record<string, unknown> = { success: false, error: this.message };
-    if (this.code !== undefined) body.code = this.code;
-    if (this.details) body.details = this.details;
-    return body;
+    return errorEnvelope(this.message, this.code, this.details);
   }
 }
 
@@ -31,3 +43,5 @@ export const validationError = (details: { path: string; message: string }[]) =>
 export const notInScope = () => new HttpError(403, 'Website not in key scope', 'FORBIDDEN');
 /** The scheduling not-found: no code field at all (docs/api-decisions.md, Errors). */
 export const postNotFound = () => new HttpError(404, 'Not found', undefined);
+/** What the client learns of an unexpected failure: nothing but that it happened (docs/api-decisions.md §1). */
+export const internalError = () => new HttpError(500, 'Internal error', 'INTERNAL_ERROR');

@@ -37,7 +37,7 @@ export function mountExtraRoutes(app: Hono<AppEnv>, core: ServerCore): void {
     }
     let keyId: string;
     try {
-      keyId = authenticate(core.store, c.req.header('authorization')).keyId;
+      keyId = (await authenticate(core.store, c.req.header('authorization'))).keyId;
       c.set('keyId', keyId);
     } catch (err) {
       if (err instanceof HttpError) return c.json(err.body, err.status as 401, err.headers);
@@ -45,29 +45,29 @@ export function mountExtraRoutes(app: Hono<AppEnv>, core: ServerCore): void {
     }
     // The same X-RateLimit-* headers as REST on every authenticated answer (docs/api-decisions.md §9),
     // as they stand after the tool calls of the exchange (each counts as one request).
-    const rateHeaders = () => {
-      const rl = core.rateLimiter.peek(keyId);
+    const rateHeaders = async () => {
+      const rl = await core.rateLimiter.peek(keyId);
       return { 'X-RateLimit-Limit': String(rl.limit), 'X-RateLimit-Remaining': String(rl.remaining), 'X-RateLimit-Reset': String(rl.reset) };
     };
     let text: string;
     try {
       text = await readBodyText(c.req.raw);
     } catch (err) {
-      if (err instanceof BodyTooLarge) return envelope(c, 413, 'Payload too large', 'PAYLOAD_TOO_LARGE', { ...rateHeaders(), Connection: 'close' });
+      if (err instanceof BodyTooLarge) return envelope(c, 413, 'Payload too large', 'PAYLOAD_TOO_LARGE', { ...(await rateHeaders()), Connection: 'close' });
       throw err;
     }
     const media = unsupportedMediaType(text, c.req.header('content-type'));
-    if (media) return c.json(media.body, 415, rateHeaders());
+    if (media) return c.json(media.body, 415, await rateHeaders());
     let parsedBody: unknown;
     try {
       parsedBody = safeJsonParse(text);
     } catch {
-      return envelope(c, 400, 'Invalid JSON body', 'BAD_REQUEST', rateHeaders());
+      return envelope(c, 400, 'Invalid JSON body', 'BAD_REQUEST', await rateHeaders());
     }
     const { handleMcpRequest } = await import('./mcp.js');
     const res = await handleMcpRequest(c.req.raw, core.invoke, parsedBody);
     const headers = new Headers(res.headers);
-    for (const [name, value] of Object.entries(rateHeaders())) headers.set(name, value);
+    for (const [name, value] of Object.entries(await rateHeaders())) headers.set(name, value);
     return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   });
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { API_PREFIX } from '../api/vocabulary.js';
 import { routes } from '../api/routes.js';
 import { escapeControls } from '../render/escape.js';
+import { errorEnvelope } from './errors.js';
 
 /**
  * Injected faults for testing scripts against `cr serve` (docs/cli-contract.md "Local mode in CI"),
@@ -196,7 +197,7 @@ export function createFaultInjector(plan: FaultPlan, opts: { limit: number; log?
         }
         const { status, retryAfter } = decided.fault;
         const [error, code] = ANSWERS[status];
-        const body = JSON.stringify({ success: false, error, code });
+        const body = JSON.stringify(errorEnvelope(error, code));
         const headers: Record<string, string> = {
           'content-type': 'application/json',
           'content-length': String(Buffer.byteLength(body)),

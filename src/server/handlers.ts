@@ -3,7 +3,7 @@ import type { OperationId } from '../api/routes.js';
 import type { ValidInputOf } from '../api/io-types.js';
 import type { Clock } from './clock.js';
 import { utcDate } from './clock.js';
-import type { Store } from './store/store.js';
+import type { ApiStore, Awaitable } from './store/api-store.js';
 import type { NurtureRecord } from './store/schema.js';
 import type { AuthContext, ResolvedScope } from './auth.js';
 import { HttpError, postNotFound } from './errors.js';
@@ -18,8 +18,8 @@ import { queryConfigViolation } from './json.js';
  * lookup and a socket write. Bounded: at most 64 results per generation.
  */
 const readMemo = memoByGeneration<Serialized>(64);
-const cachedRead = (store: Store, key: readonly unknown[], compute: () => unknown): Serialized =>
-  readMemo(store, JSON.stringify(key), () => new Serialized(compute()));
+const cachedRead = (store: ApiStore, key: readonly unknown[], compute: () => Promise<unknown>): Awaitable<Serialized> =>
+  readMemo(store, JSON.stringify(key), async () => new Serialized(await compute()));
 /** The sorted list behind the pages of one nurture listing (compute/nurture.ts), per generation. */
 const sortedMemo = memoByGeneration<readonly NurtureRecord[]>(16);
 const scopeKey = (ids: ReadonlySet<string>) => [...ids].sort().join(',');
@@ -32,7 +32,7 @@ import { adCreativeView, contentListenerView, newAdCreative, newContentListener,
 
 /** What a route handler gets: dependencies, the caller, its resolved scope and validated input. */
 export interface HandlerContext {
-  store: Store;
+  store: ApiStore;
   clock: Clock;
   auth: AuthContext;
   scope: ResolvedScope;
@@ -63,14 +63,8 @@ export const handlers: { [Op in OperationId]: Handler<ValidInputOf<Op>> } = {
   getFinanceSummary: {
     run: ({ store, clock, auth }) => {
       const today = utcDate(clock.now());
-      return cachedRead(store, ['finance', auth.userId, today], () =>
-        financeSummary({
-          entities: store.list('business_entities'),
-          records: store.list('revenue_records'),
-          costs: store.list('cost_items'),
-          ownerId: auth.userId,
-          today,
-        }),
+      return cachedRead(store, ['finance', auth.userId, today], async () =>
+        financeSummary({ ...(await store.financeRows(auth.userId)), ownerId: auth.userId, today }),
       );
     },
   },
@@ -78,7 +72,7 @@ export const handlers: { [Op in OperationId]: Handler<ValidInputOf<Op>> } = {
   createAdCreative: {
     run: async ({ store, clock, scope, newId }, { body }) => {
       const websiteId = scope.websiteId!;
-      const found = body.campaign_id ? store.get('ad_campaigns', body.campaign_id) : undefined;
+      const found = body.campaign_id ? await store.adCampaign(body.campaign_id) : undefined;
       const campaign = found && found.websiteId === websiteId ? found : undefined;
       const record = newAdCreative(body, { id: newId(), now: clock.now(), websiteId, campaign });
       await store.commit([{ op: 'insert', collection: 'ad_creatives', record }]);
@@ -104,7 +98,7 @@ export const handlers: { [Op in OperationId]: Handler<ValidInputOf<Op>> } = {
         ? []
         : [{ path: 'scheduled_at', message: `scheduled_at must be in the future (now is ${clock.now().toISOString()})` }],
     run: async ({ store, clock, scope }, { params, body }) => {
-      const post = store.get('social_posts', params.id);
+      const post = await store.socialPost(params.id);
       if (!post || !scope.websiteIds.has(post.websiteId)) throw postNotFound();
       if (!SCHEDULABLE.has(post.status)) {
         throw new HttpError(409, `Post is ${post.status}; only draft or scheduled posts can be scheduled`, 'INVALID_STATE');
@@ -119,17 +113,17 @@ export const handlers: { [Op in OperationId]: Handler<ValidInputOf<Op>> } = {
 
   listLearnings: {
     run: ({ store, scope }, { query }) =>
-      cachedRead(store, ['learnings', scopeKey(scope.websiteIds), query.dimension_type, query.limit], () =>
-        listLearnings(store.list('learnings'), { websiteIds: scope.websiteIds, dimensionType: query.dimension_type, limit: query.limit }),
+      cachedRead(store, ['learnings', scopeKey(scope.websiteIds), query.dimension_type, query.limit], async () =>
+        listLearnings(await store.learnings(scope.websiteIds), { websiteIds: scope.websiteIds, dimensionType: query.dimension_type, limit: query.limit }),
       ),
   },
 
   listNurtureSequences: {
     run: ({ store, scope }, { query }) =>
-      cachedRead(store, ['nurture', scopeKey(scope.websiteIds), query.status, query.limit, query.offset], () =>
+      cachedRead(store, ['nurture', scopeKey(scope.websiteIds), query.status, query.limit, query.offset], async () =>
         nurturePage(
-          sortedMemo(store, JSON.stringify([scopeKey(scope.websiteIds), query.status]), () =>
-            sortedNurture(store.list('nurture_sequences'), { websiteIds: scope.websiteIds, status: query.status }),
+          await sortedMemo(store, JSON.stringify([scopeKey(scope.websiteIds), query.status]), async () =>
+            sortedNurture(await store.nurtureSequences(scope.websiteIds), { websiteIds: scope.websiteIds, status: query.status }),
           ),
           { limit: query.limit, offset: query.offset },
         ),
@@ -138,18 +132,19 @@ export const handlers: { [Op in OperationId]: Handler<ValidInputOf<Op>> } = {
 
   getGbpVisibility: {
     run: ({ store, scope }, { query }) =>
-      cachedRead(store, ['visibility', scope.websiteId, query.keyword], () =>
-        visibility(store.list('visibility_scans'), { websiteId: scope.websiteId!, keyword: query.keyword }),
+      cachedRead(store, ['visibility', scope.websiteId, query.keyword], async () =>
+        visibility(await store.visibilityScans(scope.websiteId!), { websiteId: scope.websiteId!, keyword: query.keyword }),
       ),
   },
 
   listBrandSubjects: {
     run: ({ store, scope }) =>
-      cachedRead(store, ['brand', scopeKey(scope.websiteIds)], () => listBrandSubjects(store.list('brand_subjects'), scope.websiteIds)),
+      cachedRead(store, ['brand', scopeKey(scope.websiteIds)], async () => listBrandSubjects(await store.brandSubjects(scope.websiteIds), scope.websiteIds)),
   },
 
   listCrmAgents: {
-    run: ({ store, scope }) => cachedRead(store, ['crm', scopeKey(scope.websiteIds)], () => listCrmAgents(store.list('crm_agents'), scope.websiteIds)),
+    run: ({ store, scope }) =>
+      cachedRead(store, ['crm', scopeKey(scope.websiteIds)], async () => listCrmAgents(await store.crmAgents(scope.websiteIds), scope.websiteIds)),
   },
 };
 

@@ -1,7 +1,8 @@
 import { dirname } from 'node:path';
 import type { Clock } from './clock.js';
 import { clockFromEnv } from './clock.js';
-import { Store, StoreError, serialize } from './store/store.js';
+import { StoreError, serialize } from './store/store.js';
+import { JsonStore } from './store/json-store.js';
 import { acquireLock } from './store/lock.js';
 import { atomicWrite, nodeFs } from './store/fs-layer.js';
 import type { StoreFs } from './store/fs-layer.js';
@@ -54,9 +55,9 @@ export async function initStore(given: string, o: InitStoreOptions = {}): Promis
       release();
     }
   }
-  const store = await Store.open(path, { initial: () => data, fs });
+  const store = await JsonStore.open(path, { initial: () => data, fs });
   try {
-    const websiteId = store.list('websites')[0]!.id;
+    const websiteId = (await store.firstWebsite())!.id;
     const { key, record } = await createApiKey(store, {
       role: 'admin',
       websiteId,

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Role } from '../api/schemas/common.js';
 import { ROLES } from '../api/schemas/common.js';
-import { Store } from './store/store.js';
-import type { ApiKeyRecord, StoreData } from './store/schema.js';
+import { JsonStore } from './store/json-store.js';
+import type { ApiStore } from './store/api-store.js';
+import type { ApiKeyRecord } from './store/schema.js';
 import { sha256Hex } from './auth.js';
 
 /**
@@ -39,20 +40,20 @@ export interface CreateKeyOptions {
 export const generateApiKey = () => `cr_${randomBytes(20).toString('hex')}`;
 
 /** Builds the stored record of a new key (only the sha256 is kept) and the plain key. */
-export function buildApiKey(data: Readonly<StoreData>, o: CreateKeyOptions): { key: string; record: ApiKeyRecord } {
+export async function buildApiKey(store: ApiStore, o: CreateKeyOptions): Promise<{ key: string; record: ApiKeyRecord }> {
   if (!ROLES.includes(o.role)) throw new KeyError('unknown-role', `Unknown role "${o.role}" (expected ${ROLES.join(', ')})`);
   if (!o.websiteId === !o.agencyId) throw new KeyError('scope', 'A key is scoped to exactly one of a website or an agency');
   let ownerId: string | undefined;
   if (o.websiteId) {
-    const w = data.websites.find((x) => x.id === o.websiteId);
+    const w = await store.website(o.websiteId);
     if (!w) throw new KeyError('unknown-website', `Unknown website ${o.websiteId}`);
     ownerId = w.owner_id;
-  } else if (!data.agencies.some((a) => a.id === o.agencyId)) {
+  } else if (!(await store.agency(o.agencyId!))) {
     throw new KeyError('unknown-agency', `Unknown agency ${o.agencyId}`);
   }
-  const userId = o.userId ?? ownerId ?? data.users[0]?.id;
+  const userId = o.userId ?? ownerId ?? (await store.firstUser())?.id;
   if (!userId) throw new KeyError('no-user', 'The store has no user to own the key');
-  if (!data.users.some((u) => u.id === userId)) throw new KeyError('unknown-user', `Unknown user ${userId}`);
+  if (!(await store.user(userId))) throw new KeyError('unknown-user', `Unknown user ${userId}`);
   const key = generateApiKey();
   const record: ApiKeyRecord = {
     id: globalThis.crypto.randomUUID(),
@@ -68,8 +69,8 @@ export function buildApiKey(data: Readonly<StoreData>, o: CreateKeyOptions): { k
 }
 
 /** Creates a key in an open store (durably); the plain key is returned once and never stored. */
-export async function createApiKey(store: Store, o: CreateKeyOptions): Promise<{ key: string; record: ApiKeyRecord }> {
-  const made = buildApiKey(store.data, o);
+export async function createApiKey(store: ApiStore, o: CreateKeyOptions): Promise<{ key: string; record: ApiKeyRecord }> {
+  const made = await buildApiKey(store, o);
   await store.commit([{ op: 'insert', collection: 'api_keys', record: made.record }]);
   return made;
 }
@@ -80,8 +81,8 @@ export type KeyInfo = Omit<ApiKeyRecord, 'key_sha256'>;
 const infoOf = ({ key_sha256: _hash, ...info }: ApiKeyRecord): KeyInfo => info;
 
 /** Runs `fn` over the store file under its lock (refused while a server holds it). */
-async function withStore<T>(path: string, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await Store.open(path);
+async function withStore<T>(path: string, fn: (store: ApiStore) => Promise<T>): Promise<T> {
+  const store = await JsonStore.open(path);
   try {
     return await fn(store);
   } finally {
@@ -93,13 +94,13 @@ async function withStore<T>(path: string, fn: (store: Store) => Promise<T>): Pro
 export const addApiKey = (path: string, o: CreateKeyOptions) => withStore(path, (s) => createApiKey(s, o));
 
 /** `cr local keys list`: key metadata, never hashes. */
-export const listKeys = (path: string): Promise<KeyInfo[]> => withStore(path, async (s) => s.list('api_keys').map(infoOf));
+export const listKeys = (path: string): Promise<KeyInfo[]> => withStore(path, async (s) => (await s.apiKeys()).map(infoOf));
 
 /** `cr local keys revoke ID`: sets revoked_at (idempotent). Unknown id → KeyError 'unknown-key'. */
 export const revokeKey = (path: string, id: string, now: Date = new Date()): Promise<KeyInfo> =>
   withStore(path, async (s) => {
-    const k = s.get('api_keys', id);
+    const k = await s.apiKey(id);
     if (!k) throw new KeyError('unknown-key', `No API key with id ${id}`);
     if (!k.revoked_at) await s.commit([{ op: 'patch', collection: 'api_keys', id, patch: { revoked_at: now.toISOString() } }]);
-    return infoOf(s.get('api_keys', id)!);
+    return infoOf((await s.apiKey(id))!);
   });

@@ -7,6 +7,7 @@ import { roleSentence } from '../api/routes.js';
 import { documentedForm, jsonSchemaOf, type JsonSchema } from '../api/json-schema.js';
 import type { ApiRequest, ApiResponse } from './core-types.js';
 import { version } from '../version.js';
+import { errorEnvelope } from './errors.js';
 
 /** Runs one operation through the app's own pipeline (key, rate limit, role, validation, scope). */
 export type InvokeOperation = (operationId: OperationId, req: ApiRequest) => Promise<ApiResponse>;
@@ -96,7 +97,7 @@ function buildServer(invoke: InvokeOperation, authorization: string | undefined)
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const ep = byName.get(request.params.name);
     if (!ep) {
-      const envelope = { success: false, error: `Unknown tool: ${request.params.name}`, code: 'NOT_FOUND' };
+      const envelope = errorEnvelope(`Unknown tool: ${request.params.name}`, 'NOT_FOUND');
       return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }] };
     }
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;

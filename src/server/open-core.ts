@@ -3,11 +3,11 @@ import { createCore } from './core.js';
 import type { ServerCore } from './core-types.js';
 import { clockFromEnv, realClock } from './clock.js';
 import type { Clock, RealClock } from './clock.js';
-import { Store } from './store/store.js';
-import type { OpenStoreOptions } from './store/store.js';
+import type { Store, OpenStoreOptions } from './store/store.js';
+import { JsonStore } from './store/json-store.js';
 import type { StoreFs } from './store/fs-layer.js';
 import { collectLoadGarbage } from './memory.js';
-import { RateLimiter, rateLimitFileOf } from './rate-limit.js';
+import { RateLimiter } from './rate-limit.js';
 import { errorSummary, logSafe } from './log-text.js';
 import { defaultStorePath, resolveStorePath } from './store/store-path.js';
 
@@ -34,6 +34,7 @@ export interface OpenCoreOptions {
 /** The open store under its lock, its rate limiter, and the pipeline over both. */
 export interface OpenCore {
   storePath: string;
+  /** The store file itself (its stats and compaction, for tests); the pipeline reads `core.store`. */
   store: Store;
   core: ServerCore;
   /** Flushes the rate-limit counters and the store, and releases the lock. */
@@ -62,11 +63,21 @@ export async function openCore(opts: OpenCoreOptions): Promise<OpenCore> {
     notice(
       `cr serve: the lock on ${logSafe(storePath)} was taken over by another server while this one was not running (stopped or frozen); writes are refused from now on`,
     );
-  const store = await Store.open(storePath, { ...opts.storeOptions, fs: opts.fs, maxStoreBytes, onFoldProblem, onLockLost, lockLabel: opts.lockLabel });
+  const now = opts.realClock ?? realClock;
+  const store = await JsonStore.open(storePath, {
+    ...opts.storeOptions,
+    fs: opts.fs,
+    maxStoreBytes,
+    onFoldProblem,
+    onLockLost,
+    lockLabel: opts.lockLabel,
+    rateSidecar: true,
+    realNow: now,
+  });
   collectLoadGarbage(storePath, undefined, opts.fs);
   let rateLimiter: RateLimiter;
   try {
-    rateLimiter = new RateLimiter({ limit: opts.rateLimit, now: opts.realClock ?? realClock, file: rateLimitFileOf(storePath), fs: opts.fs });
+    rateLimiter = new RateLimiter({ store, limit: opts.rateLimit, now });
   } catch (err) {
     await store.close();
     throw err;
@@ -74,10 +85,6 @@ export async function openCore(opts: OpenCoreOptions): Promise<OpenCore> {
   const onInternalError = opts.onInternalError ?? ((err: unknown) => notice(`cr serve: internal error: ${errorSummary(err)}`));
   const core = createCore({ store, clock, rateLimiter, onInternalError });
   let closing: Promise<void> | undefined;
-  const close = () =>
-    (closing ??= (async () => {
-      await rateLimiter.stop();
-      await store.close();
-    })());
-  return { storePath, store, core, close };
+  const close = () => (closing ??= store.close());
+  return { storePath, store: store.file, core, close };
 }

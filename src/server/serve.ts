@@ -8,11 +8,13 @@ import type { AppOptions, RequestLogEntry, ServerCore } from './app.js';
 import type { Store } from './store/store.js';
 import { openCore } from './open-core.js';
 import { tableFirstListener } from './node-listener.js';
+import { createPipeline } from './pipeline.js';
 import { allowedHostSet } from './host-check.js';
 import type { OpenCoreOptions } from './open-core.js';
 import { mountExtraRoutes } from './extra-routes.js';
 import { createFaultInjector } from './faults.js';
 import { LocalError } from '../errors.js';
+import { errorEnvelope } from './errors.js';
 import type { FaultPlan } from './faults.js';
 import { errorSummary, ignoreClosedOutput, logSafe } from './log-text.js';
 import { SERVER_TIMEOUTS, manageConnections } from './connections.js';
@@ -62,7 +64,7 @@ const stderrLine = (line: string) => {
   process.stderr.write(line + '\n');
 };
 
-const envelopeText = (error: string, code: string) => JSON.stringify({ success: false, error, code });
+const envelopeText = (error: string, code: string) => JSON.stringify(errorEnvelope(error, code));
 
 /**
  * Requests the Fetch adapter cannot turn into a Request (a Host header that is no host, a
@@ -112,14 +114,9 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const { rateLimiter } = core;
   const allowedHosts = [...(opts.allowedHosts ?? [])];
   if (!LOOPBACK_HOSTS.has(host) && host !== '0.0.0.0' && host !== '::') allowedHosts.push(host);
-  const app = createApp({
-    store,
-    core,
-    allowedHosts,
-    extend: opts.extend ?? mountExtraRoutes,
-    onInternalError,
-    log: write ? (e) => write(formatLogLine(e)) : undefined,
-  });
+  // One pipeline for both carriers: the listener's table paths and the Hono app's other routes.
+  const pipeline = createPipeline({ core, allowed: allowedHostSet(allowedHosts), log: write ? (e) => write(formatLogLine(e)) : undefined, onInternalError });
+  const app = createApp({ store: core.store, core, pipeline, extend: opts.extend ?? mountExtraRoutes, onInternalError });
   const faults = opts.faults && createFaultInjector(opts.faults, { limit: rateLimiter.limit, log: write });
 
   let actualPort: number;
@@ -127,13 +124,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   try {
     ({ port: actualPort } = await new Promise<{ server: Server; port: number }>((resolvePromise, reject) => {
       const viaApp = getRequestListener(app.fetch, { hostname: host, errorHandler: requestErrorResponse });
-      const listener = tableFirstListener({
-        core,
-        allowed: allowedHostSet(allowedHosts),
-        log: write ? (e) => write(formatLogLine(e)) : undefined,
-        onInternalError,
-        fallback: (req, res) => void viaApp(req, res),
-      });
+      const listener = tableFirstListener({ pipeline, fallback: (req, res) => void viaApp(req, res) });
       const s = createServer({ ...SERVER_TIMEOUTS });
       connections = manageConnections(s, opts.limits ?? {}, write ?? (() => undefined));
       s.on(

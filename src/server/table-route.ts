@@ -3,6 +3,7 @@ import { endpointList } from '../api/endpoints.js';
 import type { TableEndpoint } from '../api/endpoints.js';
 import { API_PREFIX } from '../api/vocabulary.js';
 import { BodyTooLarge } from './body.js';
+import { errorEnvelope } from './errors.js';
 import type { ApiRequest, ServerCore } from './core-types.js';
 
 /** One answer as any carrier sends it (the HTTP listener, or --local in-process). */
@@ -30,7 +31,7 @@ const JSON_TYPE = 'application/json';
 
 /** An error answer in the envelope of docs/api-decisions.md §1. */
 export function errorAnswer(status: number, error: string, code: string, headers: Record<string, string> = {}): PlainAnswer {
-  return { status, headers: { ...headers, 'content-type': JSON_TYPE }, body: JSON.stringify({ success: false, error, code }) };
+  return { status, headers: { ...headers, 'content-type': JSON_TYPE }, body: JSON.stringify(errorEnvelope(error, code)) };
 }
 
 /**

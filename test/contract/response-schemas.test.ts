@@ -7,7 +7,7 @@ import { Ajv2020, addFormats } from './ajv.js';
 import { responseSchemas } from '../../src/api/response-schemas.js';
 import { CHECKED_KEYWORDS, checkJson, type JsonSchema } from '../../src/api/check-json.js';
 import { createCore } from '../../src/server/app.js';
-import { Store } from '../../src/server/store/store.js';
+import { MemoryStore } from '../../src/server/store/memory-store.js';
 import { fixedClock } from '../../src/server/clock.js';
 import { FIXTURE, IDS, KEYS, NOW } from '../server/helpers.js';
 
@@ -22,7 +22,7 @@ const OPS = Object.keys(endpoints) as OperationId[];
 
 /** One real response of every operation, from the real pipeline over the fixture store. */
 async function realResponses(): Promise<Record<OperationId, unknown>> {
-  const core = createCore({ store: Store.memory(JSON.parse(await readFile(FIXTURE, 'utf8'))), clock: fixedClock(NOW) });
+  const core = createCore({ store: new MemoryStore(JSON.parse(await readFile(FIXTURE, 'utf8'))), clock: fixedClock(NOW) });
   const headers = { authorization: `Bearer ${KEYS.editorW1}` };
   const calls: Record<OperationId, Parameters<typeof core.invoke>[1]> = {
     getFinanceSummary: { headers },

@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
-import { IDS, KEYS, startFixtureServer } from './helpers.js';
+import { IDS, KEYS, NOW, startFixtureServer } from './helpers.js';
 import type { ReqOptions } from './helpers.js';
 import { startInProcessFixture } from './in-process-fixture.js';
+import { startHonoFixture } from './hono-fixture.js';
 import type { FixtureTarget } from './in-process-fixture.js';
 
 /**
  * docs/api-decisions.md §1–§6, one table row per line, against the real server (fixture store in
- * a temp folder, clock fixed at 2025-06-15T12:00:00Z), twice: over HTTP (127.0.0.1:0), and
- * through --local's in-process carrier, which must answer every row the same way.
+ * a temp folder, clock fixed at 2025-06-15T12:00:00Z), over every carrier of the request
+ * pipeline (src/server/pipeline.ts): HTTP (127.0.0.1:0), --local's in-process carrier, and the
+ * Hono app's Fetch handler, which must answer every row the same way.
  */
-const carriers = { HTTP: startFixtureServer, 'in-process (--local)': startInProcessFixture };
+const carriers = { HTTP: startFixtureServer, 'in-process (--local)': startInProcessFixture, 'Hono app (Fetch)': startHonoFixture };
 
 const V = '/api/v1';
 const adBody = { ad_format: 'single_image', name: 'Summer creative', destination_url: 'https://acme.example/landing' };
@@ -306,6 +308,16 @@ describe.each(Object.keys(carriers) as (keyof typeof carriers)[])('over %s', (ca
         const res = await srv.req('GET', `${V}/finance/summary`, { key: KEYS.adminW1, headers: { host, origin: 'http://localhost:3000' } });
         expect(res.status, host).toBe(200);
       }
+    });
+
+    it('every answer carries the Date of the business clock, errors and refusals too', async () => {
+      const answers = [
+        await srv.req('GET', `${V}/finance/summary`, { key: KEYS.adminW1 }),
+        await srv.req('GET', `${V}/finance/summary`),
+        await srv.req('GET', `${V}/finance/summary`, { key: KEYS.adminW1, headers: { host: 'evil.example' } }),
+        await srv.req('GET', `${V}/no-such-path`, { key: KEYS.adminW1 }),
+      ];
+      for (const res of answers) expect(res.headers.date, String(res.status)).toBe(new Date(NOW).toUTCString());
     });
 
     it('anything unexpected → 500 Internal error with no internals', async () => {

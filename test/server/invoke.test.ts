@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createApp, createCore, knownRoutes } from '../../src/server/app.js';
-import { Store } from '../../src/server/store/store.js';
+import { MemoryStore } from '../../src/server/store/memory-store.js';
+import { answeringLater } from '../store/async-store.js';
 import { fixedClock } from '../../src/server/clock.js';
 import { endpointList } from '../../src/api/endpoints.js';
 import { FIXTURE, IDS, KEYS, NOW } from './helpers.js';
 
-const load = async () => Store.memory(JSON.parse(await readFile(FIXTURE, 'utf8')));
+const load = async () => new MemoryStore(JSON.parse(await readFile(FIXTURE, 'utf8')));
 
 describe('invoke: the pipeline shared by REST and MCP', () => {
   it('takes parsed bodies and typed query values, and applies the same checks', async () => {
@@ -27,6 +28,30 @@ describe('invoke: the pipeline shared by REST and MCP', () => {
     expect(limited.headers['Retry-After']).toBe('3600');
     const noKey = await core.invoke('listCrmAgents', {});
     expect(noKey.status).toBe(401);
+  });
+
+  it('gives the same answers over a store that answers with promises (as a database does)', async () => {
+    const now = { clock: fixedClock(NOW), limits: { rateLimit: 3 } };
+    const later = createCore({ store: answeringLater(await load()), ...now });
+    const atOnce = createCore({ store: await load(), ...now });
+    const calls: [Parameters<typeof later.invoke>[0], Parameters<typeof later.invoke>[1]][] = [
+      ['getFinanceSummary', { headers: { authorization: `Bearer ${KEYS.editorW1}` } }],
+      ['listLearnings', { headers: { authorization: `Bearer ${KEYS.editorAgency}` }, query: { limit: 2 } }],
+      ['listCrmAgents', { headers: { authorization: `Bearer ${KEYS.editorAgency}` }, query: { website_id: IDS.W2 } }],
+      ['listCrmAgents', { headers: { authorization: `Bearer ${KEYS.editorW3}` }, query: { website_id: IDS.W1 } }],
+      ['scheduleSocialPost', { headers: { authorization: `Bearer ${KEYS.editorW1}` }, params: { id: IDS.unknownPost }, body: { scheduled_at: '2030-01-01T00:00:00Z' } }],
+      ['listCrmAgents', { headers: { authorization: `Bearer ${KEYS.revoked}` } }],
+      ['listCrmAgents', { headers: { authorization: `Bearer ${KEYS.editorW1}` } }],
+      ['listCrmAgents', { headers: { authorization: `Bearer ${KEYS.editorW1}` } }],
+    ];
+    const statuses: number[] = [];
+    for (const [op, req] of calls) {
+      const [a, b] = [await later.invoke(op, req), await atOnce.invoke(op, req)];
+      expect(a.body, op).toEqual(b.body);
+      expect(a.status, op).toBe(b.status);
+      statuses.push(a.status);
+    }
+    expect(statuses).toEqual([200, 400, 200, 403, 404, 401, 200, 429]);
   });
 
   it('website_id is accepted in the query of a body endpoint, and must agree with the body', async () => {

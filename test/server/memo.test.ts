@@ -1,32 +1,52 @@
 import { describe, expect, it } from 'vitest';
-import { Store } from '../../src/server/store/store.js';
-import { emptyStore } from '../../src/server/store/schema.js';
+import { MemoryStore } from '../../src/server/store/memory-store.js';
+import type { ApiStore } from '../../src/server/store/api-store.js';
 import { memoByGeneration } from '../../src/server/compute/memo.js';
 
 describe('memoByGeneration', () => {
   it('computes once per key while the store is unchanged, and again after a commit', async () => {
-    const store = Store.memory(emptyStore());
+    const store = new MemoryStore();
     const memo = memoByGeneration<number>();
     let runs = 0;
     const read = (key: string) => memo(store, key, () => ++runs);
-    expect(read('a')).toBe(1);
-    expect(read('a')).toBe(1);
-    expect(read('b')).toBe(2);
+    expect(await read('a')).toBe(1);
+    expect(await read('a')).toBe(1);
+    expect(await read('b')).toBe(2);
     expect(runs).toBe(2);
     await store.commit([{ op: 'insert', collection: 'users', record: { id: 'u1', email: 'u@example.com', name: 'U' } }]);
-    expect(read('a')).toBe(3);
-    expect(read('a')).toBe(3);
+    expect(await read('a')).toBe(3);
+    expect(await read('a')).toBe(3);
   });
 
-  it('keeps at most maxKeys results', () => {
-    const store = Store.memory(emptyStore());
+  it('keeps at most maxKeys results', async () => {
+    const store = new MemoryStore();
     const memo = memoByGeneration<string>(2);
     let runs = 0;
     const read = (key: string) => memo(store, key, () => `${key}${++runs}`);
-    read('a');
-    read('b');
-    read('c');
-    expect(read('c')).toBe('c3');
-    expect(read('a')).toBe('a4');
+    await read('a');
+    await read('b');
+    await read('c');
+    expect(await read('c')).toBe('c3');
+    expect(await read('a')).toBe('a4');
+  });
+
+  it('keeps nothing for a store that others write too (version undefined)', async () => {
+    const shared = Object.create(new MemoryStore(), { version: { value: undefined } }) as ApiStore;
+    const memo = memoByGeneration<number>();
+    let runs = 0;
+    expect(await memo(shared, 'a', () => ++runs)).toBe(1);
+    expect(await memo(shared, 'a', () => ++runs)).toBe(2);
+  });
+
+  it('does not keep a result computed while a commit landed', async () => {
+    const store = new MemoryStore();
+    const memo = memoByGeneration<number>();
+    let runs = 0;
+    const first = await memo(store, 'a', async () => {
+      await store.commit([{ op: 'insert', collection: 'users', record: { id: 'u1', email: 'u@example.com', name: 'U' } }]);
+      return ++runs;
+    });
+    expect(first).toBe(1);
+    expect(await memo(store, 'a', () => ++runs)).toBe(2);
   });
 });

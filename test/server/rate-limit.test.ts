@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFile, writeFile } from 'node:fs/promises';
 import { RateLimiter, rateLimitFileOf } from '../../src/server/rate-limit.js';
+import { RateWindows } from '../../src/server/store/rate-windows.js';
+
+/** The rate-limit half of the store interface over a store's windows (as the JSON and memory stores hold them). */
+const storeOf = (w: RateWindows) => ({
+  rateHit: async (keyId: string, now: number, windowMs: number) => w.hit(keyId, now, windowMs),
+  ratePeek: async (keyId: string, now: number, windowMs: number) => w.peek(keyId, now, windowMs),
+});
 import { KEYS, fixtureStore, startFixtureServer } from './helpers.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -80,17 +87,18 @@ describe('rate limit (decisions §3), limit 5', () => {
     const store = await fixtureStore();
     cleanups.push(store.cleanup);
     const file = rateLimitFileOf(store.path);
-    const rl = new RateLimiter({ limit: 10, file, flushIntervalMs: 1000 });
-    rl.hit('k1');
-    rl.hit('k1');
+    const windows = new RateWindows({ file, flushIntervalMs: 1000 });
+    const rl = new RateLimiter({ limit: 10, store: storeOf(windows) });
+    await rl.hit('k1');
+    await rl.hit('k1');
     await expect(readFile(file, 'utf8')).rejects.toThrow(); // not yet written
     await new Promise((r) => setTimeout(r, 1200));
     expect(JSON.parse(await readFile(file, 'utf8')).windows.k1.count).toBe(2);
-    rl.hit('k1');
-    await rl.stop();
+    await rl.hit('k1');
+    await windows.stop();
     expect(JSON.parse(await readFile(file, 'utf8')).windows.k1.count).toBe(3);
-    const again = new RateLimiter({ limit: 10, file });
-    expect(again.hit('k1').remaining).toBe(6);
+    const again = new RateWindows({ file });
+    expect((await new RateLimiter({ limit: 10, store: storeOf(again) }).hit('k1')).remaining).toBe(6);
     await again.stop();
   });
   it('a sidecar count below zero is not taken: remaining never exceeds the limit', async () => {
@@ -99,9 +107,10 @@ describe('rate limit (decisions §3), limit 5', () => {
     const file = rateLimitFileOf(store.path);
     const now = Date.now();
     await writeFile(file, JSON.stringify({ version: 1, windowMs: 3_600_000, windows: { k: { start: now, count: -1_000_000 } } }));
-    const rl = new RateLimiter({ limit: 10, file, now: () => now });
-    expect(rl.hit('k').remaining).toBe(9);
-    await rl.stop();
+    const windows = new RateWindows({ file, now: () => now });
+    const rl = new RateLimiter({ limit: 10, now: () => now, store: storeOf(windows) });
+    expect((await rl.hit('k')).remaining).toBe(9);
+    await windows.stop();
   });
 });
 
@@ -111,23 +120,25 @@ describe('a rate-limit window that starts in the future (decisions §9)', () => 
     cleanups.push(store.cleanup);
     let now = Date.parse('2030-01-01T00:00:00Z');
     const file = rateLimitFileOf(store.path);
-    const limiter = new RateLimiter({ limit: 2, now: () => now, file });
-    limiter.hit('k');
-    limiter.hit('k');
-    expect(limiter.hit('k').allowed).toBe(false);
-    await limiter.stop();
+    const windows = new RateWindows({ file, now: () => now });
+    const limiter = new RateLimiter({ limit: 2, now: () => now, store: storeOf(windows) });
+    await limiter.hit('k');
+    await limiter.hit('k');
+    expect((await limiter.hit('k')).allowed).toBe(false);
+    await windows.stop();
 
     // The clock goes back a year (a VM restored from an old snapshot).
     now = Date.parse('2029-01-01T00:00:00Z');
-    const fresh = limiter.hit('k');
+    const fresh = await limiter.hit('k');
     expect(fresh).toEqual({ allowed: true, limit: 2, remaining: 1, reset: Math.ceil((now + 3_600_000) / 1000) });
 
     // A restarted server reading the future window from the sidecar starts afresh too.
-    const reread = new RateLimiter({ limit: 2, now: () => now, file });
-    const first = reread.hit('k');
+    const rereadWindows = new RateWindows({ file, now: () => now });
+    const reread = new RateLimiter({ limit: 2, now: () => now, store: storeOf(rereadWindows) });
+    const first = await reread.hit('k');
     expect(first.remaining).toBe(1);
     expect(first.reset).toBe(Math.ceil((now + 3_600_000) / 1000));
-    await reread.stop();
-    await limiter.stop();
+    await rereadWindows.stop();
+    await windows.stop();
   });
 });

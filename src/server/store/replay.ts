@@ -73,6 +73,40 @@ export interface JournalState {
   bytes: number;
 }
 
+/** What a journal beside a snapshot held for it (replayJournal). */
+export type JournalReplay =
+  | { state: 'missing' }
+  /** Its groups after the snapshot's anchor were replayed over the data. */
+  | { state: 'replayed'; scan: JournalScan; records: number; bytes: number }
+  /** It names another snapshot; `unsaved` groups of it were made after that one. */
+  | { state: 'foreign'; scan: JournalScan; unsaved: number };
+
+/**
+ * The one journal replay (docs/api-decisions.md §7), for the store's writer (recoverJournal)
+ * and for readers without the lock (src/local/read-store.ts): scans the journal, and when it
+ * continues the snapshot whose id is `base`, replays its whole groups over `data` in place
+ * (a torn last line is never acknowledged, and is skipped) and validates what they wrote.
+ * A damaged line (JournalCorruptError) or a read error other than ENOENT is thrown as it is.
+ */
+export async function replayJournal(fs: StoreFs, journalPath: string, data: StoreData, base: string): Promise<JournalReplay> {
+  let scan: JournalScan;
+  try {
+    scan = await scanJournal(fs, journalPath);
+  } catch (err) {
+    if (isCode(err, 'ENOENT')) return { state: 'missing' };
+    throw err;
+  }
+  const plan = planScan(scan, base);
+  if (!plan.matched) return { state: 'foreign', scan, unsaved: plan.unsaved };
+  const r = new Replayer(journalPath, data);
+  await eachGroup(fs, journalPath, plan.anchorEnd, scan.goodLength, (g) => {
+    r.apply(g.line, g.groups);
+    return undefined;
+  });
+  r.finish();
+  return { state: 'replayed', scan, records: r.records, bytes: scan.goodLength - plan.anchorEnd };
+}
+
 /**
  * Opens the journal beside a loaded snapshot (docs/api-decisions.md §7): replays the groups that the
  * snapshot (id `base`) does not hold yet over `data`, in place, and drops a torn last line
@@ -82,10 +116,11 @@ export interface JournalState {
  */
 export async function recoverJournal(fs: StoreFs, storePath: string, data: StoreData, base: string, onSync: () => void): Promise<JournalState> {
   const journalPath = journalPathOf(storePath);
-  let scan: JournalScan | undefined;
+  let replay: JournalReplay;
   try {
-    scan = await scanJournal(fs, journalPath);
+    replay = await replayJournal(fs, journalPath, data, base);
   } catch (err) {
+    if (err instanceof StoreError) throw err;
     if (err instanceof JournalCorruptError) {
       throw new StoreError(
         journalPath,
@@ -93,37 +128,29 @@ export async function recoverJournal(fs: StoreFs, storePath: string, data: Store
         { cause: err },
       );
     }
-    if (!isCode(err, 'ENOENT')) throw new StoreError(journalPath, `cannot read (${(err as Error).message})`, { cause: err });
+    throw new StoreError(journalPath, `cannot read (${(err as Error).message})`, { cause: err });
   }
-  if (scan !== undefined) {
-    const plan = planScan(scan, base);
-    if (!plan.matched && plan.unsaved > 0) {
-      throw new StoreError(
-        journalPath,
-        `holds ${plan.unsaved} acknowledged group commit(s) made after a different version of ${storePath} (the store file was replaced or edited while they were pending); ` +
-          `restore the store file cr wrote, or move the journal away to discard them`,
-      );
-    }
-    if (plan.matched) {
-      const r = new Replayer(journalPath, data);
-      await eachGroup(fs, journalPath, plan.anchorEnd, scan.goodLength, (g) => {
-        r.apply(g.line, g.groups);
-        return undefined;
-      });
-      r.finish();
-      if (scan.tornBytes > 0) {
-        // Drop the torn tail (never acknowledged) so that appends continue after whole lines.
-        const fh = await fs.open(journalPath, 'r+');
-        try {
-          await fh.truncate(scan.goodLength);
-          onSync();
-          await fh.sync();
-        } finally {
-          await fh.close();
-        }
+  if (replay.state === 'foreign' && replay.unsaved > 0) {
+    throw new StoreError(
+      journalPath,
+      `holds ${replay.unsaved} acknowledged group commit(s) made after a different version of ${storePath} (the store file was replaced or edited while they were pending); ` +
+        `restore the store file cr wrote, or move the journal away to discard them`,
+    );
+  }
+  if (replay.state === 'replayed') {
+    const { scan } = replay;
+    if (scan.tornBytes > 0) {
+      // Drop the torn tail (never acknowledged) so that appends continue after whole lines.
+      const fh = await fs.open(journalPath, 'r+');
+      try {
+        await fh.truncate(scan.goodLength);
+        onSync();
+        await fh.sync();
+      } finally {
+        await fh.close();
       }
-      return { len: scan.goodLength, seq: scan.lastSeq, records: r.records, bytes: scan.goodLength - plan.anchorEnd };
     }
+    return { len: scan.goodLength, seq: scan.lastSeq, records: replay.records, bytes: replay.bytes };
   }
   // Nothing to replay, and no journal or one naming another snapshot: start a new one.
   const header = headerLine(base);

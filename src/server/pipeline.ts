@@ -1,0 +1,118 @@
+import { getPath } from 'hono/utils/url';
+import type { ServerCore } from './core-types.js';
+import { dateText } from './date-header.js';
+import { hostAndOriginAllowed } from './host-check.js';
+import { errorAnswer, tableRoutes } from './table-route.js';
+import type { CarriedRequest, PlainAnswer } from './table-route.js';
+
+/** One line of the request log: the key's id only, never the key. */
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+  keyId?: string;
+}
+
+/**
+ * The status the request log gives a request whose client left mid-upload (nginx's 499,
+ * "client closed request"): one line per request, and none of them a 500 (docs/api-decisions.md §9).
+ */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+/**
+ * The path the log names: decoded as Hono decodes it (what `c.req.path` gives), so one
+ * request is logged alike whichever carrier took it; the log escapes it (log-text.ts).
+ */
+function logPath(url: string): string {
+  if (url.includes('%')) return getPath({ url: `http://localhost${url}` } as Request);
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+export interface PipelineOptions {
+  core: ServerCore;
+  /** Hosts the Host/Origin check accepts (docs/api-decisions.md §8); `false` turns the check off. */
+  allowed: ReadonlySet<string> | false;
+  log?: (entry: RequestLogEntry) => void;
+  /** Unexpected errors (500) are reported here, never to the client. */
+  onInternalError: (err: unknown) => void;
+}
+
+/** A request as a carrier hands it over: the table request's parts, and what the Host/Origin check reads. */
+export interface PipelineRequest extends CarriedRequest {
+  host: string;
+  origin: string | undefined;
+  /** Whether an error reading the request is its client going away mid-upload (nothing to answer or report). */
+  clientGone?: (err: unknown) => boolean;
+}
+
+/** An answer of the pipeline; `clientGone` when the client left and the carrier should drop the connection. */
+export type PipelineAnswer = PlainAnswer & { clientGone?: true };
+
+/**
+ * What a carrier asks the pipeline: the answer to one request. The endpoint table's paths
+ * are answered here; any other path by `other` (the Hono app's own routes: OpenAPI, MCP, 404),
+ * still inside the same checks, Date, log and error mapping. Without `other`, a request to
+ * another path from an allowed Host gets undefined: the carrier hands it to one that has them.
+ */
+export type Pipeline = (req: PipelineRequest, other?: () => Promise<PlainAnswer>) => Promise<PipelineAnswer> | undefined;
+
+/**
+ * The local server's one request pipeline, whatever carries the request (node:http in
+ * node-listener.ts, Hono in app.ts, --local's in-process dispatcher in in-process.ts):
+ * Host/Origin (docs/api-decisions.md §8), then for the endpoint table key, rate limit and its
+ * headers, role, media type, validation, scope and handler (core.ts, table-route.ts), then
+ * the Date header from the business clock (§5), the request log, and the error envelope of a
+ * throw: 500 with nothing of the error, or 499 in the log when the client left mid-upload.
+ * Carriers only translate their request and answer; test/server/decisions.test.ts runs every one.
+ */
+export function createPipeline(o: PipelineOptions): Pipeline {
+  const table = tableRoutes(o.core);
+  const date = dateText(o.core.clock);
+  const { allowed, log, onInternalError } = o;
+  // Clients send the same Host on every request: the last verdict is kept.
+  let lastHost: string | undefined;
+  let lastHostOk = false;
+  const admitted = (host: string, origin: string | undefined) => {
+    if (!allowed) return true;
+    if (origin !== undefined) return hostAndOriginAllowed(host, origin, allowed);
+    if (host !== lastHost) {
+      lastHost = host;
+      lastHostOk = hostAndOriginAllowed(host, undefined, allowed);
+    }
+    return lastHostOk;
+  };
+
+  const finish = (req: PipelineRequest, answer: PipelineAnswer, started: number): PipelineAnswer => {
+    answer.headers.date = date();
+    if (log) {
+      const status = answer.clientGone ? CLIENT_CLOSED_REQUEST : answer.status;
+      log({ method: req.method, path: logPath(req.url), status, ms: Math.round(performance.now() - started), keyId: answer.keyId });
+    }
+    return answer;
+  };
+
+  const failure = (req: PipelineRequest, err: unknown): PipelineAnswer => {
+    // A client that went away mid-body is no fault of the server's: nothing to report.
+    if (req.clientGone?.(err)) return { ...errorAnswer(400, 'Request aborted', 'BAD_REQUEST'), clientGone: true };
+    onInternalError(err);
+    return errorAnswer(500, 'Internal error', 'INTERNAL_ERROR');
+  };
+
+  return (req, other) => {
+    const started = log ? performance.now() : 0;
+    if (!admitted(req.host, req.origin)) return Promise.resolve(finish(req, errorAnswer(403, 'Forbidden host or origin', 'FORBIDDEN'), started));
+    let pending: Promise<PlainAnswer> | undefined;
+    try {
+      pending = table(req) ?? other?.();
+    } catch (err) {
+      pending = Promise.reject(err);
+    }
+    if (!pending) return undefined;
+    return pending.then(
+      (answer) => finish(req, answer, started),
+      (err: unknown) => finish(req, failure(req, err), started),
+    );
+  };
+}

@@ -1,0 +1,81 @@
+import { Store } from './store.js';
+import type { OpenStoreOptions } from './store.js';
+import type { Mutation } from './batch.js';
+import type { ApiStore, RateWindow } from './api-store.js';
+import { DataReads } from './data-reads.js';
+import { RateWindows, rateLimitFileOf } from './rate-windows.js';
+import type { RateWindowsOptions } from './rate-windows.js';
+
+export interface OpenJsonStoreOptions extends OpenStoreOptions {
+  /**
+   * Keep the rate-limit counters in the sidecar beside the store (`<store>.ratelimit.json`,
+   * what `cr serve` and --local do); default: in memory only (`cr local keys`, `init`).
+   */
+  rateSidecar?: boolean;
+  /** Real time, for the sidecar's windows (tests). */
+  realNow?: RateWindowsOptions['now'];
+}
+
+/**
+ * The JSON file store (docs/api-decisions.md §7) behind the store interface (api-store.ts):
+ * the file, its lock, journal and group commit stay in store.ts and the files beside it;
+ * this adds the scoped reads (data-reads.ts) and the rate-limit windows with their sidecar.
+ * This process is the file's only writer (its lock says so), so `version` is the store's
+ * generation and derived results may be kept until the next commit.
+ */
+export class JsonStore extends DataReads implements ApiStore {
+  private constructor(
+    /** The file store itself, for what only it has (stats, compaction, its path). */
+    readonly file: Store,
+    private readonly rate: RateWindows,
+  ) {
+    super(file);
+  }
+
+  /** Opens (or creates) the store file under its lock (Store.open) and its rate-limit sidecar. */
+  static async open(path: string, opts: OpenJsonStoreOptions = {}): Promise<JsonStore> {
+    const { rateSidecar, realNow, ...storeOptions } = opts;
+    const file = await Store.open(path, storeOptions);
+    try {
+      const rate = new RateWindows({ file: rateSidecar && file.path ? rateLimitFileOf(file.path) : null, fs: opts.fs, now: realNow });
+      return new JsonStore(file, rate);
+    } catch (err) {
+      await file.close();
+      throw err;
+    }
+  }
+
+  /** A JSON store over an existing file store (tests, and an in-memory Store). */
+  static over(file: Store): JsonStore {
+    return new JsonStore(file, new RateWindows());
+  }
+
+  get location(): string {
+    return this.file.path ?? '(memory)';
+  }
+
+  get version(): number {
+    return this.file.generation;
+  }
+
+  commit(mutations: Mutation[]): Promise<void> {
+    return this.file.commit(mutations);
+  }
+
+  rateHit(keyId: string, now: number, windowMs: number): RateWindow {
+    return this.rate.hit(keyId, now, windowMs);
+  }
+
+  ratePeek(keyId: string, now: number, windowMs: number): RateWindow | undefined {
+    return this.rate.peek(keyId, now, windowMs);
+  }
+
+  /** Writes the rate-limit counters, flushes and folds the store, and releases its lock. */
+  async close(): Promise<void> {
+    try {
+      await this.rate.stop();
+    } finally {
+      await this.file.close();
+    }
+  }
+}

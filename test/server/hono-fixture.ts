@@ -1,0 +1,52 @@
+import { join } from 'node:path';
+import { openCore } from '../../src/server/open-core.js';
+import { createApp } from '../../src/server/app.js';
+import { mountExtraRoutes } from '../../src/server/extra-routes.js';
+import { fixedClock } from '../../src/server/clock.js';
+import { fixtureStore, NOW } from './helpers.js';
+import type { ReqOptions, Res } from './helpers.js';
+import type { FixtureTarget } from './in-process-fixture.js';
+
+/**
+ * The fixture store behind the Hono app alone (src/server/app.ts), reached through its Fetch
+ * handler: the third carrier of the request pipeline, beside `cr serve`'s listener and
+ * --local's in-process dispatcher. Requests name Host `localhost` unless given one.
+ */
+export async function startHonoFixture(): Promise<FixtureTarget> {
+  const s = await fixtureStore();
+  const opened = await openCore({ storePath: s.path, clock: fixedClock(NOW), notice: () => {}, onInternalError: () => {} });
+  const app = createApp({ store: opened.core.store, core: opened.core, extend: mountExtraRoutes, onInternalError: () => {} });
+  const req = async (method: string, path: string, o: ReqOptions = {}): Promise<Res> => {
+    const headers: Record<string, string> = { host: 'localhost', ...o.headers };
+    if (o.key) headers.authorization = `Bearer ${o.key}`;
+    let body: string | Buffer | undefined;
+    if (o.rawBody !== undefined) body = o.rawBody;
+    else if (o.body !== undefined) body = JSON.stringify(o.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await app.fetch(new Request(`http://localhost${path}`, { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : body }));
+    // HEAD: the headers only, as an HTTP client sees them.
+    const text = method === 'HEAD' ? '' : await res.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    const plain: Record<string, string> = {};
+    res.headers.forEach((value, name) => {
+      plain[name] = value;
+    });
+    return { status: res.status, headers: plain, text, json };
+  };
+  return {
+    path: opened.storePath,
+    dir: join(opened.storePath, '..'),
+    store: opened.store,
+    core: opened.core,
+    req,
+    stop: async () => {
+      await opened.close();
+      await s.cleanup();
+    },
+  };
+}

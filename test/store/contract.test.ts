@@ -1,0 +1,175 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import type { ApiStore } from '../../src/server/store/api-store.js';
+import { MemoryStore } from '../../src/server/store/memory-store.js';
+import { JsonStore } from '../../src/server/store/json-store.js';
+import { StoreUnavailableError } from '../../src/server/store/errors.js';
+import type { StoreData } from '../../src/server/store/schema.js';
+import { sha256Hex } from '../../src/server/auth.js';
+import { FIXTURE, IDS, KEYS, fixtureStore } from '../server/helpers.js';
+import { answeringLater } from './async-store.js';
+
+/**
+ * The store interface (src/server/store/api-store.ts) as a contract: every implementation
+ * answers these the same way, over the fixture store of the decision tests. A new store (a
+ * database) joins by adding one entry to `implementations`.
+ */
+interface Implementation {
+  name: string;
+  /** A store holding the fixture; `reopen` (durable stores only) closes it and opens it again. */
+  open(): Promise<{ store: ApiStore; reopen?: () => Promise<ApiStore>; cleanup: () => Promise<void> }>;
+}
+
+const fixture = (): StoreData => JSON.parse(readFileSync(FIXTURE, 'utf8'));
+
+const implementations: Implementation[] = [
+  { name: 'memory', open: async () => ({ store: new MemoryStore(fixture()), cleanup: async () => {} }) },
+  { name: 'memory, answering with promises', open: async () => ({ store: answeringLater(new MemoryStore(fixture())), cleanup: async () => {} }) },
+  {
+    name: 'JSON file',
+    open: async () => {
+      const f = await fixtureStore();
+      const store = await JsonStore.open(f.path, { rateSidecar: true });
+      return { store, reopen: () => JsonStore.open(f.path, { rateSidecar: true }), cleanup: f.cleanup };
+    },
+  },
+];
+
+const HOUR = 3_600_000;
+const T0 = Date.parse('2030-01-01T00:00:00Z');
+const ids = (rows: readonly { id?: unknown }[]) => rows.map((r) => r.id);
+const sites = (rows: readonly { websiteId: string }[]) => new Set(rows.map((r) => r.websiteId));
+const user = (id: string) => ({ id, email: `${id}@example.com`, name: id });
+
+describe.each(implementations)('store contract: $name', (impl) => {
+  const open: ApiStore[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const s of open.splice(0)) await s.close().catch(() => undefined);
+    for (const c of cleanups.splice(0)) await c();
+  });
+  const start = async () => {
+    const made = await impl.open();
+    open.push(made.store);
+    cleanups.push(made.cleanup);
+    return made;
+  };
+
+  it('finds keys by their sha256, revoked ones too, and nothing for an unknown one', async () => {
+    const { store } = await start();
+    expect((await store.keyBySha256(sha256Hex(KEYS.editorW1)))?.id).toBe(IDS.keyEditorW1);
+    const revoked = await store.keyBySha256(sha256Hex(KEYS.revoked));
+    expect(revoked?.revoked_at).toBeTruthy();
+    expect(await store.keyBySha256(sha256Hex(KEYS.unknown))).toBeUndefined();
+    expect((await store.apiKey(IDS.keyEditorW1))?.key_sha256).toBe(sha256Hex(KEYS.editorW1));
+    expect(ids(await store.apiKeys())).toEqual(ids(fixture().api_keys));
+  });
+
+  it('looks up users, agencies and websites, and lists an agency’s websites in store order', async () => {
+    const { store } = await start();
+    expect((await store.user(IDS.U2))?.id).toBe(IDS.U2);
+    expect((await store.firstUser())?.id).toBe(IDS.U1);
+    expect((await store.agency(IDS.A1))?.id).toBe(IDS.A1);
+    expect((await store.website(IDS.W3))?.id).toBe(IDS.W3);
+    expect((await store.firstWebsite())?.id).toBe(IDS.W1);
+    expect(ids(await store.agencyWebsites(IDS.A1))).toEqual([IDS.W1, IDS.W2]);
+    expect(await store.agencyWebsites('no-such-agency')).toEqual([]);
+    expect(await store.user('no-such-user')).toBeUndefined();
+    expect(await store.website('no-such-website')).toBeUndefined();
+  });
+
+  it('gives one owner’s finance rows only', async () => {
+    const { store } = await start();
+    const rows = await store.financeRows(IDS.U1);
+    const mine = fixture().business_entities.filter((e) => e.owner_id === IDS.U1);
+    expect(new Set(ids(rows.entities))).toEqual(new Set(ids(mine)));
+    const entityIds = new Set(mine.map((e) => e.id));
+    expect(rows.records.length).toBeGreaterThan(0);
+    expect(rows.records.every((r) => entityIds.has(r.entity_id))).toBe(true);
+    expect(rows.records.length).toBe(fixture().revenue_records.filter((r) => entityIds.has(r.entity_id)).length);
+    expect(rows.costs.length).toBe(fixture().cost_items.filter((c) => entityIds.has(c.entity_id)).length);
+    expect(await store.financeRows('no-such-owner')).toEqual({ entities: [], records: [], costs: [] });
+  });
+
+  it('lists website records inside the given scope only', async () => {
+    const { store } = await start();
+    const w1 = new Set([IDS.W1]);
+    const both = new Set([IDS.W1, IDS.W2]);
+    for (const list of [store.learnings.bind(store), store.nurtureSequences.bind(store), store.brandSubjects.bind(store), store.crmAgents.bind(store)]) {
+      expect(sites(await list(w1))).toEqual(w1);
+      expect(sites(await list(both))).toEqual(both);
+      expect(await list(new Set())).toEqual([]);
+    }
+    expect(sites(await store.visibilityScans(IDS.W1))).toEqual(w1);
+    expect(await store.visibilityScans(IDS.W3)).toEqual([]);
+    expect((await store.adCampaign('camp-summer'))?.websiteId).toBe(IDS.W1);
+    expect((await store.socialPost(IDS.postDraft))?.status).toBe('draft');
+    expect(await store.socialPost(IDS.unknownPost)).toBeUndefined();
+  });
+
+  it('shows a commit to every read once it resolves, and a new key to the key lookup at once', async () => {
+    const { store } = await start();
+    const before = store.version;
+    await store.commit([
+      { op: 'insert', collection: 'users', record: user('u-new') },
+      { op: 'patch', collection: 'social_posts', id: IDS.postDraft, patch: { status: 'scheduled' } },
+    ]);
+    expect((await store.user('u-new'))?.name).toBe('u-new');
+    expect((await store.socialPost(IDS.postDraft))?.status).toBe('scheduled');
+    if (before !== undefined) expect(store.version).not.toBe(before);
+    const key = { ...fixture().api_keys[0]!, id: 'k-new', key_sha256: sha256Hex(KEYS.unknown) };
+    await store.commit([{ op: 'insert', collection: 'api_keys', record: key }]);
+    expect((await store.keyBySha256(sha256Hex(KEYS.unknown)))?.id).toBe('k-new');
+  });
+
+  it('applies a commit all or none: a patch of a missing record rejects it whole', async () => {
+    const { store } = await start();
+    await expect(
+      store.commit([
+        { op: 'insert', collection: 'users', record: user('u-lost') },
+        { op: 'patch', collection: 'social_posts', id: IDS.unknownPost, patch: { status: 'scheduled' } },
+      ]),
+    ).rejects.toThrow(/No social_posts record/);
+    expect(await store.user('u-lost')).toBeUndefined();
+  });
+
+  it('counts rate-limit hits per key and window, atomically under concurrent hits', async () => {
+    const { store } = await start();
+    const counts = await Promise.all(Array.from({ length: 50 }, () => store.rateHit('k1', T0, HOUR)));
+    expect(counts.map((w) => w.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(new Set(counts.map((w) => w.start))).toEqual(new Set([T0]));
+    expect(await store.rateHit('k2', T0 + 5, HOUR)).toEqual({ start: T0 + 5, count: 1 });
+    expect(await store.ratePeek('k1', T0 + 10, HOUR)).toEqual({ start: T0, count: 50 });
+    expect(await store.ratePeek('k1', T0 + 10, HOUR)).toEqual({ start: T0, count: 50 }); // peeking counts nothing
+    expect(await store.ratePeek('nobody', T0, HOUR)).toBeUndefined();
+  });
+
+  it('starts a new window when the old one ended, or when it starts in the future (the clock stepped back)', async () => {
+    const { store } = await start();
+    await store.rateHit('k', T0, HOUR);
+    await store.rateHit('k', T0 + HOUR - 1, HOUR);
+    expect(await store.rateHit('k', T0 + HOUR, HOUR)).toEqual({ start: T0 + HOUR, count: 1 });
+    expect(await store.ratePeek('k', T0 - 1, HOUR)).toBeUndefined();
+    expect(await store.rateHit('k', T0 - 1, HOUR)).toEqual({ start: T0 - 1, count: 1 });
+  });
+
+  it('refuses commits once closed', async () => {
+    const { store } = await start();
+    await store.close();
+    await expect(store.commit([{ op: 'insert', collection: 'users', record: user('late') }])).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+
+  it('keeps commits and rate-limit counts across close and open (durable stores)', async () => {
+    const made = await start();
+    if (!made.reopen) return; // the memory store keeps nothing by design
+    const now = Date.now();
+    await made.store.commit([{ op: 'insert', collection: 'users', record: user('u-kept') }]);
+    await made.store.rateHit('k', now, HOUR);
+    await made.store.rateHit('k', now, HOUR);
+    await made.store.close();
+    const again = await made.reopen();
+    open.push(again);
+    expect((await again.user('u-kept'))?.id).toBe('u-kept');
+    expect(await again.ratePeek('k', now + 1, HOUR)).toEqual({ start: now, count: 2 });
+  });
+});
