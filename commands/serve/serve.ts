@@ -104,7 +104,7 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   handleShutdownSignals({ close: stop }, { onError: (err) => ctx.notice(`cr serve: error while stopping: ${(err as Error).message}`) });
   // `cr local keys/seed` reach this server with the store's admin key: it exists before the URL is out.
   const { ensureAdminKey } = await import('../../src/local/admin-key.js');
-  await ensureAdminKey(server.store, server.storePath, ctx.now(), (line) => ctx.notice(line));
+  await ensureAdminKey(server.core.store, server.storePath, ctx.now(), (line) => ctx.notice(line));
   unannounce = announceServe(server.storePath, url, server.port, o.urlFile);
   ctx.io.out.write(`${url}\n`);
   ctx.notice(`cr serve: listening on ${server.url}/api/v1 over ${server.storePath} (Ctrl-C to stop)`);

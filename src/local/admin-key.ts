@@ -1,4 +1,4 @@
-import type { Store } from '../server/store/store.js';
+import type { ApiStore } from '../server/store/api-store.js';
 
 /**
  * Makes sure a server's store has the admin key its owner administers it with while it runs
@@ -7,14 +7,14 @@ import type { Store } from '../server/store/store.js';
  * user revoked is not replaced (as --local does), nor is one made in a store without a
  * website to scope it to; local administration then waits for the server to stop.
  */
-export async function ensureAdminKey(store: Store, storePath: string, now: Date, notice: (line: string) => void): Promise<void> {
+export async function ensureAdminKey(store: ApiStore, storePath: string, now: Date, notice: (line: string) => void): Promise<void> {
   const [{ credentialState, readCredential, saveCredential, credentialPathOf }, { createStoreKey }] = await Promise.all([
     import('./credential.js'),
     import('../server/admin/store-ops.js'),
   ]);
-  const found = credentialState(store.data, readCredential(storePath));
+  const found = await credentialState((id) => store.apiKey(id), readCredential(storePath));
   if (found.state !== 'none') return;
-  const website = store.list('websites')[0];
+  const website = await store.firstWebsite();
   if (!website) {
     notice(
       `cr serve: ${storePath} has no website to scope an admin key to; cr local keys and seed cannot go through this server (seed the store before starting it)`,

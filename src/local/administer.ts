@@ -1,10 +1,10 @@
-import type { Store } from '../server/store/store.js';
+import type { ApiStore } from '../server/store/api-store.js';
 import type { AdminClient } from './admin-client.js';
 import { asCliError } from './errors.js';
 
 export interface Administration<T> {
   /** No server holds the store: the work done over it, opened under its lock. */
-  offline(store: Store): Promise<T>;
+  offline(store: ApiStore): Promise<T>;
   /** A `cr serve` (or `cr mcp stdio --local`) holds it: the same work sent to that server. */
   online(client: AdminClient): Promise<T>;
 }

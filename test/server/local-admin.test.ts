@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app.js';
 import { mountExtraRoutes } from '../../src/server/extra-routes.js';
-import { Store } from '../../src/server/store/store.js';
+import { MemoryStore } from '../../src/server/store/memory-store.js';
 import { demoStore, DEMO } from '../../src/server/seed.js';
 import { buildApiKey } from '../../src/server/keys.js';
 
@@ -11,12 +11,13 @@ import { buildApiKey } from '../../src/server/keys.js';
  */
 const clock = { now: () => new Date('2026-11-22T10:00:00Z') };
 
-function setup() {
+async function setup() {
   const data = demoStore(clock);
-  const admin = buildApiKey(data, { role: 'admin', websiteId: DEMO.websiteId });
-  const editor = buildApiKey(data, { role: 'editor', websiteId: DEMO.websiteId });
+  const demo = new MemoryStore(data);
+  const admin = await buildApiKey(demo, { role: 'admin', websiteId: DEMO.websiteId });
+  const editor = await buildApiKey(demo, { role: 'editor', websiteId: DEMO.websiteId });
   data.api_keys.push(admin.record, editor.record);
-  const store = Store.memory(data);
+  const store = new MemoryStore(data);
   const app = createApp({ store, clock, extend: mountExtraRoutes });
   // What @hono/node-server hands the app: the Node request, whose socket names the peer.
   const call = (path: string, o: { key?: string; peer?: string; method?: string; body?: string } = {}) => {
@@ -28,7 +29,7 @@ function setup() {
 
 describe('/_local (local administration)', () => {
   it('answers a loopback peer with an admin key; never shows a key hash', async () => {
-    const { call, admin } = setup();
+    const { call, admin } = await setup();
     const res = await call('/_local/keys', { key: admin });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { data: Record<string, unknown>[] };
@@ -37,7 +38,7 @@ describe('/_local (local administration)', () => {
   });
 
   it('a peer off loopback gets 404 even with an admin key; so does a request with no peer (in-process)', async () => {
-    const { call, admin } = setup();
+    const { call, admin } = await setup();
     expect((await call('/_local/keys', { key: admin, peer: '192.168.1.20' })).status).toBe(404);
     expect((await call('/_local/keys', { key: admin, peer: '::ffff:10.0.0.5' })).status).toBe(404);
     expect((await call('/_local/keys', { key: admin, peer: '' })).status).toBe(404);
@@ -45,7 +46,7 @@ describe('/_local (local administration)', () => {
   });
 
   it('no key: 401; a key that is not an admin key: 403', async () => {
-    const { call, editor } = setup();
+    const { call, editor } = await setup();
     expect((await call('/_local/keys')).status).toBe(401);
     const res = await call('/_local/keys', { key: editor });
     expect(res.status).toBe(403);
@@ -53,8 +54,8 @@ describe('/_local (local administration)', () => {
   });
 
   it('seed: every problem in one 400, nothing written; a good document upserts', async () => {
-    const { call, admin, store } = setup();
-    const before = JSON.stringify(store.data);
+    const { call, admin, store } = await setup();
+    const before = JSON.stringify(await store.snapshot());
     const bad = await call('/_local/seed', {
       key: admin,
       method: 'POST',
@@ -64,16 +65,16 @@ describe('/_local (local administration)', () => {
     const problems = ((await bad.json()) as { problems: { path: string }[] }).problems.map((p) => p.path);
     expect(problems).toContain('$.websites[0].name');
     expect(problems).toContain('$.social_posts[0].status');
-    expect(JSON.stringify(store.data)).toBe(before);
-    const post = store.get('social_posts', DEMO.draftPostId)!;
+    expect(JSON.stringify(await store.snapshot())).toBe(before);
+    const post = (await store.socialPost(DEMO.draftPostId))!;
     const good = await call('/_local/seed', { key: admin, method: 'POST', body: JSON.stringify({ social_posts: [{ ...post, content: 'from fixtures' }] }) });
     expect(good.status).toBe(200);
     expect(((await good.json()) as { data: unknown }).data).toEqual({ social_posts: { added: 0, replaced: 1 } });
-    expect(store.get('social_posts', DEMO.draftPostId)?.content).toBe('from fixtures');
+    expect((await store.socialPost(DEMO.draftPostId))?.content).toBe('from fixtures');
   });
 
   it('keys made and revoked through it work and stop working on the public API at once', async () => {
-    const { call, admin } = setup();
+    const { call, admin } = await setup();
     const made = await call('/_local/keys', { key: admin, method: 'POST', body: JSON.stringify({ role: 'viewer', website_id: DEMO.websiteId }) });
     expect(made.status).toBe(201);
     const { id, key } = ((await made.json()) as { data: { id: string; key: string } }).data;
@@ -86,7 +87,7 @@ describe('/_local (local administration)', () => {
   });
 
   it('is not in the OpenAPI document', async () => {
-    const { call } = setup();
+    const { call } = await setup();
     const doc = await (await call('/api/v1/openapi.json')).text();
     expect(doc).not.toContain('_local');
   });

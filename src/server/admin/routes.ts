@@ -37,7 +37,7 @@ function guarded(core: ServerCore, handler: Handler): Handler {
     const peer = peerOf(c);
     if (!peer || !LOOPBACK_PEER.test(peer)) return envelope(c, 404, 'Not found', 'NOT_FOUND');
     try {
-      const auth = authenticate(core.store, c.req.header('authorization'));
+      const auth = await authenticate(core.store, c.req.header('authorization'));
       c.set('keyId', auth.keyId);
       if (auth.role !== 'admin') return envelope(c, 403, 'Local administration needs an admin key of this store', 'FORBIDDEN');
       return await handler(c);
@@ -69,7 +69,7 @@ export function mountLocalAdmin(app: Hono<AppEnv>, core: ServerCore): void {
   const p = LOCAL_ADMIN_PREFIX;
   app.get(
     `${p}/keys`,
-    guarded(core, async (c) => c.json({ success: true, data: listStoreKeys(core.store) })),
+    guarded(core, async (c) => c.json({ success: true, data: await listStoreKeys(core.store) })),
   );
   app.post(
     `${p}/keys`,
@@ -99,7 +99,7 @@ export function mountLocalAdmin(app: Hono<AppEnv>, core: ServerCore): void {
     `${p}/export`,
     guarded(core, async (c) => {
       const only = c.req.query('only');
-      const text = exportStore(core.store.data, only ? checkOnly(only.split(',')) : undefined);
+      const text = exportStore(await core.store.snapshot(), only ? checkOnly(only.split(',')) : undefined);
       return c.body(text, 200, { 'content-type': 'application/json' });
     }),
   );

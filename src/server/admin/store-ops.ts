@@ -1,4 +1,5 @@
-import { Store } from '../store/store.js';
+import { JsonStore } from '../store/json-store.js';
+import type { ApiStore } from '../store/api-store.js';
 import type { StoreData } from '../store/schema.js';
 import { createApiKey, KeyError } from '../keys.js';
 import type { CreateKeyOptions, KeyInfo } from '../keys.js';
@@ -16,10 +17,17 @@ import type { CollectionName } from '../store/schema.js';
 export type SeedCounts = SeedPlan['counts'];
 
 /** Upserts a fixture document in one write: all of it, or nothing (FixtureError lists every problem). */
-export async function seedStore(store: Store, doc: unknown): Promise<SeedCounts> {
+export async function seedStore(store: ApiStore, doc: unknown): Promise<SeedCounts> {
+  const data = await store.snapshot();
+  const ids = new Map<CollectionName, Set<unknown>>();
+  const idsOf = (c: CollectionName) => {
+    let set = ids.get(c);
+    if (!set) ids.set(c, (set = new Set((data[c] as readonly { id?: unknown }[]).map((r) => r.id))));
+    return set;
+  };
   const plan = planSeed(doc, {
-    has: (c, id) => store.get(c, id) !== undefined,
-    list: (c) => store.list(c) as readonly Record<string, unknown>[],
+    has: (c, id) => idsOf(c).has(id),
+    list: (c) => data[c] as readonly Record<string, unknown>[],
   });
   if (plan.mutations.length) await store.commit(plan.mutations);
   return plan.counts;
@@ -31,25 +39,25 @@ export const exportStore = (data: Readonly<StoreData>, only?: readonly Collectio
 const infoOf = ({ key_sha256: _hash, ...info }: StoreData['api_keys'][number]): KeyInfo => info;
 
 /** Key metadata, never the hash. */
-export const listStoreKeys = (store: Store): KeyInfo[] => store.list('api_keys').map(infoOf);
+export const listStoreKeys = async (store: ApiStore): Promise<KeyInfo[]> => (await store.apiKeys()).map(infoOf);
 
 /** A new key: the plain key once, and its metadata. */
-export async function createStoreKey(store: Store, o: CreateKeyOptions): Promise<{ key: string; info: KeyInfo }> {
+export async function createStoreKey(store: ApiStore, o: CreateKeyOptions): Promise<{ key: string; info: KeyInfo }> {
   const made = await createApiKey(store, o);
   return { key: made.key, info: infoOf(made.record) };
 }
 
 /** Sets revoked_at (idempotent). Unknown id → KeyError 'unknown-key'. */
-export async function revokeStoreKey(store: Store, id: string, now: Date): Promise<KeyInfo> {
-  const k = store.get('api_keys', id);
+export async function revokeStoreKey(store: ApiStore, id: string, now: Date): Promise<KeyInfo> {
+  const k = await store.apiKey(id);
   if (!k) throw new KeyError('unknown-key', `No API key with id ${id}`);
   if (!k.revoked_at) await store.commit([{ op: 'patch', collection: 'api_keys', id, patch: { revoked_at: now.toISOString() } }]);
-  return infoOf(store.get('api_keys', id)!);
+  return infoOf((await store.apiKey(id))!);
 }
 
 /** Runs `fn` over the store file under its lock (the CLI, when no server holds the store). */
-export async function withOpenStore<T>(path: string, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await Store.open(path, { lockLabel: 'cr local' });
+export async function withOpenStore<T>(path: string, fn: (store: ApiStore) => Promise<T>): Promise<T> {
+  const store = await JsonStore.open(path, { lockLabel: 'cr local' });
   try {
     return await fn(store);
   } finally {

@@ -7,6 +7,7 @@ import type {
   CostItemRecord,
   CrmAgentRecord,
   RecordOf,
+  StoreData,
   LearningRecord,
   NurtureRecord,
   SocialPostRecord,
@@ -76,6 +77,13 @@ export interface ApiStore {
   firstWebsite(): Awaitable<WebsiteRecord | undefined>;
   /** The websites of an agency, in store order. */
   agencyWebsites(agencyId: string): Awaitable<readonly WebsiteRecord[]>;
+
+  /**
+   * Every record of every collection, in store order: what local administration reads whole
+   * (`cr local seed` checks references against it, `export` and `copy` print or carry it).
+   * Never on a request's path.
+   */
+  snapshot(): Promise<Readonly<StoreData>>;
 
   /** One owner's business entities, and the revenue records and cost items of those entities. */
   financeRows(ownerId: string): Awaitable<FinanceRows>;

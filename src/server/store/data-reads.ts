@@ -1,4 +1,5 @@
-import type { ApiKeyRecord, CollectionName, RecordOf } from './schema.js';
+import { COLLECTION_NAMES } from './schema.js';
+import type { ApiKeyRecord, CollectionName, RecordOf, StoreData } from './schema.js';
 import type { ApiStore, FinanceRows, WebsiteIds } from './api-store.js';
 
 /** What the reads below need of a store whose records are all in this process's memory. */
@@ -26,6 +27,12 @@ export class DataReads implements Reads {
   private byHash: { generation: number; map: Map<string, ApiKeyRecord> } | undefined;
 
   constructor(protected readonly src: RecordSource) {}
+
+  async snapshot(): Promise<Readonly<StoreData>> {
+    const data: Record<string, unknown> = { version: 1 };
+    for (const c of COLLECTION_NAMES) data[c] = this.src.list(c);
+    return data as StoreData;
+  }
 
   /** Keys by their sha256, rebuilt only when a commit changed the store. */
   keyBySha256(sha256: string) {
