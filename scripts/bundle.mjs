@@ -17,6 +17,7 @@ import { startupPlugin } from './bundle-plugin.mjs';
 
 // Both bundles answer version() from a constant (src/version.ts): no package.json read.
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+const { buildDefines } = await import('./build-meta.mjs');
 
 const common = {
   bundle: true,
@@ -28,8 +29,9 @@ const common = {
   charset: 'ascii',
   legalComments: 'none',
   logLevel: 'warning',
-  // The sources are ESM; import.meta.url becomes the bundle file's URL.
-  define: { 'import.meta.url': '__crBundleUrl', __CR_VERSION__: JSON.stringify(version) },
+  // The sources are ESM; import.meta.url becomes the bundle file's URL. The commit and build
+  // date are constants too (scripts/build-meta.mjs, `cr version`).
+  define: { 'import.meta.url': '__crBundleUrl', ...buildDefines(), __CR_VERSION__: JSON.stringify(version) },
 };
 const bundleUrl = 'const __crBundleUrl=require("node:url").pathToFileURL(__filename).href;';
 

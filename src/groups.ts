@@ -31,4 +31,5 @@ export const groups: Group[] = [
   { name: 'local', summary: 'Local store: init, seed, export, keys, websites, posts, restore', load: () => import('../commands/local/index.js') },
   { name: 'mcp', summary: 'MCP: client configuration and the stdio bridge for desktop agents', load: () => import('../commands/mcp/index.js') },
   { name: 'completion', summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('../commands/completion/index.js') },
+  { name: 'version', summary: 'Version, commit, build date, Node and start-up cache', load: () => import('../commands/version/index.js') },
 ];

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Script, constants as vmConstants } from 'node:vm';
+import { recordCodeCache } from './startup-cache.js';
 
 /**
  * Runs the CLI bundle (dist/bundle/cli.js) compiled from the V8 code cache that the build
@@ -50,6 +51,8 @@ export function runBundle(): void {
     cachedData,
     importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
+  // For `cr version` (src/startup-cache.ts).
+  recordCodeCache(cacheFile, cachedData, script);
   if (process.env.CR_STARTUP_DEBUG) {
     const state = !cacheFile ? 'off' : !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted';
     process.stderr.write(`cr: code cache ${state} (${cacheFile ?? plan.note})\n`);
@@ -74,7 +77,7 @@ export function runBundle(): void {
  * `cr serve` or `cr local …` written first, take the latter. A wrong guess (`cr --profile p serve`)
  * only compiles what the other cache lacks, as before there was one.
  */
-function runsServerCode(argv: string[]): boolean {
+export function runsServerCode(argv: string[]): boolean {
   return argv.includes('--local') || argv[0] === 'serve' || argv[0] === 'local';
 }
 
@@ -92,7 +95,7 @@ const LONG_RUNNING = new Set(['serve', 'mcp']);
  * `finance summary`, test/e2e/startup.test.ts) still does not load it. `cr serve` and the
  * `cr mcp` bridge live long enough for the JIT to pay, so they keep it.
  */
-function zodWithoutJit(argv: string[]): void {
+export function zodWithoutJit(argv: string[]): void {
   if (argv.some((a) => LONG_RUNNING.has(a))) return;
   const slot = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
   slot.__zod_globalConfig = { ...slot.__zod_globalConfig, jitless: true };

@@ -17,7 +17,7 @@ export function version(): string {
       try {
         const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version: string };
         // From the sources, two folders up is outside the project: only cr's own file counts.
-        if (pkg.name !== 'cr') continue;
+        if (pkg.name !== 'cr-cli') continue;
         cached = pkg.version;
         break;
       } catch {

@@ -1,3 +1,5 @@
+import { EMBEDDED_JQ } from './jq-source.js';
+
 /**
  * The worker jq runs in (src/render/jq.ts), as CommonJS source for `new Worker(…, { eval: true })`.
  *
@@ -7,7 +9,8 @@
  * counters: standard output goes into byte chunks, and past `cap` bytes (the response cap,
  * docs/cli-contract.md §5) or `errCap` bytes of warnings the worker tells the main thread,
  * which terminates it (docs/reliability.md "A runaway --jq"). The patch is checked: a jq-web
- * whose callbacks moved fails every --jq loudly instead of running uncapped.
+ * whose callbacks moved fails every --jq loudly instead of running uncapped. In the single
+ * executable, jq-web comes from its assets (src/render/jq-source.ts).
  */
 export const JQ_WORKER_SOURCE = `'use strict';
 const { parentPort, workerData: w } = require('node:worker_threads');
@@ -44,11 +47,13 @@ globalThis.__crJqErr = (c) => {
 };
 const OUT = 'if (c) outBuffer.push(c)';
 const ERR = 'if (c) errBuffer.push(c)';
-const source = readFileSync(w.path, 'utf8');
+${EMBEDDED_JQ}
+const jqWeb = w.path ? { path: w.path, source: readFileSync(w.path, 'utf8'), require: Module.createRequire(w.path) } : embeddedJq();
+const source = jqWeb.source;
 if (source.split(OUT).length !== 2 || source.split(ERR).length !== 2) throw new Error('jq-web changed: its output callbacks were not found, so its output cannot be capped');
 const patched = source.replace(OUT, 'if (c) __crJqOut(c)').replace(ERR, 'if (c && __crJqErr(c)) errBuffer.push(c)');
 const mod = { exports: {} };
-vm.runInThisContext(Module.wrap(patched), { filename: w.path })(mod.exports, Module.createRequire(w.path), mod, w.path, dirname(w.path));
+vm.runInThisContext(Module.wrap(patched), { filename: jqWeb.path })(mod.exports, jqWeb.require, mod, jqWeb.path, dirname(jqWeb.path));
 const output = () => {
   if (size === 0) return undefined;
   const bytes = new Uint8Array(size);

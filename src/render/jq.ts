@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { IO } from '../io/streams.js';
 import { CrError, EXIT, LocalError, UsageError } from '../errors.js';
@@ -6,6 +5,7 @@ import { deadlineIn, remainingMs, type Deadline } from '../http/deadline.js';
 import { describeBytes, maxResponseBytes } from '../http/read-body.js';
 import { escapeControls, forStream } from './controls.js';
 import { JQ_WORKER_SOURCE } from './jq-worker.js';
+import { jqSource } from './jq-source.js';
 
 /** jq's exit status for a program that does not compile (jq 1.7 manual, "Invoking jq"). */
 const JQ_COMPILE_ERROR = 3;
@@ -55,9 +55,8 @@ export interface JqLimits {
  * exit status in the worker's process.exitCode: both stay in the worker, whose output is not shown.
  */
 async function runJq(json: string, expression: string, limits: JqLimits): Promise<{ out: string | undefined; warnings: string[] }> {
-  // Resolved, not imported: jq-web is CommonJS, kept out of the bundle (scripts/bundle.mjs).
-  const path = createRequire(import.meta.url).resolve('jq-web');
-  const workerData = { path, json, expression, cap: limits.cap, errCap: MAX_WARNING_BYTES };
+  // jq-web's file in node_modules, or none in the single executable (src/render/jq-source.ts).
+  const workerData = { ...jqSource(), json, expression, cap: limits.cap, errCap: MAX_WARNING_BYTES };
   const worker = new Worker(JQ_WORKER_SOURCE, { eval: true, workerData, stdout: true, stderr: true });
   let timer: NodeJS.Timeout | undefined;
   const reply = await new Promise<JqReply>((resolve) => {

@@ -44,6 +44,9 @@ describe("the README's GitHub Actions example", () => {
   it('runs as written (minus the runner and the install step) and a rerun skips what is done', async () => {
     const steps = workflowSteps(readFileSync(join(ROOT, 'README.md'), 'utf8'));
     expect(steps.map((s) => s.name)).toEqual(['Install cr', 'Check the plan', 'Schedule']);
+    // The install step names the published package; test/e2e/package-install.test.ts installs its tarball the same way.
+    const { name } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string };
+    expect(steps[0]!.run).toBe(`npm install --global ${name}`);
     const srv = await startBulkServer(5);
     try {
       const dir = tempDir('cr-gha-');

@@ -28,8 +28,25 @@ export interface BinResult {
   timedOut: boolean;
 }
 
+/**
+ * The executable the process-level tests run instead of `node bin/cr.js` when CR_TEST_BIN names
+ * one: the single executable (dist/sea/cr), which .ci/run builds and tests this way.
+ */
+export const TEST_BIN = process.env.CR_TEST_BIN || undefined;
+
 function assertBuilt(): void {
+  if (TEST_BIN) {
+    if (!existsSync(TEST_BIN)) throw new Error(`CR_TEST_BIN names ${TEST_BIN}, which does not exist (npm run build:sea makes dist/sea/cr)`);
+    return;
+  }
   if (!existsSync(join(ROOT, 'dist', 'src', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` before the CLI tests');
+}
+
+/** The command line that runs cr with `args`: CR_TEST_BIN, else NODE with bin/cr.js (node flags need the latter). */
+export function crCommand(args: readonly string[], nodeArgs: readonly string[] = []): [string, ...string[]] {
+  if (TEST_BIN === undefined) return [NODE, ...nodeArgs, BIN, ...args];
+  if (nodeArgs.length) throw new Error(`node flags (${nodeArgs.join(' ')}) need node bin/cr.js: skip this test when CR_TEST_BIN is set`);
+  return [TEST_BIN, ...args];
 }
 
 /**
@@ -51,7 +68,7 @@ export async function runBin(args: string[], opts: BinOptions = {}): Promise<Bin
     if (v === undefined) delete env[k];
     else env[k] = v;
   }
-  const nodeArgs = opts.nodeArgs ?? [];
+  const [file, ...prefix] = crCommand([], opts.nodeArgs);
   const common = {
     env,
     extendEnv: false,
@@ -63,10 +80,10 @@ export async function runBin(args: string[], opts: BinOptions = {}): Promise<Bin
   };
   let result: Result;
   if (opts.umask !== undefined) {
-    const quoted = [NODE, ...nodeArgs, BIN].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    const quoted = [file, ...prefix].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
     result = (await execa('sh', ['-c', `umask ${opts.umask}; exec ${quoted} "$@"`, 'sh', ...args], common)) as Result;
   } else {
-    result = (await execa(NODE, [...nodeArgs, BIN, ...args], common)) as Result;
+    result = (await execa(file, [...prefix, ...args], common)) as Result;
   }
   return {
     exitCode: result.exitCode ?? -1,

@@ -1,0 +1,83 @@
+// Builds the single executable, dist/sea/cr, with Node's single executable applications (SEA),
+// as Node 20's documentation describes them: a preparation blob made by
+// `node --experimental-sea-config`, injected with postject into a copy of the Node binary that
+// runs this script. `npm run build:sea` runs `npm run build` first: the executable embeds
+//
+//   dist/sea/main.cjs             the entry (src/sea-main.ts), with V8's code cache (useCodeCache)
+//   dist/bundle/cli.js            the CLI bundle, as asset `cli.js`
+//   dist/bundle/cli.js*.cache     its two V8 code caches (scripts/code-cache.mjs), same Node binary
+//   node_modules/jq-web/jq.js     jq for --jq, and its jq.wasm (src/render/jq-source.ts)
+//
+// The result runs on the OS and architecture of the Node that built it (here Linux x64), and
+// needs no Node, npm or node_modules at run time.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { buildDefines, version } from './build-meta.mjs';
+
+const OUT = 'dist/sea';
+const BIN = join(OUT, process.platform === 'win32' ? 'cr.exe' : 'cr');
+// The fuse Node's binary carries for postject to flip (Node's SEA documentation).
+const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+const require = createRequire(import.meta.url);
+const jqWeb = join(require.resolve('jq-web/package.json'), '..');
+
+if (!existsSync('dist/bundle/cli.js')) throw new Error('scripts/build-sea.mjs: dist/bundle/cli.js is missing; run `npm run build` first');
+rmSync(OUT, { recursive: true, force: true });
+mkdirSync(OUT, { recursive: true });
+
+await build({
+  entryPoints: ['src/sea-main.ts'],
+  outfile: join(OUT, 'main.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  // run-bundle.ts is imported for two helpers; its own entry (and import.meta) is not used here.
+  define: { ...buildDefines(), 'import.meta.dirname': '__dirname' },
+});
+
+const assets = {
+  'cli.js': 'dist/bundle/cli.js',
+  'jq.js': join(jqWeb, 'jq.js'),
+  'jq.wasm': join(jqWeb, 'jq.wasm'),
+};
+for (const cache of ['cli.js.cache', 'cli.js.local.cache']) {
+  const file = join('dist/bundle', cache);
+  if (existsSync(file)) assets[cache] = file;
+  else console.warn(`warning: ${file} is missing: the single executable starts without it (slower)`);
+}
+const config = join(OUT, 'sea-config.json');
+const blob = join(OUT, 'sea-prep.blob');
+writeFileSync(config, JSON.stringify({ main: join(OUT, 'main.cjs'), output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets }, null, 2));
+
+const quiet = { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' };
+function run(file, args, options = {}) {
+  try {
+    return execFileSync(file, args, { ...quiet, ...options });
+  } catch (err) {
+    process.stderr.write(`${err.stdout ?? ''}${err.stderr ?? ''}`);
+    throw new Error(`scripts/build-sea.mjs: ${file} ${args.join(' ')} failed`);
+  }
+}
+
+run(process.execPath, ['--experimental-sea-config', config]);
+copyFileSync(process.execPath, BIN);
+chmodSync(BIN, 0o755);
+run(process.execPath, [require.resolve('postject/dist/cli.js'), BIN, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', FUSE]);
+rmSync(blob);
+
+// The executable answers by itself, with nothing of this machine's Node on PATH.
+const env = { PATH: '', HOME: OUT, CR_CONFIG_DIR: OUT };
+const said = run(BIN, ['--version'], { env }).trim();
+if (said !== version) throw new Error(`scripts/build-sea.mjs: ${BIN} --version said ${JSON.stringify(said)}, not ${version}`);
+const info = JSON.parse(run(BIN, ['version', '--json'], { env }));
+if (!info.startupCache.inUse) console.warn(`warning: the single executable does not use its code cache (${info.startupCache.status})`);
+const mb = (statSync(BIN).size / 2 ** 20).toFixed(1);
+console.log(`${BIN}: cr ${version}, Node ${process.version}, ${process.platform}-${process.arch}, ${mb} MiB`);
