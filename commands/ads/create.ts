@@ -125,7 +125,7 @@ export async function create(ctx: Context, f: Flags): Promise<void> {
         { header: 'CAMPAIGN', value: (a) => a.campaignName || a.campaignId || '-' },
         { header: 'DESTINATION', value: (a) => a.destinationUrl },
         { header: 'IMAGES', kind: 'number', value: (a) => a.imageUrls.length, align: 'right' },
-        dateColumn('CREATED', (a: AdCreative) => a.createdAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true }),
+        dateColumn('CREATED', (a: AdCreative) => a.createdAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true, past: true }),
       ],
     },
   );

@@ -49,7 +49,7 @@ export const nurtureColumns = (when: ShownTime): Column<NurtureSequence>[] => [
   { header: 'TITLE', value: (s) => s.title, max: 60 },
   { header: 'STATUS', kind: 'code', value: (s) => s.status },
   { header: 'STEPS', kind: 'number', value: (s) => s.stepCount, align: 'right' },
-  dateColumn('UPDATED', (s: NurtureSequence) => s.updatedAt, when, { time: true }),
+  dateColumn('UPDATED', (s: NurtureSequence) => s.updatedAt, when, { time: true, past: true }),
 ];
 
 export async function list(ctx: Context, f: Flags): Promise<void> {

@@ -46,8 +46,8 @@ export async function list(ctx: Context, o: { store?: string }): Promise<void> {
         { header: 'ROLE', kind: 'code', value: (k) => String(k.role) },
         { header: 'SCOPE', kind: 'id', value: (k) => (k.website_id ? `website ${k.website_id}` : `agency ${k.agency_id}`) },
         // Dates as in every table: local time and a hint on a terminal, plain ISO piped.
-        dateColumn('CREATED', (k: KeyInfo) => String(k.created_at), when, { time: true }),
-        dateColumn('REVOKED', (k: KeyInfo) => (k.revoked_at ? String(k.revoked_at) : null), when, { time: true }),
+        dateColumn('CREATED', (k: KeyInfo) => String(k.created_at), when, { time: true, past: true }),
+        dateColumn('REVOKED', (k: KeyInfo) => (k.revoked_at ? String(k.revoked_at) : null), when, { time: true, past: true }),
       ],
       empty: 'No keys.',
     },
