@@ -123,7 +123,7 @@ export function relativeTime(ms: number): string {
       return ms >= 0 ? `in ${label}` : `${label} ago`;
     }
   }
-  return ms >= 0 ? 'in less than a minute' : 'just now';
+  return ms > 0 ? 'in less than a minute' : 'just now';
 }
 
 /** Confidence 0..1 (or already a percentage) as `87%`. */
