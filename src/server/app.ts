@@ -1,3 +1,4 @@
+import { receivedAt } from './received-at.js';
 import type { IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
 import type { Context as HonoContext } from 'hono';
@@ -98,7 +99,9 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
   if (opts.log) {
     const log = opts.log;
     app.use('*', async (c, next) => {
-      const t0 = performance.now();
+      // From when the server took the request: injected latency counts (src/server/received-at.ts).
+      const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+      const t0 = (incoming && receivedAt.get(incoming)) ?? performance.now();
       await next();
       const status = c.error && uploadAborted(c, c.error) ? CLIENT_CLOSED_REQUEST : c.res.status;
       log({ method: c.req.method, path: c.req.path, status, ms: Math.round(performance.now() - t0), keyId: c.get('keyId') });

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CLIENT_CLOSED_REQUEST } from './app.js';
 import type { RequestLogEntry } from './app.js';
 import { readIncomingText } from './body.js';
+import { receivedAt } from './received-at.js';
 import type { ServerCore } from './core-types.js';
 import { dateText } from './date-header.js';
 import { hostAndOriginAllowed } from './host-check.js';
@@ -52,7 +53,7 @@ export function tableFirstListener(o: TableFirstOptions): Listener {
     const url = req.url ?? '';
     // Without a Host, or refused by the check: the app answers (and logs) it as it always did.
     if (host === undefined || !permitted(host, origin)) return o.fallback(req, res);
-    const started = o.log ? performance.now() : 0;
+    const started = o.log ? (receivedAt.get(req) ?? performance.now()) : 0;
     const method = req.method ?? 'GET';
     const pending = tableRequest({ method, url, headers: req.headers as Record<string, string | undefined>, readBody: () => readIncomingText(req) });
     if (!pending) return o.fallback(req, res);
