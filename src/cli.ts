@@ -124,7 +124,9 @@ function reportError(ctx: Context, error: unknown): number {
   const code = exitCodeOf(error);
   // One line, as the CLI contract says: a usage error's hint joins its message.
   const base = error instanceof Error ? error.message : String(error);
-  const message = redactKeys(error instanceof UsageError ? withHint(base, error.hint) : base);
+  let message = redactKeys(error instanceof UsageError ? withHint(base, error.hint) : base);
+  // A refused key: where it came from and what to run (docs/cli-contract.md §5, exit 3).
+  if (error instanceof ApiError && error.status === 401 && ctx.refusedKeyAdvice) message = withHint(message, ctx.refusedKeyAdvice);
   const errCode = error instanceof CrError ? error.code : 'INTERNAL';
   if (ctx.globals.json) {
     // Scripts get the API's own message (and its details); the text form also names the request.
