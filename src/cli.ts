@@ -8,7 +8,8 @@ import { escapeControls } from './render/escape.js';
 import { checkScriptFlags } from './output/flags.js';
 import { answerVersion, version } from './version.js';
 import { MAX_TIMEOUT_SECONDS } from './http/deadline.js';
-import { commandIndex, expandHelpWord, fromCommander, namesUnknownCommand, withHint } from './cli-usage.js';
+import { visibleGlobalOptions } from './cli-globals.js';
+import { commandIndex, commandPath, expandHelpWord, fromCommander, namesUnknownCommand, withHint } from './cli-usage.js';
 
 /**
  * The spellings of the program's options that take a value (`<value>` or `[value]`), read
@@ -46,6 +47,8 @@ export async function rootProgram(): Promise<Command> {
     new Command('cr')
       .description('Operator CLI for the content management service API')
       .version(version(), '-V, --version', 'print the version')
+      // Listed once, in `cr --help`; each command's help shows the ones it honours (src/cli-globals.ts).
+      .optionsGroup('Global Options:')
       .addOption(new Option('--profile <name>', 'use this stored profile').argParser(parseProfileName))
       .option('--base-url <url>', 'API base URL, ending in /api/v1')
       .option('--json', 'print the response data as JSON')
@@ -62,6 +65,9 @@ export async function rootProgram(): Promise<Command> {
       .option('--csv', 'print the rows as CSV (RFC 4180) with a header row and full values')
       .option('--jsonl', 'print a list as JSON Lines, one item a line (streams with --all)')
       .option('-q, --quiet', 'print only ids, one a line; nothing on stderr but errors')
+      .option('--csv-safe', 'with --csv: make cells a spreadsheet would run as formulas inert (a leading \')')
+      .option('--wide', 'tables at a terminal with every cell whole (rows may be wider than the terminal)')
+      .option('--no-headers', 'tables and CSV without their header row')
       .option('--no-color', 'disable colour')
       .showSuggestionAfterError(true)
       .addHelpText('after', "\nRun `cr <command> --help` for a command's flags and examples.\nDocs: README.md (quick start, profiles, exit codes).")
@@ -99,6 +105,9 @@ export async function buildProgram(ctx: Context, argv: string[], all = false): P
       csv: Boolean(o.csv),
       jsonl: Boolean(o.jsonl),
       quiet: Boolean(o.quiet),
+      csvSafe: Boolean(o.csvSafe),
+      wide: Boolean(o.wide),
+      headers: o.headers !== false,
     });
     checkScriptFlags(action, ctx.globals);
     if (ctx.globals.jq !== undefined) await (await import('./render/jq.js')).checkJq(ctx.globals.jq);
@@ -116,7 +125,7 @@ function configureTree(cmd: Command, ctx: Context): void {
     writeErr: () => {},
     outputError: () => {},
   });
-  cmd.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+  cmd.configureHelp({ showGlobalOptions: true, sortSubcommands: false, visibleGlobalOptions });
   for (const sub of cmd.commands) configureTree(sub, ctx);
 }
 
@@ -164,6 +173,13 @@ export async function run(given: string[], ctx: Context = createContext()): Prom
     return 0;
   } catch (error) {
     const e = error as CommanderError;
+    // `cr` alone, or a group without its verb (`cr nurture`): that command's help, exit 0, as gh does.
+    if (program && e?.code === 'commander.help') {
+      let cmd = program;
+      for (const name of commandPath(program, argv, valueFlagsOf(program))) cmd = cmd.commands.find((c) => c.name() === name)!;
+      cmd.outputHelp();
+      return 0;
+    }
     if (program && e && typeof e.code === 'string' && e.code.startsWith('commander.')) {
       const usage = fromCommander(e, argv, program, valueFlagsOf(program));
       if (!usage) return 0;

@@ -34,13 +34,15 @@ export async function list(ctx: Context, f: { type?: string; limit?: number }): 
       rows: learnings,
       id: (l) => l.id,
       columns: [
-        { header: 'CONF', kind: 'number', value: (l: Learning) => formatPercent(l.confidenceScore), align: 'right', csv: (l) => l.confidenceScore },
-        { header: 'TYPE', kind: 'code', value: (l) => l.dimensionType },
-        { header: 'VALUE', value: (l) => l.dimensionValue },
-        { header: 'CHANNEL', kind: 'code', value: (l) => l.channel },
-        { header: 'EVIDENCE', kind: 'number', value: (l) => l.evidenceCount, align: 'right' },
+        { header: 'ID', kind: 'id', field: 'id', value: (l: Learning) => l.id },
+        // A ratio: `87%` at a terminal, the API's number piped.
+        { header: 'CONF', kind: 'number', field: 'confidenceScore', value: (l) => formatPercent(l.confidenceScore), align: 'right', plain: (l) => l.confidenceScore },
+        { header: 'TYPE', kind: 'code', field: 'dimensionType', value: (l) => l.dimensionType },
+        { header: 'VALUE', field: 'dimensionValue', value: (l) => l.dimensionValue },
+        { header: 'CHANNEL', kind: 'code', field: 'channel', value: (l) => l.channel },
+        { header: 'EVIDENCE', kind: 'number', field: 'evidenceCount', value: (l) => l.evidenceCount, align: 'right' },
         // Cut to what the terminal has left; the cap only bounds very wide terminals.
-        { header: 'SUMMARY', value: (l) => l.summary, max: 120 },
+        { header: 'SUMMARY', field: 'summary', value: (l) => l.summary, max: 120 },
       ],
       footer: learnings.length < total ? `showing ${learnings.length} of ${total}; raise --limit for more` : undefined,
       partial: learnings.length < total ? `showing ${learnings.length} of ${total}; raise --limit for more` : undefined,

@@ -45,11 +45,11 @@ export const listCommand = (ctx: Context) =>
 
 /** The table's columns; `--csv` takes the full update time. */
 export const nurtureColumns = (when: ShownTime): Column<NurtureSequence>[] => [
-  { header: 'ID', kind: 'id', value: (s) => s.contentId },
-  { header: 'TITLE', value: (s) => s.title, max: 60 },
-  { header: 'STATUS', kind: 'code', value: (s) => s.status },
-  { header: 'STEPS', kind: 'number', value: (s) => s.stepCount, align: 'right' },
-  dateColumn('UPDATED', (s: NurtureSequence) => s.updatedAt, when, { time: true, past: true }),
+  { header: 'ID', kind: 'id', field: 'contentId', value: (s) => s.contentId },
+  { header: 'TITLE', field: 'title', value: (s) => s.title, max: 60 },
+  { header: 'STATUS', kind: 'code', field: 'status', value: (s) => s.status },
+  { header: 'STEPS', kind: 'number', field: 'stepCount', value: (s) => s.stepCount, align: 'right' },
+  { ...dateColumn('UPDATED', (s: NurtureSequence) => s.updatedAt, when, { time: true, past: true }), field: 'updatedAt' },
 ];
 
 export async function list(ctx: Context, f: Flags): Promise<void> {
