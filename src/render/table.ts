@@ -34,6 +34,8 @@ export interface TableOptions {
   wide?: boolean;
   /** `--no-headers`: rows only. */
   headers?: boolean;
+  /** False where a reader acts on every id (a bulk run's report): ids stay whole, blocks come sooner. */
+  shortIds?: boolean;
 }
 
 /** Every cell escaped onto one line and measured once, in its full form and its short forms. */
@@ -79,6 +81,7 @@ export function drawTable<T>(
   if (width >= MIN_TABLE_WIDTH) {
     const made = new Map<string, ReturnType<typeof m.variant>>();
     for (const step of STEPS) {
+      if (step.ids && opts.shortIds === false) continue;
       const key = `${step.dates}${step.ids}`;
       if (!made.has(key)) made.set(key, step.dates || step.ids ? m.variant(step.dates, step.ids) : m.full);
       const forms = made.get(key)!;
