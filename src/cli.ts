@@ -65,7 +65,7 @@ export async function rootProgram(): Promise<Command> {
       .option('--csv', 'print the rows as CSV (RFC 4180) with a header row and full values')
       .option('--jsonl', 'print a list as JSON Lines, one item a line (streams with --all)')
       .option('-q, --quiet', 'print only ids, one a line; nothing on stderr but errors')
-      .option('--csv-safe', 'with --csv: make cells a spreadsheet would run as formulas inert (a leading \')')
+      .option('--csv-safe', "with --csv: make cells a spreadsheet would run as formulas inert (a leading ')")
       .option('--wide', 'tables at a terminal with every cell whole (rows may be wider than the terminal)')
       .option('--no-headers', 'tables and CSV without their header row')
       .option('--no-color', 'disable colour')

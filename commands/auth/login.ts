@@ -86,7 +86,10 @@ async function verify(ctx: Context, baseUrl: string, key: string, crmSegment?: s
     await client.call(routes.getFinanceSummary);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401)
-      throw new AuthMissingError(`The server rejected the key ${maskKey(key)} (HTTP 401); nothing was stored; ${whereToGetKey(baseUrl)}`, error.code ?? 'INVALID_API_KEY');
+      throw new AuthMissingError(
+        `The server rejected the key ${maskKey(key)} (HTTP 401); nothing was stored; ${whereToGetKey(baseUrl)}`,
+        error.code ?? 'INVALID_API_KEY',
+      );
     throw error;
   }
 }

@@ -36,7 +36,14 @@ export async function list(ctx: Context, f: { type?: string; limit?: number }): 
       columns: [
         { header: 'ID', kind: 'id', field: 'id', value: (l: Learning) => l.id },
         // A ratio: `87%` at a terminal, the API's number piped.
-        { header: 'CONF', kind: 'number', field: 'confidenceScore', value: (l) => formatPercent(l.confidenceScore), align: 'right', plain: (l) => l.confidenceScore },
+        {
+          header: 'CONF',
+          kind: 'number',
+          field: 'confidenceScore',
+          value: (l) => formatPercent(l.confidenceScore),
+          align: 'right',
+          plain: (l) => l.confidenceScore,
+        },
         { header: 'TYPE', kind: 'code', field: 'dimensionType', value: (l) => l.dimensionType },
         { header: 'VALUE', field: 'dimensionValue', value: (l) => l.dimensionValue },
         { header: 'CHANNEL', kind: 'code', field: 'channel', value: (l) => l.channel },

@@ -50,7 +50,10 @@ export async function schedule(ctx: Context, o: { id: string; at: string; dryRun
       columns: [
         { header: 'ID', kind: 'id', field: 'id', value: (p: ScheduledPost) => p.id },
         { header: 'STATUS', kind: 'code', field: 'status', value: (p) => p.status, style: (t, _p, s) => s.green(t) },
-        { ...dateColumn('SCHEDULED', (p: ScheduledPost) => p.scheduledAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true }), field: 'scheduledAt' },
+        {
+          ...dateColumn('SCHEDULED', (p: ScheduledPost) => p.scheduledAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true }),
+          field: 'scheduledAt',
+        },
       ],
     },
   );

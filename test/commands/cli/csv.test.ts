@@ -40,9 +40,7 @@ describe('--csv', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     // Headed by the JSON field names (docs/cli-contract.md "For scripts").
     expect(r.stdout.split('\r\n')[0]).toBe('contentId,title,status,stepCount,updatedAt');
-    expect(records(r.stdout)).toEqual(
-      json.sequences.map((s) => ({ contentId: s.contentId, title: s.title, status: s.status, stepCount: String(s.stepCount), updatedAt: s.updatedAt })),
-    );
+    expect(records(r.stdout)).toEqual(json.sequences.map((s) => ({ contentId: s.contentId, title: s.title, status: s.status, stepCount: String(s.stepCount), updatedAt: s.updatedAt })));
   });
 
   it('crm agents: the whole prompt, line break and commas included, survives a round trip', async () => {
@@ -65,16 +63,7 @@ describe('--csv', () => {
     const r = await h.cr(['finance', 'summary', '--csv']);
     expect(r.exitCode, r.stderr).toBe(0);
     const rows = records(r.stdout);
-    expect(Object.keys(rows[0]!)).toEqual([
-      'entity.id',
-      'entity.name',
-      'currency',
-      'activeMrr',
-      'activeClientCount',
-      'nextRenewalDate',
-      'monthlyCostCents',
-      'monthlyAiCostCents',
-    ]);
+    expect(Object.keys(rows[0]!)).toEqual(['entity.id', 'entity.name', 'currency', 'activeMrr', 'activeClientCount', 'nextRenewalDate', 'monthlyCostCents', 'monthlyAiCostCents']);
     expect(rows.map((r) => r['entity.name'])).toEqual(json.summaries.map((s) => s.entity.name));
     expect(rows.map((r) => r.currency)).toEqual(['USD', 'EUR']);
     for (const [i, s] of json.summaries.entries()) {

@@ -25,8 +25,7 @@ describe('cr profiles list', () => {
     expect(r.exitCode).toBe(0);
     // The name (the id) first; plain values: true/false, an empty cell for no key.
     expect(r.stdout).toBe(
-      ['empty\tfalse\thttp://empty.example/api/v1\t', `prod\ttrue\thttp://prod.example/api/v1\t${MASK}`, 'staging\tfalse\thttp://staging.example/api/v1\tcr_5555…6666'].join('\n') +
-        '\n',
+      ['empty\tfalse\thttp://empty.example/api/v1\t', `prod\ttrue\thttp://prod.example/api/v1\t${MASK}`, 'staging\tfalse\thttp://staging.example/api/v1\tcr_5555…6666'].join('\n') + '\n',
     );
     expect(r.stdout).not.toMatch(/\x1b\[/);
   });
