@@ -236,7 +236,12 @@ export class ApiClient {
         });
       }
       const why = describeNetworkFailure(cause, byDeadline ? this.options.deadline!.seconds * 1000 : timeoutMs);
-      throw new NetworkError(method, redactKeys(url), byDeadline && why.startsWith('Timed out') ? `${why} (--timeout, retries included)` : why, { cause });
+      // A time-out is told apart from a refused or broken connection (docs/cli-contract.md §5: TIMEOUT, still exit 8).
+      const timedOut = why.startsWith('Timed out');
+      throw new NetworkError(method, redactKeys(url), byDeadline && timedOut ? `${why} (--timeout, retries included)` : why, {
+        cause,
+        code: timedOut ? 'TIMEOUT' : undefined,
+      });
     } finally {
       done?.();
     }
