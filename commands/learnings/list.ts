@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../../src/context.js';
-import { completeWith, intArg, withExamples } from '../../src/cli-kit.js';
+import { choice, completeWith, intArg, withExamples } from '../../src/cli-kit.js';
 import { DIMENSION_TYPES, LEARNINGS_MAX_LIMIT } from '../../src/api/vocabulary.js';
 import { scriptable } from '../../src/output/flags.js';
 import { routes } from '../../src/api/routes.js';
@@ -14,7 +14,14 @@ export const listCommand = (ctx: Context) =>
     withExamples(
       new Command('list')
         .description('list confirmed learnings in API order (highest confidence first)')
-        .addOption(completeWith(new Option('--type <type>', `only this dimension type (dimension_type): ${DIMENSION_TYPES.join(', ')}`), DIMENSION_TYPES))
+        .addOption(
+          completeWith(
+            new Option('--type <type>', `only this dimension type (dimension_type): ${DIMENSION_TYPES.join(', ')}`).argParser(
+              choice('--type', DIMENSION_TYPES),
+            ),
+            DIMENSION_TYPES,
+          ),
+        )
         .option('--limit <n>', `maximum number of learnings, 1-${LEARNINGS_MAX_LIMIT} (server default 50)`, intArg('--limit', 1, LEARNINGS_MAX_LIMIT))
         .action((f: { type?: string; limit?: number }) => list(ctx, f)),
       ['cr learnings list --type hook --limit 10', "cr learnings list --jq '.learnings[].summary'", 'cr learnings list --csv > learnings.csv'],

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
+import { checkUuid } from '../../src/ids.js';
 import { UsageError } from '../../src/errors.js';
 import { scriptable } from '../../src/output/flags.js';
 import { routes } from '../../src/api/routes.js';
@@ -34,6 +35,7 @@ export const scheduleCommand = (ctx: Context) =>
   );
 
 export async function schedule(ctx: Context, o: { id: string; at: string; dryRun: boolean }): Promise<void> {
+  checkUuid('the post id', o.id);
   const now = ctx.now();
   // Refused before anything is sent: a past time would only come back as a 400.
   const at = requireFuture(parseWhen(o.at, now), now, o.at);
