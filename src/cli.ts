@@ -41,6 +41,9 @@ function parseProfileName(value: string): string {
   return value;
 }
 
+/** `cr help TOPIC` pages (src/help-topics.ts, loaded only when asked for). */
+const HELP_TOPICS = ['environment', 'exit-codes', 'formatting'];
+
 /** The root command with the global options (docs/cli-contract.md §2) and no groups yet. */
 export async function rootProgram(): Promise<Command> {
   const { Command, Option } = await import('commander');
@@ -71,7 +74,10 @@ export async function rootProgram(): Promise<Command> {
       .option('--no-headers', 'tables and CSV without their header row')
       .option('--no-color', 'disable colour')
       .showSuggestionAfterError(true)
-      .addHelpText('after', "\nRun `cr <command> --help` for a command's flags and examples.\nDocs: README.md (quick start, profiles, exit codes).")
+      .addHelpText(
+        'after',
+        "\nRun `cr <command> --help` for a command's flags and examples.\nHelp topics: `cr help environment`, `cr help exit-codes`, `cr help formatting`.\nDocs: README.md (quick start, profiles, exit codes).",
+      )
   );
 }
 
@@ -167,6 +173,12 @@ export async function run(given: string[], ctx: Context = createContext()): Prom
   try {
     const valueFlags = valueFlagsOf(await rootProgram());
     const help = expandHelpWord(given, valueFlags);
+    // `cr help environment`: a topic, not a command (docs/cli-contract.md "Help").
+    const topic = help.bare?.filter((a) => !a.startsWith('-'));
+    if (topic?.length === 1 && HELP_TOPICS.includes(topic[0]!)) {
+      ctx.io.out.write((await import('./help-topics.js')).TOPICS[topic[0]!]!);
+      return 0;
+    }
     argv = help.argv;
     program = await buildProgram(ctx, argv);
     // `cr help finance summry`: parsed without --help, commander reports the unknown
