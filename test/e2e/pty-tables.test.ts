@@ -60,7 +60,6 @@ async function onPty(args: string[], cols: number): Promise<{ lines: string[]; c
     timeout: 30_000,
     stdin: 'ignore',
   });
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: colour codes are what is removed.
   const lines = String(r.stdout)
     .replace(/\u001b\[[0-9;]*m/g, '')
     .replace(/\r/g, '')
