@@ -68,7 +68,7 @@ describe('parallel local commands on one store', () => {
       expect(r.stdout).toBe(first.stdout);
     }
     // A command that must write the store is refused at once, naming the server and its port.
-    const create = await runBin(['local', 'keys', 'create', '--role', 'viewer', '--website', 'x'], { env: env(home), configDir: home });
+    const create = await runBin(['local', 'keys', 'create', '--role', 'viewer', '--website', '0b253a23-6fd1-4921-86e4-4954cb8dbbba'], { env: env(home), configDir: home });
     expect(create.exitCode).toBe(1);
     expect(create.stderr).toContain(`is in use by another cr server (pid ${server.pid}, cr serve on port ${port})`);
     // Listing reads without the lock.
@@ -110,7 +110,7 @@ describe('a store in a read-only folder', () => {
     expect(list.exitCode).toBe(0);
     expect((JSON.parse(list.stdout) as { name: string }[]).map((k) => k.name)).toEqual(['local admin']);
 
-    const create = await inReadOnly(['local', 'keys', 'create', '--role', 'viewer', '--website', 'x', '--store', store]);
+    const create = await inReadOnly(['local', 'keys', 'create', '--role', 'viewer', '--website', '0b253a23-6fd1-4921-86e4-4954cb8dbbba', '--store', store]);
     expect(create.exitCode).toBe(1);
     expect(create.stderr).toContain(`cannot write in ${dir}: the folder is on a read-only file system (EROFS)`);
     expect(create.stderr).not.toContain('INTERNAL');
