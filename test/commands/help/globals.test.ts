@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { buildProgram } from '../../../src/cli.js';
@@ -10,7 +11,7 @@ import { runCli } from '../../helpers/run-cli.js';
 describe('global options per command', () => {
   const leaves = async () => {
     const env = { HOME: '/nonexistent' };
-    const io = createIO(env, { out: { write: () => {} }, err: { write: () => {} }, isTTY: { out: false, err: false, in: false } });
+    const io = createIO(env, { out: { write: () => {} }, err: { write: () => {} }, stdin: Readable.from([]), isTTY: { out: false, err: false, in: false } });
     const program = await buildProgram(createContext(env, io), [], true);
     const found: Command[] = [];
     const walk = (c: Command) => (c.commands.length ? c.commands.forEach(walk) : found.push(c));
