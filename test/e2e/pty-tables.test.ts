@@ -87,7 +87,7 @@ describe.skipIf(!hasScript)('list tables on a pseudo-terminal', () => {
         expect(code, `${args.join(' ')} at ${cols}`).toBe(0);
         const shown = lines[0]!.split(/ {2,}/).map((c) => c.trim());
         expect(shown.length, `${args.join(' ')} at ${cols}: ${lines[0]}`).toBe(header.length);
-        shown.forEach((cell, i) => expect(headerMatches(cell, header[i]!), `${cell} for ${header[i]} at ${cols}`).toBe(true));
+        for (const [i, cell] of shown.entries()) expect(headerMatches(cell, header[i]!), `${cell} for ${header[i]} at ${cols}`).toBe(true);
         expect(
           lines.filter((l) => displayWidth(l) > cols),
           `${args.join(' ')} at ${cols}`,
