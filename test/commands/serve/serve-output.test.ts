@@ -37,8 +37,9 @@ describe('cr serve', () => {
       log: (l) => lines.push(l),
     });
     try {
-      await fetch(`${server.url}/api/v1/nurture-sequences`);
-      await fetch(`${server.url}/api/v1/openapi.json`);
+      // A table path, and one only the app answers (a 404): both carriers log.
+      await fetch(`${server.url}/api/v1/content/nurture-sequences`);
+      await fetch(`${server.url}/api/v1/no-such-path`);
     } finally {
       await server.close();
     }
