@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from './errors.js';
+import { checkUuid } from './ids.js';
 
 /** Appends real examples to a command's --help (docs/cli-contract.md: one or two per command). */
 export function withExamples(cmd: Command, examples: string[]): Command {
@@ -24,6 +25,48 @@ export const oneOf =
     if (!values.includes(value)) throw new UsageError(`${flag} must be one of ${values.join(', ')}; got "${value}"`);
     return value;
   };
+
+/** Edit distance (insertions, deletions, substitutions) between two short words. */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** The value a typo most likely meant: the nearest within a third of its length, as commander suggests commands. */
+export function nearest(value: string, values: readonly string[]): string | undefined {
+  const lower = value.toLowerCase();
+  let best: string | undefined;
+  let bestD = Math.max(1, Math.floor(lower.length / 3)) + 1;
+  for (const v of values) {
+    const d = distance(lower, v);
+    if (d < bestD) [best, bestD] = [v, d];
+  }
+  return best;
+}
+
+/**
+ * commander argParser for a value of the API's vocabulary (src/api/vocabulary.ts, the lists the
+ * server's schemas are built from): anything else is exit 2 before a request, with the values
+ * and the nearest one (docs/cli-contract.md §5).
+ */
+export const choice =
+  (flag: string, values: readonly string[]) =>
+  (value: string): string => {
+    if (values.includes(value)) return value;
+    const near = nearest(value, values);
+    throw new UsageError(`${flag} must be one of ${values.join(', ')}; got "${value}"`, near ? `did you mean ${near}?` : undefined);
+  };
+
+/** commander argParser for an id: the API's uuid format, checked before anything is sent. */
+export const uuidArg =
+  (what: string) =>
+  (value: string): string =>
+    checkUuid(what, value);
 
 /** Collects a repeatable flag into an array. */
 export const collect = (value: string, previous: string[] = []) => [...previous, value];

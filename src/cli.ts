@@ -8,7 +8,9 @@ import { escapeControls } from './render/escape.js';
 import { checkScriptFlags } from './output/flags.js';
 import { answerVersion, version } from './version.js';
 import { MAX_TIMEOUT_SECONDS } from './http/deadline.js';
-import { commandIndex, expandHelpWord, fromCommander, namesUnknownCommand, withHint } from './cli-usage.js';
+import { visibleGlobalOptions } from './cli-globals.js';
+import { checkUuid } from './ids.js';
+import { commandIndex, commandPath, expandHelpWord, fromCommander, namesUnknownCommand, withHint } from './cli-usage.js';
 
 /**
  * The spellings of the program's options that take a value (`<value>` or `[value]`), read
@@ -39,6 +41,9 @@ function parseProfileName(value: string): string {
   return value;
 }
 
+/** `cr help TOPIC` pages (src/help-topics.ts, loaded only when asked for). */
+const HELP_TOPICS = ['environment', 'exit-codes', 'formatting'];
+
 /** The root command with the global options (docs/cli-contract.md §2) and no groups yet. */
 export async function rootProgram(): Promise<Command> {
   const { Command, Option } = await import('commander');
@@ -46,6 +51,8 @@ export async function rootProgram(): Promise<Command> {
     new Command('cr')
       .description('Operator CLI for the content management service API')
       .version(version(), '-V, --version', 'print the version')
+      // Listed once, in `cr --help`; each command's help shows the ones it honours (src/cli-globals.ts).
+      .optionsGroup('Global Options:')
       .addOption(new Option('--profile <name>', 'use this stored profile').argParser(parseProfileName))
       .option('--base-url <url>', 'API base URL, ending in /api/v1')
       .option('--json', 'print the response data as JSON')
@@ -62,9 +69,15 @@ export async function rootProgram(): Promise<Command> {
       .option('--csv', 'print the rows as CSV (RFC 4180) with a header row and full values')
       .option('--jsonl', 'print a list as JSON Lines, one item a line (streams with --all)')
       .option('-q, --quiet', 'print only ids, one a line; nothing on stderr but errors')
+      .option('--csv-safe', "with --csv: make cells a spreadsheet would run as formulas inert (a leading ')")
+      .option('--wide', 'tables at a terminal with every cell whole (rows may be wider than the terminal)')
+      .option('--no-headers', 'tables and CSV without their header row')
       .option('--no-color', 'disable colour')
       .showSuggestionAfterError(true)
-      .addHelpText('after', "\nRun `cr <command> --help` for a command's flags and examples.\nDocs: README.md (quick start, profiles, exit codes).")
+      .addHelpText(
+        'after',
+        "\nRun `cr <command> --help` for a command's flags and examples.\nHelp topics: `cr help environment`, `cr help exit-codes`, `cr help formatting`.\nDocs: README.md (quick start, profiles, exit codes).",
+      )
   );
 }
 
@@ -99,8 +112,13 @@ export async function buildProgram(ctx: Context, argv: string[], all = false): P
       csv: Boolean(o.csv),
       jsonl: Boolean(o.jsonl),
       quiet: Boolean(o.quiet),
+      csvSafe: Boolean(o.csvSafe),
+      wide: Boolean(o.wide),
+      headers: o.headers !== false,
     });
     checkScriptFlags(action, ctx.globals);
+    // website_id is a uuid in every schema that takes it (src/api/schemas/common.ts): checked before anything is sent.
+    if (ctx.globals.website !== undefined) checkUuid('--website', ctx.globals.website);
     if (ctx.globals.jq !== undefined) await (await import('./render/jq.js')).checkJq(ctx.globals.jq);
   });
   configureTree(program, ctx);
@@ -116,7 +134,7 @@ function configureTree(cmd: Command, ctx: Context): void {
     writeErr: () => {},
     outputError: () => {},
   });
-  cmd.configureHelp({ showGlobalOptions: true, sortSubcommands: false });
+  cmd.configureHelp({ showGlobalOptions: true, sortSubcommands: false, visibleGlobalOptions });
   for (const sub of cmd.commands) configureTree(sub, ctx);
 }
 
@@ -124,7 +142,9 @@ function reportError(ctx: Context, error: unknown): number {
   const code = exitCodeOf(error);
   // One line, as the CLI contract says: a usage error's hint joins its message.
   const base = error instanceof Error ? error.message : String(error);
-  const message = redactKeys(error instanceof UsageError ? withHint(base, error.hint) : base);
+  let message = redactKeys(error instanceof UsageError ? withHint(base, error.hint) : base);
+  // A refused key: where it came from and what to run (docs/cli-contract.md §5, exit 3).
+  if (error instanceof ApiError && error.status === 401 && ctx.refusedKeyAdvice) message = withHint(message, ctx.refusedKeyAdvice);
   const errCode = error instanceof CrError ? error.code : 'INTERNAL';
   if (ctx.globals.json) {
     // Scripts get the API's own message (and its details); the text form also names the request.
@@ -153,6 +173,12 @@ export async function run(given: string[], ctx: Context = createContext()): Prom
   try {
     const valueFlags = valueFlagsOf(await rootProgram());
     const help = expandHelpWord(given, valueFlags);
+    // `cr help environment`: a topic, not a command (docs/cli-contract.md "Help").
+    const topic = help.bare?.filter((a) => !a.startsWith('-'));
+    if (topic?.length === 1 && HELP_TOPICS.includes(topic[0]!)) {
+      ctx.io.out.write((await import('./help-topics.js')).TOPICS[topic[0]!]!);
+      return 0;
+    }
     argv = help.argv;
     program = await buildProgram(ctx, argv);
     // `cr help finance summry`: parsed without --help, commander reports the unknown
@@ -162,6 +188,13 @@ export async function run(given: string[], ctx: Context = createContext()): Prom
     return 0;
   } catch (error) {
     const e = error as CommanderError;
+    // `cr` alone, or a group without its verb (`cr nurture`): that command's help, exit 0, as gh does.
+    if (program && e?.code === 'commander.help') {
+      let cmd = program;
+      for (const name of commandPath(program, argv, valueFlagsOf(program))) cmd = cmd.commands.find((c) => c.name() === name)!;
+      cmd.outputHelp();
+      return 0;
+    }
     if (program && e && typeof e.code === 'string' && e.code.startsWith('commander.')) {
       const usage = fromCommander(e, argv, program, valueFlagsOf(program));
       if (!usage) return 0;

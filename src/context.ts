@@ -44,6 +44,8 @@ export interface Context {
   dispose(): Promise<void>;
   /** Every HTTP client of this run sends through it when set (in-process tests: a MockAgent). */
   dispatcher?: Dispatcher;
+  /** Where the key `api()` sends came from and what to run, said when the server refuses it (401). */
+  refusedKeyAdvice?: string;
 }
 
 /** The one place where real dependencies are built. */
@@ -82,12 +84,15 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, io: IO = pro
     api() {
       client ??= (async () => {
         if (!ctx.globals.local) {
-          const { requireUsable } = await import('./credentials.js');
-          return ctx.connect(requireUsable(await ctx.credentials()));
+          const { requireUsable, refusedKeyAdvice } = await import('./credentials.js');
+          const creds = requireUsable(await ctx.credentials());
+          ctx.refusedKeyAdvice = refusedKeyAdvice(creds);
+          return ctx.connect(creds);
         }
         const { startEmbedded } = await import('./local/embedded.js');
         const local = await startEmbedded(ctx);
         cleanups.push(local.close);
+        ctx.refusedKeyAdvice = 'the key came from the local store (--local); run `cr local keys create` for a new one';
         return ctx.connect(local);
       })();
       return client;

@@ -1,5 +1,5 @@
 import { AuthMissingError, UsageError } from './errors.js';
-import { API_KEY_PATTERN } from './api/vocabulary.js';
+import { API_KEY_PATTERN, LOOPBACK_HOSTS } from './api/vocabulary.js';
 import { maskKey } from './redact.js';
 import { DEFAULT_PROFILE, type Profile, type ProfileStore } from './profiles.js';
 
@@ -69,13 +69,37 @@ export function requireUsable(c: Credentials, need: { key?: boolean } = {}): Cre
   // A malformed key would only come back as a network error (a bad header) or a 401.
   if (need.key !== false && c.key && !API_KEY_PATTERN.test(c.key)) {
     const from = c.source.key === 'env' ? 'CR_API_KEY' : `the key of profile "${c.profile}"`;
-    throw new UsageError(
-      `${from} is not an API key (${maskKey(c.key)})`,
-      'expected cr_ followed by 40 lowercase hex characters; create one at /integrations/api-keys in the admin interface',
-    );
+    throw new UsageError(`${from} is not an API key (${maskKey(c.key)})`, `expected cr_ followed by 40 lowercase hex characters; ${whereToGetKey(c.baseUrl)}`);
   }
   if (!c.baseUrl) throw new AuthMissingError(`No base URL for profile "${c.profile}". Run \`cr auth login --base-url URL\` or set CR_BASE_URL.`);
   return c as Credentials & { baseUrl: string };
+}
+
+/** Whether a base URL names this machine: a local server (`cr serve`), whose keys `cr local keys` makes. */
+export function isLocalUrl(baseUrl: string | undefined): boolean {
+  if (!baseUrl) return false;
+  try {
+    return LOOPBACK_HOSTS.has(new URL(baseUrl).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** Where a key comes from: the admin interface of a deployment, `cr local keys create` for a local server. */
+export function whereToGetKey(baseUrl: string | undefined): string {
+  return isLocalUrl(baseUrl)
+    ? 'a local server takes a key of its store: run `cr local keys create` (or `cr local init`)'
+    : 'create one at /integrations/api-keys in the admin interface';
+}
+
+/**
+ * What to do when the server refuses (401) the key these credentials sent: names where the
+ * key came from (docs/cli-contract.md "Credentials": a profile, CR_API_KEY) and what to run.
+ */
+export function refusedKeyAdvice(c: Credentials): string {
+  const get = whereToGetKey(c.baseUrl);
+  if (c.source.key === 'env') return `the key came from CR_API_KEY; set it to a valid key (${get}) or unset it to use profile "${c.profile}"`;
+  return `the key came from profile "${c.profile}"; run \`cr auth login --profile ${c.profile}\` with a valid key (${get})`;
 }
 
 /**
@@ -101,5 +125,19 @@ export function checkBaseUrl(value: string, where: string): string {
       'remove "user:password@": cr authenticates with the API key alone',
     );
   }
-  return url.toString().replace(/\/+$/, '');
+  const normal = url.toString().replace(/\/+$/, '');
+  // Every path of the API is under /api/v1 (docs/cli-contract.md "Credentials"): anything else
+  // would send each request to a path the server does not have, and fail only after the key is asked.
+  if (!/\/api\/v1$/.test(url.pathname.replace(/\/+$/, ''))) {
+    throw new UsageError(`the base URL from ${where} does not end in /api/v1: "${value.trim()}"`, `did you mean ${suggestApiBase(url)}?`);
+  }
+  return normal;
+}
+
+/** The API base a URL most likely meant: up to its /api/v1 when it holds one deeper down, else with /api/v1 added. */
+function suggestApiBase(url: URL): string {
+  const path = url.pathname.replace(/\/+$/, '');
+  const at = path.indexOf('/api/v1/');
+  const base = at >= 0 ? path.slice(0, at) : path.replace(/\/api$/, '');
+  return `${url.origin}${base}/api/v1`;
 }

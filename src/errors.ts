@@ -23,10 +23,11 @@ export class UsageError extends CrError {
   }
 }
 
-/** No key configured at all. Exit 3. */
+/** No key configured at all, or a key the server refused before it was stored. Exit 3. */
 export class AuthMissingError extends CrError {
-  constructor(message = 'No API key configured. Run `cr auth login`, set CR_API_KEY, or pass --local.') {
-    super(message, { code: 'NO_API_KEY' });
+  constructor(message = 'No API key configured. Run `cr auth login`, set CR_API_KEY, or pass --local.', code = 'NO_API_KEY') {
+    // A refused key (`auth login` checking one) carries the server's INVALID_API_KEY: the code matches the message.
+    super(message, { code });
   }
 }
 

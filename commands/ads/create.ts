@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { Context } from '../../src/context.js';
-import { collect, completeWith, withExamples } from '../../src/cli-kit.js';
+import { choice, collect, completeWith, uuidArg, withExamples } from '../../src/cli-kit.js';
 import { AD_FORMATS, AD_PLATFORMS } from '../../src/api/vocabulary.js';
 import { scriptable } from '../../src/output/flags.js';
 import { UsageError } from '../../src/errors.js';
@@ -36,8 +36,8 @@ export const createCommand = (ctx: Context) =>
     withExamples(
       new Command('create')
         .description('create an ad creative (flags per body field, or --body FILE; flags win over the file)')
-        .addOption(completeWith(new Option('--format <format>', `ad_format: ${AD_FORMATS.join(', ')}`), AD_FORMATS))
-        .addOption(completeWith(new Option('--ad-format <format>', 'same as --format'), AD_FORMATS))
+        .addOption(completeWith(new Option('--format <format>', `ad_format: ${AD_FORMATS.join(', ')}`).argParser(choice('--format', AD_FORMATS)), AD_FORMATS))
+        .addOption(completeWith(new Option('--ad-format <format>', 'same as --format').argParser(choice('--ad-format', AD_FORMATS)), AD_FORMATS))
         .option('--name <name>', 'name of the creative')
         .option('--campaign <id>', 'campaign_id')
         .option('--campaign-id <id>', 'same as --campaign')
@@ -46,9 +46,11 @@ export const createCommand = (ctx: Context) =>
         .option('--url <url>', 'destination_url (http or https)')
         .option('--destination-url <url>', 'same as --url')
         .option('--image <url>', 'an image URL (repeat for several)', collect)
-        .option('--product-line <id>', 'product_line_id (uuid)')
-        .option('--product-line-id <id>', 'same as --product-line')
-        .addOption(completeWith(new Option('--platform <platform>', `platform: ${AD_PLATFORMS.join(', ')}`), AD_PLATFORMS))
+        .option('--product-line <id>', 'product_line_id (uuid)', uuidArg('--product-line'))
+        .option('--product-line-id <id>', 'same as --product-line', uuidArg('--product-line-id'))
+        .addOption(
+          completeWith(new Option('--platform <platform>', `platform: ${AD_PLATFORMS.join(', ')}`).argParser(choice('--platform', AD_PLATFORMS)), AD_PLATFORMS),
+        )
         .option('--body <file>', 'JSON request body from a file, or - for stdin')
         .option('--dry-run', 'print the request and send nothing')
         .action((f: Flags) => create(ctx, f)),
@@ -87,6 +89,37 @@ export async function buildAdBody(ctx: Context, f: Flags): Promise<Record<string
   return body;
 }
 
+/** The flag of each body field, for messages about the body a command line made. */
+const FLAG_OF: Record<string, string> = {
+  website_id: '--website',
+  ad_format: '--format',
+  name: '--name',
+  campaign_id: '--campaign',
+  headline: '--headline',
+  description: '--description',
+  destination_url: '--url',
+  image_urls: '--image',
+  product_line_id: '--product-line',
+  platform: '--platform',
+};
+
+/**
+ * The body checked against the schema the server judges it by (src/api/schemas/ads.ts, loaded
+ * only here): a missing or bad field is exit 2 naming its flag, before anything is sent
+ * (docs/cli-contract.md §5), not a 400 naming an API field.
+ */
+async function checkAdBody(body: Record<string, unknown>): Promise<void> {
+  const { CreateAdCreativeBody } = await import('../../src/api/schemas/ads.js');
+  const result = CreateAdCreativeBody.safeParse(body);
+  if (result.success) return;
+  const problems = result.error.issues.map((issue) => {
+    const field = String(issue.path[0] ?? '');
+    const flag = FLAG_OF[field] ? `${FLAG_OF[field]} (${field})` : field;
+    return body[field] === undefined ? `missing ${flag}` : `${flag}: ${issue.message}`;
+  });
+  throw new UsageError(problems.join('; '), 'see `cr ads create --help`');
+}
+
 async function readBody(ctx: Context, file: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
@@ -106,9 +139,9 @@ async function readBody(ctx: Context, file: string): Promise<Record<string, unkn
 
 export async function create(ctx: Context, f: Flags): Promise<void> {
   const body = await buildAdBody(ctx, f);
+  await checkAdBody(body);
   const ep = routes.createAdCreative;
   if (f.dryRun) return printDryRun(ctx, ep, { body });
-  // The body mixes a user's --body file with flags; the server judges it (required fields: docs/api-decisions.md "not shown").
   const res = await (await ctx.api()).call(ep, { body: body as BodyOf<'createAdCreative'> });
   await render(
     ctx.io,
@@ -117,15 +150,18 @@ export async function create(ctx: Context, f: Flags): Promise<void> {
       rows: [res.data],
       id: (a) => a.id,
       columns: [
-        { header: 'ID', kind: 'id', value: (a: AdCreative) => a.id },
-        { header: 'NAME', value: (a) => a.name },
-        { header: 'PLATFORM', kind: 'code', value: (a) => a.platform },
-        { header: 'FORMAT', kind: 'code', value: (a) => a.adFormat },
-        { header: 'STATUS', kind: 'code', value: (a) => a.status },
-        { header: 'CAMPAIGN', value: (a) => a.campaignName || a.campaignId || '-' },
-        { header: 'DESTINATION', value: (a) => a.destinationUrl },
+        { header: 'ID', kind: 'id', field: 'id', value: (a: AdCreative) => a.id },
+        { header: 'NAME', field: 'name', value: (a) => a.name },
+        { header: 'PLATFORM', kind: 'code', field: 'platform', value: (a) => a.platform },
+        { header: 'FORMAT', kind: 'code', field: 'adFormat', value: (a) => a.adFormat },
+        { header: 'STATUS', kind: 'code', field: 'status', value: (a) => a.status },
+        { header: 'CAMPAIGN', field: 'campaignName', value: (a) => a.campaignName || a.campaignId || '-', plain: (a) => a.campaignName ?? null },
+        { header: 'DESTINATION', field: 'destinationUrl', value: (a) => a.destinationUrl },
         { header: 'IMAGES', kind: 'number', value: (a) => a.imageUrls.length, align: 'right' },
-        dateColumn('CREATED', (a: AdCreative) => a.createdAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true }),
+        {
+          ...dateColumn('CREATED', (a: AdCreative) => a.createdAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true, past: true }),
+          field: 'createdAt',
+        },
       ],
     },
   );

@@ -7,7 +7,7 @@ import { writeJson } from '../../src/render/json.js';
 import { readAll } from '../../src/io/streams.js';
 import { maskKey } from '../../src/redact.js';
 import { DEFAULT_PROFILE } from '../../src/profiles.js';
-import { checkBaseUrl } from '../../src/credentials.js';
+import { checkBaseUrl, whereToGetKey } from '../../src/credentials.js';
 
 interface LoginOptions {
   profile: string;
@@ -40,14 +40,11 @@ export const loginCommand = (ctx: Context) =>
     ],
   );
 
-export function checkKeyFormat(key: string, from = 'standard input'): string {
+export function checkKeyFormat(key: string, from = 'standard input', baseUrl?: string): string {
   const trimmed = key.trim();
   if (trimmed === '') throw new UsageError(`No key: ${from} was empty`, `pass the key, e.g. printf %s "$CR_KEY" | cr auth login --with-key`);
   if (!API_KEY_PATTERN.test(trimmed)) {
-    throw new UsageError(
-      'That is not an API key: expected cr_ followed by 40 lowercase hex characters',
-      'create a key at /integrations/api-keys in the admin interface',
-    );
+    throw new UsageError('That is not an API key: expected cr_ followed by 40 lowercase hex characters', whereToGetKey(baseUrl));
   }
   return trimmed;
 }
@@ -67,15 +64,18 @@ export async function login(ctx: Context, o: LoginOptions): Promise<void> {
   }
   const baseUrl = checkBaseUrl(given, where);
   const rawKey = o.withKey ? await readAll(ctx.io.stdin) : await ctx.prompt.secret('API key', { flag: '--with-key (key on stdin)' });
-  const key = checkKeyFormat(rawKey, o.withKey ? 'standard input' : 'the answer');
+  const key = checkKeyFormat(rawKey, o.withKey ? 'standard input' : 'the answer', baseUrl);
   if (o.verify) await verify(ctx, baseUrl, key, existing?.crmSegment);
   const saved = { ...existing, baseUrl, apiKey: key, ...(o.crmSegment ? { crmSegment: o.crmSegment } : {}) };
+  const before = store.activeName();
   store.save(o.profile, saved);
   // --json: the stored profile, as `cr auth status --json` shows one (key masked).
   if (ctx.globals.json) {
     writeJson(ctx.io, { profile: o.profile, baseUrl, key: maskKey(key), verified: o.verify, active: true, crmSegment: saved.crmSegment ?? CRM_PATH_SEGMENT });
   }
   ctx.notice(`Logged in: profile "${o.profile}" → ${baseUrl} with key ${maskKey(key)}${o.verify ? '' : ' (not verified)'}`);
+  // Saving makes the profile the active one: said when that changes which profile commands use.
+  if (before && before !== o.profile) ctx.notice(`"${o.profile}" is now the active profile (was "${before}"); \`cr profiles use ${before}\` switches back`);
 }
 
 async function verify(ctx: Context, baseUrl: string, key: string, crmSegment?: string): Promise<void> {
@@ -86,7 +86,10 @@ async function verify(ctx: Context, baseUrl: string, key: string, crmSegment?: s
     await client.call(routes.getFinanceSummary);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401)
-      throw new AuthMissingError(`The server rejected the key ${maskKey(key)} (401 INVALID_API_KEY); nothing was stored`);
+      throw new AuthMissingError(
+        `The server rejected the key ${maskKey(key)} (HTTP 401); nothing was stored; ${whereToGetKey(baseUrl)}`,
+        error.code ?? 'INVALID_API_KEY',
+      );
     throw error;
   }
 }

@@ -28,12 +28,13 @@ export async function subjects(ctx: Context): Promise<void> {
       rows: res.data,
       id: (b) => b.id,
       columns: [
-        { header: 'NAME', value: (b: BrandSubject) => b.subjectName },
-        { header: 'TYPE', kind: 'code', value: (b) => b.subjectType },
-        { header: 'STATUS', kind: 'code', value: (b) => b.status },
+        { header: 'ID', kind: 'id', field: 'id', value: (b: BrandSubject) => b.id },
+        { header: 'NAME', field: 'subjectName', value: (b) => b.subjectName },
+        { header: 'TYPE', kind: 'code', field: 'subjectType', value: (b) => b.subjectType },
+        { header: 'STATUS', kind: 'code', field: 'status', value: (b) => b.status },
         { header: 'IMAGES', kind: 'number', value: (b) => b.referenceImages.length, align: 'right' },
-        { header: 'PRIMARY IMAGE', value: primaryUrl, csv: (b) => (b.referenceImages.find((i) => i.isPrimary) ?? b.referenceImages[0])?.publicUrl },
-        { header: 'ID', kind: 'id', value: (b) => b.id },
+        // Derived from referenceImages: not a field of its own, so in --json and --jq, not --csv.
+        { header: 'PRIMARY IMAGE', value: primaryUrl, plain: (b) => (b.referenceImages.find((i) => i.isPrimary) ?? b.referenceImages[0])?.publicUrl },
       ],
       empty: 'No brand subjects.',
     },

@@ -39,30 +39,49 @@ async function show(ctx: Context, data: FinanceSummary, raw: unknown, headers: R
   // One clock for renewal and invoice hints: the server's Date header, else the local clock.
   const when = shownTime(ctx.env, ctx.now, headers);
   const { entities, totals } = financeRows(data);
+  // Piped, money is a plain decimal amount beside its currency (docs/cli-contract.md "For scripts").
   const entityColumns: Column<EntityRow>[] = [
+    { header: 'ID', kind: 'id', value: (r) => r.id ?? '' },
     { header: 'ENTITY', value: (r) => r.name, style: (t, r, s) => (r.total ? s.bold(t) : t) },
-    { header: 'MRR', kind: 'money', value: money((r) => r.mrr), align: 'right' },
+    { header: 'CURRENCY', kind: 'code', value: (r) => r.currency, tsvOnly: true },
+    { header: 'MRR', kind: 'money', value: money((r) => r.mrr), plain: (r) => csvAmount(r.mrr), align: 'right' },
     { header: 'CLIENTS', kind: 'number', value: (r) => r.clients, align: 'right' },
-    dateColumn('NEXT RENEWAL', (r) => r.nextRenewal, when),
-    { header: 'COST', kind: 'money', value: money((r) => r.cost), align: 'right' },
-    { header: 'AI COST', kind: 'money', value: money((r) => r.aiCost), align: 'right' },
-    { header: 'MARGIN', kind: 'money', value: money((r) => r.margin), align: 'right', style: (t, r, s) => (r.margin < 0 ? s.red(t) : s.green(t)) },
+    dateColumn('RENEWAL', (r) => r.nextRenewal, when),
+    { header: 'COST', kind: 'money', value: money((r) => r.cost), plain: (r) => csvAmount(r.cost), align: 'right' },
+    { header: 'AI COST', kind: 'money', value: money((r) => r.aiCost), plain: (r) => csvAmount(r.aiCost), align: 'right' },
+    {
+      header: 'MARGIN',
+      kind: 'money',
+      value: money((r) => r.margin),
+      plain: (r) => csvAmount(r.margin),
+      align: 'right',
+      style: (t, r, s) => (r.margin < 0 ? s.red(t) : s.green(t)),
+    },
   ];
-  // CSV: full values for a spreadsheet; money as decimal amounts beside the currency (docs/cli-contract.md "For scripts").
+  // CSV: the JSON fields of each summary, exactly (amounts in cents, as the API sends them), and the
+  // entity's currency (docs/cli-contract.md "For scripts"); the margin is the table's sum, not a field.
   const entityCsv: CsvColumn<EntityRow>[] = [
-    { header: 'ENTITY', value: (r) => r.name },
-    { header: 'CURRENCY', value: (r) => r.currency },
-    { header: 'MRR', value: (r) => csvAmount(r.mrr) },
-    { header: 'ACTIVE CLIENTS', value: (r) => r.clients },
-    { header: 'NEXT RENEWAL', value: (r) => r.nextRenewal },
-    { header: 'MONTHLY COST', value: (r) => csvAmount(r.cost) },
-    { header: 'AI COST', value: (r) => csvAmount(r.aiCost) },
-    { header: 'MARGIN', value: (r) => csvAmount(r.margin) },
+    { header: 'entity.id', value: (r) => r.id },
+    { header: 'entity.name', value: (r) => r.name },
+    { header: 'currency', value: (r) => r.currency },
+    { header: 'activeMrr', value: (r) => r.mrr },
+    { header: 'activeClientCount', value: (r) => r.clients },
+    { header: 'nextRenewalDate', value: (r) => r.nextRenewal },
+    { header: 'monthlyCostCents', value: (r) => r.cost },
+    { header: 'monthlyAiCostCents', value: (r) => r.aiCost },
   ];
   const alertColumns: Column<InvoiceAlert>[] = [
+    { header: 'ID', kind: 'id', value: (a) => a.revenueRecord.id },
     { header: 'CLIENT', value: (a) => a.revenueRecord.client_name },
     { header: 'ENTITY', value: (a) => a.entityName },
-    { header: 'AMOUNT', kind: 'money', value: (a) => formatMoney(a.revenueRecord.amount_cents, a.revenueRecord.currency || null), align: 'right' },
+    { header: 'CURRENCY', kind: 'code', value: (a) => a.revenueRecord.currency || null, tsvOnly: true },
+    {
+      header: 'AMOUNT',
+      kind: 'money',
+      value: (a) => formatMoney(a.revenueRecord.amount_cents, a.revenueRecord.currency || null),
+      plain: (a) => csvAmount(a.revenueRecord.amount_cents),
+      align: 'right',
+    },
     { ...dateColumn('DUE', (a) => a.revenueRecord.next_invoice_date, when), style: (t, a, s) => (a.isOverdue ? s.red(t) : t) },
     {
       header: 'STATUS',

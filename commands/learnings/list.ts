@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../../src/context.js';
-import { completeWith, intArg, withExamples } from '../../src/cli-kit.js';
+import { choice, completeWith, intArg, withExamples } from '../../src/cli-kit.js';
 import { DIMENSION_TYPES, LEARNINGS_MAX_LIMIT } from '../../src/api/vocabulary.js';
 import { scriptable } from '../../src/output/flags.js';
 import { routes } from '../../src/api/routes.js';
@@ -14,7 +14,14 @@ export const listCommand = (ctx: Context) =>
     withExamples(
       new Command('list')
         .description('list confirmed learnings in API order (highest confidence first)')
-        .addOption(completeWith(new Option('--type <type>', `only this dimension type (dimension_type): ${DIMENSION_TYPES.join(', ')}`), DIMENSION_TYPES))
+        .addOption(
+          completeWith(
+            new Option('--type <type>', `only this dimension type (dimension_type): ${DIMENSION_TYPES.join(', ')}`).argParser(
+              choice('--type', DIMENSION_TYPES),
+            ),
+            DIMENSION_TYPES,
+          ),
+        )
         .option('--limit <n>', `maximum number of learnings, 1-${LEARNINGS_MAX_LIMIT} (server default 50)`, intArg('--limit', 1, LEARNINGS_MAX_LIMIT))
         .action((f: { type?: string; limit?: number }) => list(ctx, f)),
       ['cr learnings list --type hook --limit 10', "cr learnings list --jq '.learnings[].summary'", 'cr learnings list --csv > learnings.csv'],
@@ -34,13 +41,22 @@ export async function list(ctx: Context, f: { type?: string; limit?: number }): 
       rows: learnings,
       id: (l) => l.id,
       columns: [
-        { header: 'CONF', kind: 'number', value: (l: Learning) => formatPercent(l.confidenceScore), align: 'right', csv: (l) => l.confidenceScore },
-        { header: 'TYPE', kind: 'code', value: (l) => l.dimensionType },
-        { header: 'VALUE', value: (l) => l.dimensionValue },
-        { header: 'CHANNEL', kind: 'code', value: (l) => l.channel },
-        { header: 'EVIDENCE', kind: 'number', value: (l) => l.evidenceCount, align: 'right' },
+        { header: 'ID', kind: 'id', field: 'id', value: (l: Learning) => l.id },
+        // A ratio: `87%` at a terminal, the API's number piped.
+        {
+          header: 'CONF',
+          kind: 'number',
+          field: 'confidenceScore',
+          value: (l) => formatPercent(l.confidenceScore),
+          align: 'right',
+          plain: (l) => l.confidenceScore,
+        },
+        { header: 'TYPE', kind: 'code', field: 'dimensionType', value: (l) => l.dimensionType },
+        { header: 'VALUE', field: 'dimensionValue', value: (l) => l.dimensionValue },
+        { header: 'CHANNEL', kind: 'code', field: 'channel', value: (l) => l.channel },
+        { header: 'EVIDENCE', kind: 'number', field: 'evidenceCount', value: (l) => l.evidenceCount, align: 'right' },
         // Cut to what the terminal has left; the cap only bounds very wide terminals.
-        { header: 'SUMMARY', value: (l) => l.summary, max: 120 },
+        { header: 'SUMMARY', field: 'summary', value: (l) => l.summary, max: 120 },
       ],
       footer: learnings.length < total ? `showing ${learnings.length} of ${total}; raise --limit for more` : undefined,
       partial: learnings.length < total ? `showing ${learnings.length} of ${total}; raise --limit for more` : undefined,

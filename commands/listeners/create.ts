@@ -58,13 +58,16 @@ export async function create(ctx: Context, f: Flags): Promise<void> {
       rows: [res.data],
       id: (l) => l.id,
       columns: [
-        { header: 'ID', kind: 'id', value: (l: ContentListener) => l.id },
-        { header: 'NAME', value: (l) => l.name },
-        { header: 'SOURCE', kind: 'code', value: (l) => l.sourceType },
-        { header: 'QUERY', value: (l) => JSON.stringify(l.queryConfig) },
-        { header: 'INTERVAL', kind: 'code', value: (l) => l.pollInterval },
-        { header: 'ENABLED', kind: 'code', value: (l) => (l.enabled ? 'yes' : 'no') },
-        dateColumn('NEXT POLL', (l: ContentListener) => l.nextPollAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true }),
+        { header: 'ID', kind: 'id', field: 'id', value: (l: ContentListener) => l.id },
+        { header: 'NAME', field: 'name', value: (l) => l.name },
+        { header: 'SOURCE', kind: 'code', field: 'sourceType', value: (l) => l.sourceType },
+        { header: 'QUERY', field: 'queryConfig', value: (l) => JSON.stringify(l.queryConfig) },
+        { header: 'INTERVAL', kind: 'code', field: 'pollInterval', value: (l) => l.pollInterval },
+        { header: 'ENABLED', kind: 'code', field: 'enabled', value: (l) => (l.enabled ? 'yes' : 'no'), plain: (l) => l.enabled },
+        {
+          ...dateColumn('NEXT POLL', (l: ContentListener) => l.nextPollAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true }),
+          field: 'nextPollAt',
+        },
       ],
     },
   );

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../../src/context.js';
-import { completeWith, intArg, withExamples } from '../../src/cli-kit.js';
+import { choice, completeWith, intArg, withExamples } from '../../src/cli-kit.js';
 import { UsageError } from '../../src/errors.js';
 import { routes } from '../../src/api/routes.js';
 import type { QueryOf } from '../../src/api/io-types.js';
@@ -28,7 +28,12 @@ export const listCommand = (ctx: Context) =>
     withExamples(
       new Command('list')
         .description('list nurture sequences, most recently updated first (one page, or every page with --all)')
-        .addOption(completeWith(new Option('--status <status>', `only sequences with this status: ${NURTURE_STATUSES.join(', ')}`), NURTURE_STATUSES))
+        .addOption(
+          completeWith(
+            new Option('--status <status>', `only sequences with this status: ${NURTURE_STATUSES.join(', ')}`).argParser(choice('--status', NURTURE_STATUSES)),
+            NURTURE_STATUSES,
+          ),
+        )
         .option('--limit <n>', `page size, 1-${NURTURE_MAX_LIMIT} (server default 50)`, intArg('--limit', 1))
         .option('--offset <n>', 'number of sequences to skip', intArg('--offset', 0))
         .option('--all', `walk every page from --offset on (--limit per request, else ${NURTURE_MAX_LIMIT}) and print one list`)
@@ -45,11 +50,11 @@ export const listCommand = (ctx: Context) =>
 
 /** The table's columns; `--csv` takes the full update time. */
 export const nurtureColumns = (when: ShownTime): Column<NurtureSequence>[] => [
-  { header: 'ID', kind: 'id', value: (s) => s.contentId },
-  { header: 'TITLE', value: (s) => s.title, max: 60 },
-  { header: 'STATUS', kind: 'code', value: (s) => s.status },
-  { header: 'STEPS', kind: 'number', value: (s) => s.stepCount, align: 'right' },
-  dateColumn('UPDATED', (s: NurtureSequence) => s.updatedAt, when, { time: true }),
+  { header: 'ID', kind: 'id', field: 'contentId', value: (s) => s.contentId },
+  { header: 'TITLE', field: 'title', value: (s) => s.title, max: 60 },
+  { header: 'STATUS', kind: 'code', field: 'status', value: (s) => s.status },
+  { header: 'STEPS', kind: 'number', field: 'stepCount', value: (s) => s.stepCount, align: 'right' },
+  { ...dateColumn('UPDATED', (s: NurtureSequence) => s.updatedAt, when, { time: true, past: true }), field: 'updatedAt' },
 ];
 
 export async function list(ctx: Context, f: Flags): Promise<void> {

@@ -17,7 +17,7 @@ export async function streamPages<T>(ctx: Context, pages: AsyncIterable<Page<T>>
   for await (const page of pages) {
     if (g.jsonl) writeJsonl(ctx.io, page.items);
     else if (g.quiet) writeIds(ctx.io, page.items.map(id));
-    else if (writeCsv) await writeCsv(ctx.io, csvTableOf({ rows: page.items, columns }), { header: first });
+    else if (writeCsv) await writeCsv(ctx.io, csvTableOf({ rows: page.items, columns }), { header: first && g.headers !== false, safe: g.csvSafe });
     first = false;
   }
 }

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
+import { checkUuid } from '../../src/ids.js';
 import { UsageError } from '../../src/errors.js';
 import { scriptable } from '../../src/output/flags.js';
 import { routes } from '../../src/api/routes.js';
@@ -34,6 +35,7 @@ export const scheduleCommand = (ctx: Context) =>
   );
 
 export async function schedule(ctx: Context, o: { id: string; at: string; dryRun: boolean }): Promise<void> {
+  checkUuid('the post id', o.id);
   const now = ctx.now();
   // Refused before anything is sent: a past time would only come back as a 400.
   const at = requireFuture(parseWhen(o.at, now), now, o.at);
@@ -48,9 +50,12 @@ export async function schedule(ctx: Context, o: { id: string; at: string; dryRun
       rows: [res.data],
       id: (p) => p.id,
       columns: [
-        { header: 'ID', kind: 'id', value: (p: ScheduledPost) => p.id },
-        { header: 'STATUS', kind: 'code', value: (p) => p.status, style: (t, _p, s) => s.green(t) },
-        dateColumn('SCHEDULED', (p: ScheduledPost) => p.scheduledAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true }),
+        { header: 'ID', kind: 'id', field: 'id', value: (p: ScheduledPost) => p.id },
+        { header: 'STATUS', kind: 'code', field: 'status', value: (p) => p.status, style: (t, _p, s) => s.green(t) },
+        {
+          ...dateColumn('SCHEDULED', (p: ScheduledPost) => p.scheduledAt, shownTime(ctx.env, ctx.now, res.response.headers), { time: true }),
+          field: 'scheduledAt',
+        },
       ],
     },
   );

@@ -41,17 +41,12 @@ export async function list(ctx: Context): Promise<void> {
     {
       rows,
       id: (r) => r.name,
-      csvColumns: [
-        { header: 'ACTIVE', value: (r) => r.active },
-        { header: 'PROFILE', value: (r) => r.name },
-        { header: 'BASE URL', value: (r) => r.baseUrl },
-        { header: 'KEY', value: (r) => r.key },
-      ],
+      // The profile's name is its id (`cr profiles use NAME`): first, as every list's id.
       columns: [
-        { header: '', value: (r) => (r.active ? '*' : '') },
-        { header: 'PROFILE', value: (r) => r.name },
-        { header: 'BASE URL', value: (r) => r.baseUrl ?? '-' },
-        { header: 'KEY', value: (r) => r.key ?? '(none)' },
+        { header: 'PROFILE', kind: 'id', field: 'name', value: (r: ProfileRow) => r.name },
+        { header: 'ACTIVE', kind: 'code', field: 'active', value: (r) => (r.active ? '*' : ''), plain: (r) => r.active },
+        { header: 'BASE URL', field: 'baseUrl', value: (r) => r.baseUrl ?? '-', plain: (r) => r.baseUrl },
+        { header: 'KEY', kind: 'code', field: 'key', value: (r) => r.key ?? '(none)', plain: (r) => r.key },
       ],
       empty: 'No profiles yet. Run `cr auth login` or `cr local init`.',
     },

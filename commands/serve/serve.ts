@@ -106,8 +106,10 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   const { ensureAdminKey } = await import('../../src/local/admin-key.js');
   await ensureAdminKey(server.core.store, server.storePath, ctx.now(), (line) => ctx.notice(line));
   unannounce = announceServe(server.storePath, url, server.port, o.urlFile);
+  // The URL once: on standard output for scripts; the notice names it only when standard
+  // output is not the terminal the notice is read on.
   ctx.io.out.write(`${url}\n`);
-  ctx.notice(`cr serve: listening on ${server.url}/api/v1 over ${server.storePath} (Ctrl-C to stop)`);
+  ctx.notice(`cr serve: ${ctx.io.tty.out ? 'listening' : `listening on ${url}`} over ${server.storePath} (Ctrl-C to stop)`);
   // Stay in this action until a signal has drained the server; the handler exits 0.
   await new Promise<never>(() => {});
 }

@@ -44,7 +44,8 @@ export async function grid(ctx: Context, f: { keyword?: string }): Promise<void>
       tsv: () => tsvRows(res.data),
       draw: (s, width) => heatMaps(s, res.data, when.now, width),
       csv: () => ({
-        header: ['KEYWORD', 'ROW', 'COL', 'LAT', 'LNG', 'RANK'],
+        // JSON field names; row and col are the point's place in the grid (1-based, row 1 north).
+        header: ['keyword', 'row', 'col', 'lat', 'lng', 'rank'],
         rows: tsvRows(res.data).map((r) => r.map((c) => (c === '' ? null : c)) as CellValue[]),
       }),
     },

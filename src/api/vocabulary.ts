@@ -26,6 +26,13 @@ export const DIMENSION_TYPES = ['hook', 'angle', 'offer', 'story', 'audience', '
 export const AD_FORMATS = ['single_image', 'carousel', 'video', 'responsive_search', 'responsive_display'] as const;
 export const AD_PLATFORMS = ['google', 'meta', 'linkedin', 'tiktok', 'pinterest', 'x'] as const;
 
+/**
+ * The API's id format, as the schemas check it (zod's uuid, RFC 9562: versions 1-8, the nil and
+ * max ids): the CLI checks ids with it before sending (docs/cli-contract.md §5, exit 2).
+ */
+export const UUID_PATTERN =
+  /^([0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/i;
+
 /** Largest page of GET /content/nurture-sequences. */
 export const NURTURE_MAX_LIMIT = 200;
 

@@ -51,5 +51,6 @@ export async function writeRows(io: IO, results: readonly RowResult[], when: Sho
   }
   if (rows.length === 0) return;
   const { drawTable } = await import('../render/table.js');
-  io.out.write(drawTable({ rows, columns: cols }, styles(io.color), io.columns) + '\n');
+  // Whole ids: the report is what a retry is made from.
+  io.out.write(drawTable({ rows, columns: cols }, styles(io.color), io.columns, undefined, { shortIds: false }) + '\n');
 }

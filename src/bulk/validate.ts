@@ -1,12 +1,12 @@
 import { parseWhen, requireFuture, wireTime } from '../when.js';
 import { UsageError } from '../errors.js';
+import { UUID_PATTERN } from '../api/vocabulary.js';
 import type { RawRow } from './read-plan.js';
 import { ECHO_CHARS, quoted } from './echo.js';
 import type { PlanProblem, PlanRow } from './types.js';
 
-/** The API's id format (zod's uuid, RFC 9562); checked here so a typo costs no request. */
-const UUID =
-  /^([0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/i;
+/** The API's id format (src/api/vocabulary.ts); checked here so a typo costs no request. */
+const UUID = UUID_PATTERN;
 
 export interface CheckedPlan {
   rows: PlanRow[];

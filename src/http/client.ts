@@ -102,13 +102,28 @@ export class ApiClient {
     const input = (typed ?? {}) as CallInput;
     const url = this.urlFor(ep, input);
     const res = await this.send(ep.method, url, ep.method === 'GET' ? undefined : (input.body ?? {}));
-    const envelope = this.unwrap(ep.method, url, res);
+    const envelope = this.tableAnswer(ep, url, res);
     const problem = checkJson(responseSchemas[ep.operationId], envelope.data);
     if (problem) {
       const where = ['data', ...problem.path.map(String)].join('.');
       throw new ResponseError(`Unexpected response from ${ep.method} ${url}: ${where}: ${problem.message}`);
     }
     return { data: envelope.data as ResponseData<Op>, raw: envelope.data, response: res };
+  }
+
+  /**
+   * Unwraps an endpoint's answer. A 404 on a path with no id in it is no missing item: the
+   * server has no such path, most likely because the base URL is not the API's (docs/cli-contract.md §5).
+   */
+  private tableAnswer(ep: Route, url: string, res: RawResponse): { data: unknown } {
+    try {
+      return this.unwrap(ep.method, url, res);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404 && !ep.path.includes('{')) {
+        e.message += `; the server has no ${ep.path}: is ${this.baseUrl} the API's base URL (the /api/v1 of a cr server)?`;
+      }
+      throw e;
+    }
   }
 
   /** The URL a call would hit. */
@@ -221,7 +236,12 @@ export class ApiClient {
         });
       }
       const why = describeNetworkFailure(cause, byDeadline ? this.options.deadline!.seconds * 1000 : timeoutMs);
-      throw new NetworkError(method, redactKeys(url), byDeadline && why.startsWith('Timed out') ? `${why} (--timeout, retries included)` : why, { cause });
+      // A time-out is told apart from a refused or broken connection (docs/cli-contract.md §5: TIMEOUT, still exit 8).
+      const timedOut = why.startsWith('Timed out');
+      throw new NetworkError(method, redactKeys(url), byDeadline && timedOut ? `${why} (--timeout, retries included)` : why, {
+        cause,
+        code: timedOut ? 'TIMEOUT' : undefined,
+      });
     } finally {
       done?.();
     }

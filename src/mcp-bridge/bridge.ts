@@ -23,6 +23,8 @@ export interface BridgeOptions extends Omit<UpstreamOptions, 'onmessage' | 'oner
   verbose: boolean;
   /** The profile whose key is used, named in the hint of a 401. */
   profile?: string;
+  /** Where the key came from and what to run, the hint of a 401 (src/credentials.ts). */
+  keyAdvice?: string;
   /** Longest wait for the server's answer to a replayed initialize. */
   reinitTimeoutMs?: number;
 }
@@ -231,7 +233,7 @@ export class Bridge {
 
   /** A request gets a JSON-RPC error answer; anything else can only be reported on stderr. */
   private fail(m: JSONRPCMessage, err: unknown, notRetried?: string): void {
-    const error = rpcErrorOf(err, { profile: this.o.profile, notRetried });
+    const error = rpcErrorOf(err, { profile: this.o.profile, keyAdvice: this.o.keyAdvice, notRetried });
     this.o.log(`cr mcp: ${this.label(m)} failed: ${oneLine(error.message)}`);
     if (!isRequest(m)) return;
     this.pending.delete(keyOf(m.id));

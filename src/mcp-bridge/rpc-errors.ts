@@ -22,6 +22,8 @@ export const RPC = {
 export interface FailureContext {
   /** The profile whose key was used (named in the 401 hint); undefined with --local. */
   profile?: string;
+  /** Where the key came from and what to run (src/credentials.ts refusedKeyAdvice): the 401 hint when given. */
+  keyAdvice?: string;
   /** Why a failed send was not retried, when that matters (a write may have been applied). */
   notRetried?: string;
 }
@@ -42,7 +44,7 @@ export function rpcErrorOf(err: unknown, ctx: FailureContext = {}): JSONRPCError
       ...(err.retryAt ? { retryAt: err.retryAt } : {}),
     };
     if (err.status === 401) {
-      const how = ctx.profile ? `run \`cr auth login --profile ${ctx.profile}\` with a valid key` : 'the local key was refused';
+      const how = ctx.keyAdvice ?? (ctx.profile ? `run \`cr auth login --profile ${ctx.profile}\` with a valid key` : 'the local key was refused');
       return { code: RPC.unauthorized, message: `${err.apiMessage} (HTTP 401): ${how}, then restart this MCP server`, data };
     }
     if (err.status === 403) return { code: RPC.forbidden, message: `${err.apiMessage} (HTTP 403)`, data };

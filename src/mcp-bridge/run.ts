@@ -1,20 +1,26 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Context } from '../context.js';
-import { requireUsable } from '../credentials.js';
+import { refusedKeyAdvice, requireUsable } from '../credentials.js';
 import { userAgent } from '../version.js';
 import { Bridge } from './bridge.js';
 import { LineLimit, MAX_LINE_BYTES } from './line-limit.js';
 import { oneLine } from './log.js';
 
 /** Where the bridge sends: the profile's (or the embedded server's) `/mcp`, and with which key. */
-async function endpointOf(ctx: Context): Promise<{ url: URL; key: string; profile?: string; close: () => Promise<void> }> {
+async function endpointOf(ctx: Context): Promise<{ url: URL; key: string; profile?: string; keyAdvice?: string; close: () => Promise<void> }> {
   if (ctx.globals.local) {
     const { startEmbedded } = await import('../local/embedded.js');
     const local = await startEmbedded(ctx, { listen: true });
     return { url: new URL(`${local.baseUrl.replace(/\/+$/, '')}/mcp`), key: local.key, close: local.close };
   }
   const creds = requireUsable(await ctx.credentials());
-  return { url: new URL(`${creds.baseUrl.replace(/\/+$/, '')}/mcp`), key: creds.key, profile: creds.profile, close: async () => undefined };
+  return {
+    url: new URL(`${creds.baseUrl.replace(/\/+$/, '')}/mcp`),
+    key: creds.key,
+    profile: creds.profile,
+    keyAdvice: refusedKeyAdvice(creds),
+    close: async () => undefined,
+  };
 }
 
 /** How long requests still under way when the agent closes stdin are waited for (the CLI's request timeout). */
@@ -50,6 +56,7 @@ export async function runStdioBridge(
     log,
     verbose: ctx.globals.verbose,
     profile: endpoint.profile,
+    keyAdvice: endpoint.keyAdvice,
   });
 
   let stop!: (why: string) => void;

@@ -7,6 +7,12 @@ export interface ScriptFlags {
   csv: boolean;
   jsonl: boolean;
   quiet: boolean;
+  /** `--csv-safe`: CSV for spreadsheets, formula-looking cells made inert (src/render/csv.ts). */
+  csvSafe?: boolean;
+  /** `--wide`: tables at a terminal with every cell whole. */
+  wide?: boolean;
+  /** `--no-headers`: false; tables and CSV without their header row. */
+  headers?: boolean;
 }
 
 /** Which script flags a command honours: every one it does not name is refused before anything is sent. */
@@ -51,9 +57,10 @@ const pathOf = (cmd: Command): string => {
  * `--json --jq` is allowed: --jq filters the --json output.
  */
 export function checkScriptFlags(cmd: Command, flags: ScriptFlags & { json: boolean }): void {
+  const caps = capsFor(cmd);
+  checkTableFlags(cmd, caps, flags);
   const used = given(flags);
   if (used.length === 0) return;
-  const caps = capsFor(cmd);
   const refused = used.filter((k) => !caps[k]);
   if (refused.length) {
     const ok = (Object.keys(FLAG_NAMES) as Flag[]).filter((k) => caps[k]).map((k) => FLAG_NAMES[k]);
@@ -65,4 +72,11 @@ export function checkScriptFlags(cmd: Command, flags: ScriptFlags & { json: bool
   const names = used.map((k) => FLAG_NAMES[k]);
   if (flags.json && flags.jq === undefined) names.push('--json');
   if (names.length > 1) throw new UsageError(`${names.join(' and ')} cannot be combined: each one decides the whole output`, 'pass one of them');
+}
+
+/** `--wide` and `--no-headers` shape tables, `--csv-safe` shapes CSV: each only where that output exists. */
+function checkTableFlags(cmd: Command, caps: OutputCaps, flags: ScriptFlags): void {
+  const shaping = [flags.wide && '--wide', flags.headers === false && '--no-headers'].filter((f): f is string => !!f);
+  if (shaping.length && !caps.csv) throw new UsageError(`${shaping.join(' and ')} does not apply to \`${pathOf(cmd)}\``, 'it prints no table');
+  if (flags.csvSafe && !flags.csv) throw new UsageError('--csv-safe goes with --csv', 'pass --csv --csv-safe for CSV meant for a spreadsheet');
 }

@@ -50,7 +50,7 @@ export async function renderScript(io: IO, opts: RenderOptions, blocks: readonly
     const table = first?.csv?.();
     if (!table) return;
     const { writeCsv } = await import('../render/csv.js');
-    await writeCsv(io, table);
+    await writeCsv(io, table, { header: opts.headers !== false, safe: opts.csvSafe });
     return partial();
   }
   if (opts.quiet) return writeIds(io, first?.ids?.() ?? []);

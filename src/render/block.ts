@@ -1,6 +1,7 @@
 import type { IO } from '../io/streams.js';
 import { oneLineCell } from './escape.js';
 import type { Styles } from './styles.js';
+import type { TableOptions } from './table.js';
 import { cellText } from './cell.js';
 import type { Column, View } from './view.js';
 import { csvTableOf, type CsvTable } from './csv.js';
@@ -22,7 +23,7 @@ export interface Block {
    */
   tsv(io: IO, s: Styles | undefined): readonly (readonly unknown[])[];
   /** The terminal form, without title and footer. */
-  draw(s: Styles, width: number): string | Promise<string>;
+  draw(s: Styles, width: number, opts?: TableOptions): string | Promise<string>;
   /** `--csv`: the block as a CSV table, when it is one. */
   csv?(): CsvTable;
   /** `-q`: the ids of its rows. */
@@ -56,10 +57,11 @@ export function table<T>(view: View<T>): Block {
     footer: view.footer,
     partial: view.partial,
     tsv: (_io, s) => view.rows.map((row) => [...tag, ...tsvCells(s, view.columns, row)]),
-    async draw(s, width) {
+    async draw(s, width, opts) {
       if (view.rows.length === 0 && view.empty) return s.dim(view.empty);
       const { drawTable } = await import('./table.js');
-      return drawTable({ ...view, rows: [...view.rows, ...(view.totals ?? [])] }, s, width);
+      const columns = view.columns.filter((c) => !c.tsvOnly);
+      return drawTable({ columns, rows: [...view.rows, ...(view.totals ?? [])] }, s, width, undefined, opts);
     },
     csv: () => csvTableOf(view),
     ids: view.id ? () => view.rows.map(view.id!) : undefined,

@@ -34,12 +34,13 @@ type Pick<T> = (row: T) => string | null | undefined;
 /**
  * A date or date-time column: on a terminal the value with a relative hint; piped the
  * value exactly as the API sent it, plain ISO (docs/cli-contract.md "Piped TSV holds plain ISO values").
+ * `past`: a creation or update time, whose hint never says "in …".
  */
-export function dateColumn<T>(header: string, pick: Pick<T>, when: ShownTime, opts: { time?: boolean } = {}): Column<T> {
+export function dateColumn<T>(header: string, pick: Pick<T>, when: ShownTime, opts: { time?: boolean; past?: boolean } = {}): Column<T> {
   return {
     header,
     kind: 'date',
-    value: (row) => (opts.time ? formatDateTimeHint(pick(row), when.now, when.timeZone) : formatDateHint(pick(row), when.now)),
+    value: (row) => (opts.time ? formatDateTimeHint(pick(row), when.now, when.timeZone, opts.past) : formatDateHint(pick(row), when.now)),
     plain: (row) => pick(row) ?? '',
     short: (row) => shortDate(pick(row), opts.time ? when.timeZone : false),
   };

@@ -8,6 +8,8 @@
 import type { EntitySummary, FinanceSummary, InvoiceAlert } from '../api/schemas/finance.js';
 
 export interface EntityRow {
+  /** The entity's id; null on a total row. */
+  id: string | null;
   name: string;
   /** Null when unknown: no symbol, no total. */
   currency: string | null;
@@ -39,6 +41,7 @@ export function entityCurrency(
 
 export function entityRow(s: EntitySummary, currency: string | null): EntityRow {
   return {
+    id: s.entity.id,
     name: s.entity.name,
     currency,
     mrr: s.activeMrr,
@@ -62,6 +65,7 @@ export function totalRows(rows: readonly EntityRow[]): EntityRow[] {
   for (const r of rows) if (r.currency) byCurrency.set(r.currency, [...(byCurrency.get(r.currency) ?? []), r]);
   const named = byCurrency.size > 1 || rows.some((r) => !r.currency);
   return [...byCurrency.entries()].map(([currency, list]) => ({
+    id: null,
     name: named ? `TOTAL (${currency})` : 'TOTAL',
     currency,
     mrr: sum(list.map((r) => r.mrr)),

@@ -8,22 +8,25 @@ export interface FitColumn {
   max?: number;
 }
 
-/** A cut text column keeps at least this many columns (seven characters and `…`): less says nothing. */
+/** A cut text column keeps at least this many columns (seven characters and `…`) while anything else can give way. */
 export const MIN_TEXT = 8;
 
-/** Columns taken by the frame of `n` columns: bordered `│ a │ b │`, or plain `a  b`. */
-export const frameWidth = (n: number, bordered = true) => (bordered ? 3 * n + 1 : 2 * (n - 1));
+/** The narrowest a text column is ever cut to, once nothing else can give way (three characters and `…`). */
+export const LAST_TEXT = 4;
+
+/** Columns taken by the gaps of `n` columns: `a  b  c`. */
+export const frameWidth = (n: number) => 2 * (n - 1);
 
 /**
- * Column widths that make a bordered table fit `width` terminal columns: the widest text
- * column loses a column at a time until the table fits (so widest text columns are cut
- * first). Null when it cannot fit with every text column at its narrowest: ids, numbers,
- * money and dates are never cut, so the caller lays the rows out another way.
+ * Column widths that make a table fit `width` terminal columns: the widest text column loses
+ * a column at a time until the table fits (so widest text columns are cut first), none below
+ * `minText`. Null when it cannot fit: ids, numbers, money and dates are never cut here, so the
+ * caller tries their shorter forms.
  */
-export function fitWidths(columns: readonly FitColumn[], width: number, bordered = true): number[] | null {
-  const widths = columns.map((c) => (c.cuttable && c.max !== undefined ? Math.min(c.natural, Math.max(c.max, MIN_TEXT)) : c.natural));
-  const floor = columns.map((c, i) => (c.cuttable ? Math.min(widths[i]!, MIN_TEXT) : widths[i]!));
-  let over = widths.reduce((a, b) => a + b, 0) + frameWidth(columns.length, bordered) - width;
+export function fitWidths(columns: readonly FitColumn[], width: number, minText = MIN_TEXT): number[] | null {
+  const widths = columns.map((c) => (c.cuttable && c.max !== undefined ? Math.min(c.natural, Math.max(c.max, minText)) : c.natural));
+  const floor = columns.map((c, i) => (c.cuttable ? Math.min(widths[i]!, minText) : widths[i]!));
+  let over = widths.reduce((a, b) => a + b, 0) + frameWidth(columns.length) - width;
   while (over > 0) {
     let widest = -1;
     for (let i = 0; i < widths.length; i++) {

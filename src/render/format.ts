@@ -95,13 +95,17 @@ export function formatLocalTime(d: Date, timeZone?: string): string {
 
 /**
  * A date-time for tables, in the local time zone (docs/cli-contract.md "At a terminal": `TZ`) at minute
- * precision, with a hint relative to `now`: `2026-12-01 14:30 UTC (in 9 days)`.
+ * precision, with a hint relative to `now`: `2026-12-01 14:30 UTC (in 9 days)`. `past`: the value
+ * records something that has happened, so its hint never points ahead.
  */
-export function formatDateTimeHint(value: string | null | undefined, now: Date, timeZone?: string): string {
+export function formatDateTimeHint(value: string | null | undefined, now: Date, timeZone?: string, past = false): string {
   if (!value) return '-';
   const d = new Date(value);
   if (Number.isNaN(d.getTime())) return value;
-  return `${formatLocalTime(d, timeZone)} (${relativeTime(d.getTime() - now.getTime())})`;
+  const ms = d.getTime() - now.getTime();
+  // An instant that has happened (a creation, an update) is never "in …": the clock it is
+  // compared with (the Date header, whole seconds) may lag the stamp by under a second or two.
+  return `${formatLocalTime(d, timeZone)} (${relativeTime(past ? Math.min(ms, 0) : ms)})`;
 }
 
 /** `in 2 hours`, `5 minutes ago`, `in 3 days`. */
@@ -119,7 +123,7 @@ export function relativeTime(ms: number): string {
       return ms >= 0 ? `in ${label}` : `${label} ago`;
     }
   }
-  return ms >= 0 ? 'in less than a minute' : 'just now';
+  return ms > 0 ? 'in less than a minute' : 'just now';
 }
 
 /** Confidence 0..1 (or already a percentage) as `87%`. */

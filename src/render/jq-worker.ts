@@ -72,4 +72,9 @@ Promise.resolve(mod.exports)
     const out = output();
     parentPort.postMessage({ out, warnings }, out ? [out.buffer] : []);
   })
-  .catch((e) => over || parentPort.postMessage({ error: { exitCode: e.exitCode, stderr: e.stderr, message: e.message }, warnings }));`;
+  .catch((e) => {
+    if (over) return;
+    // What jq printed before a runtime error is printed too, as jq does (src/render/jq.ts).
+    const out = output();
+    parentPort.postMessage({ error: { exitCode: e.exitCode, stderr: e.stderr, message: e.message }, out, warnings }, out ? [out.buffer] : []);
+  });`;

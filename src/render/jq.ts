@@ -12,7 +12,11 @@ const JQ_COMPILE_ERROR = 3;
 
 /** A jq program that ran but failed on this data (`error`, indexing a string…): exit 1, not a usage error. */
 export class JqRuntimeError extends CrError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** What the program printed before it failed: printed before the error, as jq does. */
+    readonly printed?: string,
+  ) {
     super(message, { code: 'JQ' });
   }
 }
@@ -81,7 +85,7 @@ async function runJq(json: string, expression: string, limits: JqLimits): Promis
   if (!reply.error) return { out: reply.out ? new TextDecoder().decode(reply.out) : undefined, warnings: reply.warnings };
   const message = `--jq: ${jqMessage(reply.error.stderr, reply.error.message ?? 'jq failed')}`;
   if (reply.error.exitCode === JQ_COMPILE_ERROR) throw new UsageError(message, 'see the jq manual, https://jqlang.org/manual/');
-  throw new JqRuntimeError(message);
+  throw new JqRuntimeError(message, reply.out ? new TextDecoder().decode(reply.out) : undefined);
 }
 
 /**
@@ -102,7 +106,15 @@ export async function checkJq(expression: string): Promise<void> {
 export async function writeJq(io: IO, data: unknown, expression: string, time: { timeout?: number; deadline?: Deadline } = {}): Promise<void> {
   // The deadline a request already started, else one from now (a command that sent nothing).
   const deadline = time.deadline ?? (time.timeout ? deadlineIn(time.timeout) : undefined);
-  const { out, warnings } = await runJq(JSON.stringify(data ?? null), expression, { cap: maxResponseBytes(io.env), deadline });
+  let result: { out: string | undefined; warnings: string[] };
+  try {
+    result = await runJq(JSON.stringify(data ?? null), expression, { cap: maxResponseBytes(io.env), deadline });
+  } catch (e) {
+    // As jq does: what came before a runtime error is printed, then the error.
+    if (e instanceof JqRuntimeError && e.printed) io.out.write(forStream(e.printed, io.tty.out) + '\n');
+    throw e;
+  }
+  const { out, warnings } = result;
   for (const w of warnings) io.err.write(`jq: ${escapeControls(w)}\n`);
   if (out !== undefined) io.out.write(forStream(out, io.tty.out) + '\n');
 }

@@ -25,7 +25,7 @@ export async function render<T>(io: IO, opts: RenderOptions, output: Output<T>):
   const parts: string[] = [];
   for (const block of blocks) {
     let text = block.title ? s.bold(block.title) + '\n' : '';
-    text += await block.draw(s, io.columns);
+    text += await block.draw(s, io.columns, { wide: opts.wide, headers: opts.headers });
     if (block.footer) text += '\n' + s.dim(block.footer);
     parts.push(text);
   }

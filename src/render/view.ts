@@ -32,6 +32,13 @@ export interface Column<T> {
   max?: number;
   /** `--csv`: the full value when `value` is shortened or dressed for reading (an ISO date, not "in 3 days"). */
   csv?: (row: T) => CellValue;
+  /**
+   * The JSON field the column shows (`contentId`, `activePromptVersion.promptText`): its `--csv`
+   * header (docs/cli-contract.md "For scripts"). A column without one is not in the CSV.
+   */
+  field?: string;
+  /** Piped TSV only, not drawn at a terminal: a money column's currency, beside the plain amount. */
+  tsvOnly?: boolean;
 }
 
 /** A column of `--csv` output (docs/cli-contract.md "For scripts"). */

@@ -45,6 +45,12 @@ export interface PipelineRequest extends CarriedRequest {
   origin: string | undefined;
   /** Whether an error reading the request is its client going away mid-upload (nothing to answer or report). */
   clientGone?: (err: unknown) => boolean;
+  /**
+   * When the server took the request (performance.now()), if before the pipeline: `cr serve
+   * --faults` latency is waited first, and the log's duration is what the client waited
+   * (src/server/received-at.ts; docs/api-decisions.md §9).
+   */
+  arrivedAt?: number;
 }
 
 /** An answer of the pipeline; `clientGone` when the client left and the carrier should drop the connection. */
@@ -101,7 +107,7 @@ export function createPipeline(o: PipelineOptions): Pipeline {
   };
 
   return (req, other) => {
-    const started = log ? performance.now() : 0;
+    const started = log ? (req.arrivedAt ?? performance.now()) : 0;
     if (!admitted(req.host, req.origin)) return Promise.resolve(finish(req, errorAnswer(403, 'Forbidden host or origin', 'FORBIDDEN'), started));
     let pending: Promise<PlainAnswer> | undefined;
     try {

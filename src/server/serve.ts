@@ -1,6 +1,6 @@
 import { LOOPBACK_HOSTS } from '../api/vocabulary.js';
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.js';
@@ -9,6 +9,7 @@ import type { Store } from './store/store.js';
 import { openCore } from './open-core.js';
 import { tableFirstListener } from './node-listener.js';
 import { createPipeline } from './pipeline.js';
+import { receivedAt } from './received-at.js';
 import { allowedHostSet } from './host-check.js';
 import type { OpenCoreOptions } from './open-core.js';
 import { mountExtraRoutes } from './extra-routes.js';
@@ -109,39 +110,31 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const write = opts.log === false ? undefined : (opts.log ?? stderrLine);
   const notice = opts.notice ?? write ?? stderrLine;
   const onInternalError = opts.onInternalError ?? ((err: unknown) => notice(`cr serve: internal error: ${errorSummary(err)}`));
-  const opened = await openCore({ ...opts, notice, onInternalError });
-  const { storePath, store, core } = opened;
-  const { rateLimiter } = core;
-  const allowedHosts = [...(opts.allowedHosts ?? [])];
-  if (!LOOPBACK_HOSTS.has(host) && host !== '0.0.0.0' && host !== '::') allowedHosts.push(host);
-  // One pipeline for both carriers: the listener's table paths and the Hono app's other routes.
-  const pipeline = createPipeline({ core, allowed: allowedHostSet(allowedHosts), log: write ? (e) => write(formatLogLine(e)) : undefined, onInternalError });
-  const app = createApp({ store: core.store, core, pipeline, extend: opts.extend ?? mountExtraRoutes, onInternalError });
-  const faults = opts.faults && createFaultInjector(opts.faults, { limit: rateLimiter.limit, log: write });
-
+  // The port first, the store after: a server that cannot listen leaves no store file or
+  // journal behind (docs/api-decisions.md §7). Requests that arrive before the store is open wait for it.
+  const s = createServer({ ...SERVER_TIMEOUTS });
+  const connections = manageConnections(s, opts.limits ?? {}, write ?? (() => undefined));
+  let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  let opening: Promise<unknown> = Promise.resolve();
+  s.on(
+    'request',
+    connections.wrap((req, res) => {
+      // Host names are case-insensitive; the Fetch adapter refuses `LOCALHOST:4010` otherwise.
+      if (req.headers.host) req.headers.host = req.headers.host.toLowerCase();
+      // The log's duration counts from here, injected latency included.
+      receivedAt.set(req, performance.now());
+      if (handle) return handle(req, res);
+      void opening.then(() => (handle ? handle(req, res) : res.destroy()));
+    }),
+  );
+  s.on('clientError', answerClientError);
   let actualPort: number;
-  let connections!: ReturnType<typeof manageConnections>;
   try {
-    ({ port: actualPort } = await new Promise<{ server: Server; port: number }>((resolvePromise, reject) => {
-      const viaApp = getRequestListener(app.fetch, { hostname: host, errorHandler: requestErrorResponse });
-      const listener = tableFirstListener({ pipeline, fallback: (req, res) => void viaApp(req, res) });
-      const s = createServer({ ...SERVER_TIMEOUTS });
-      connections = manageConnections(s, opts.limits ?? {}, write ?? (() => undefined));
-      s.on(
-        'request',
-        connections.wrap((req, res) => {
-          // Host names are case-insensitive; the Fetch adapter refuses `LOCALHOST:4010` otherwise.
-          if (req.headers.host) req.headers.host = req.headers.host.toLowerCase();
-          if (faults) return faults.handle(req, res, () => listener(req, res));
-          return listener(req, res);
-        }),
-      );
-      s.on('clientError', answerClientError);
+    actualPort = await new Promise<number>((resolvePromise, reject) => {
       s.once('error', reject);
-      s.listen(port, host, () => resolvePromise({ server: s, port: (s.address() as AddressInfo).port }));
-    }));
+      s.listen(port, host, () => resolvePromise((s.address() as AddressInfo).port));
+    });
   } catch (err) {
-    await opened.close();
     // Not an internal failure: say which address, and what to do (docs/cli-contract.md exit 1).
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       const where = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
@@ -152,6 +145,26 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     }
     throw err;
   }
+  const openedPromise = openCore({ ...opts, notice, onInternalError });
+  opening = openedPromise.catch(() => undefined);
+  let opened: Awaited<typeof openedPromise>;
+  try {
+    opened = await openedPromise;
+  } catch (err) {
+    await connections.drain();
+    throw err;
+  }
+  const { storePath, store, core } = opened;
+  const { rateLimiter } = core;
+  const allowedHosts = [...(opts.allowedHosts ?? [])];
+  if (!LOOPBACK_HOSTS.has(host) && host !== '0.0.0.0' && host !== '::') allowedHosts.push(host);
+  // One pipeline for both carriers: the listener's table paths and the Hono app's other routes.
+  const pipeline = createPipeline({ core, allowed: allowedHostSet(allowedHosts), log: write ? (e) => write(formatLogLine(e)) : undefined, onInternalError });
+  const app = createApp({ store: core.store, core, pipeline, extend: opts.extend ?? mountExtraRoutes, onInternalError });
+  const faults = opts.faults && createFaultInjector(opts.faults, { limit: rateLimiter.limit, log: write });
+  const viaApp = getRequestListener(app.fetch, { hostname: host, errorHandler: requestErrorResponse });
+  const listener = tableFirstListener({ pipeline, fallback: (req, res) => void viaApp(req, res) });
+  handle = faults ? (req, res) => faults.handle(req, res, () => listener(req, res)) : listener;
 
   let closing: Promise<void> | undefined;
   const close = () =>

@@ -241,7 +241,8 @@ describe('ApiClient: network failures and bad bodies', () => {
       );
     expect(e).toBeInstanceOf(NetworkError);
     expect((e as NetworkError).message).toMatch(/Timed out after 0\.2 s/);
-    expect((e as NetworkError).code).toBe('NETWORK_ERROR');
+    // A time-out has its own code; the exit stays 8 (docs/cli-contract.md §5).
+    expect((e as NetworkError).code).toBe('TIMEOUT');
     expect(server.requests).toHaveLength(3);
     expect(Date.now() - started).toBeLessThan(1900);
   });

@@ -111,7 +111,7 @@ describe('a store in a read-only folder', () => {
     expect(list.exitCode).toBe(0);
     expect((JSON.parse(list.stdout) as { name: string }[]).map((k) => k.name)).toEqual(['local admin']);
 
-    const create = await inReadOnly(['local', 'keys', 'create', '--role', 'viewer', '--website', 'x', '--store', store]);
+    const create = await inReadOnly(['local', 'keys', 'create', '--role', 'viewer', '--website', '0b253a23-6fd1-4921-86e4-4954cb8dbbba', '--store', store]);
     expect(create.exitCode).toBe(1);
     expect(create.stderr).toContain(`cannot write in ${dir}: the folder is on a read-only file system (EROFS)`);
     expect(create.stderr).not.toContain('INTERNAL');

@@ -52,7 +52,7 @@ describe('README "For scripts"', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     if (line.includes('> entities.csv')) {
       const rows = parse(readFileSync(join(dir, 'entities.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
-      expect(rows.map((x) => x.ENTITY)).toEqual(['Acme Studio', 'Berlin GmbH']);
+      expect(rows.map((x) => x['entity.name'])).toEqual(['Acme Studio', 'Berlin GmbH']);
     } else {
       expect(r.stdout.length).toBeGreaterThan(0);
     }

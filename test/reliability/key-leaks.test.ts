@@ -111,7 +111,7 @@ describe('keys never leak (item 9)', () => {
       await run('completion bash', ['completion', 'bash'], { exit: 0 });
       // Refusals and failures, whose messages are where keys tend to slip out.
       await run('revoked/unknown key via env (401)', ['finance', 'summary', '--verbose', '--base-url', base], { env: { CR_API_KEY: 'cr_' + '1'.repeat(40) }, exit: 3 });
-      await run('key from env, --json error', ['finance', 'summary', '--verbose', '--json', '--base-url', `${base}/x`], { env: { CR_API_KEY: keys[5]! }, exit: 5 });
+      await run('key from env, --json error', ['finance', 'summary', '--verbose', '--json', '--base-url', base.replace(/\/api\/v1$/, '/x/api/v1')], { env: { CR_API_KEY: keys[5]! }, exit: 5 });
       await run('viewer key on a write (403)', ['listeners', 'create', '--verbose', '--base-url', base, '--name', 'n', '--source', 'rss', '--query', 'feed_url=https://f.example/'], {
         env: { CR_API_KEY: keys[2]! },
         exit: 4,

@@ -35,6 +35,7 @@ describe('finance rows', () => {
   });
 
   const row = (name: string, currency: string | null, mrr: number, cost: number): EntityRow => ({
+    id: `id-${name}`,
     name,
     currency,
     mrr,

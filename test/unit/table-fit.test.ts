@@ -91,31 +91,55 @@ describe('fitWidths', () => {
   });
 });
 
-describe('drawTable fits the terminal', () => {
-  for (const width of [200, 120, 100, 80, 70, 60, 50]) {
-    it(`${width} columns: every line fits; ids, money and dates whole`, () => {
+describe('drawTable keeps its shape', () => {
+  const headerOf = (out: string) => lines(out)[0]!.split(/\s{2,}/);
+
+  for (const width of [200, 120, 100, 80, 70, 60]) {
+    it(`${width} columns: every line fits, the same columns in the same order, money whole`, () => {
       const out = drawTable({ rows, columns }, s, width);
       for (const line of lines(out)) expect(displayWidth(line)).toBeLessThanOrEqual(width);
+      expect(headerOf(out)).toEqual(['ID', 'NAME', 'NOTE', 'AMOUNT', 'DATE']);
       for (const r of rows) {
-        expect(out).toContain(r.id);
+        // An id is whole or its first 8 characters; never dropped.
+        expect(out).toContain(r.id.slice(0, 8));
         expect(out).toContain(r.amount);
         expect(out).toContain(r.when);
       }
+      expect(out).not.toContain('│');
     });
   }
 
-  it('wide: the whole table with borders; narrower: text cut with …, then no borders, then no hints', () => {
+  it('what gives way, in order: long text, then date hints, then ids, then text to its last few characters', () => {
     expect(drawTable({ rows, columns }, s, 200)).toContain('日本語のメモ、とても長いテキストです。');
-    const cut = drawTable({ rows, columns }, s, 110);
-    expect(cut).toContain('│');
+    const cut = drawTable({ rows, columns }, s, 100);
     expect(cut).toContain('…');
     expect(cut).toContain('(in 9 days)');
-    expect(drawTable({ rows, columns }, s, 95)).not.toContain('│');
-    expect(drawTable({ rows, columns }, s, 80)).not.toContain('(in 9 days)');
+    expect(cut).toContain(ID);
+    const noHints = drawTable({ rows, columns }, s, 90);
+    expect(noHints).not.toContain('(in 9 days)');
+    expect(noHints).toContain(ID);
+    const shortIds = drawTable({ rows, columns }, s, 70);
+    expect(shortIds).not.toContain(ID);
+    expect(shortIds).toContain(`${ID.slice(0, 8)}…`);
   });
 
-  it('too narrow for any table: one block of HEADER value lines per row', () => {
-    const out = drawTable({ rows, columns }, s, 50);
+  it('--wide: nothing cut, whatever the width; --no-headers: rows only', () => {
+    const wide = drawTable({ rows, columns }, s, 60, undefined, { wide: true });
+    expect(wide).toContain('日本語のメモ、とても長いテキストです。');
+    expect(wide).toContain(ID);
+    expect(wide).toContain('(in 9 days)');
+    const bare = drawTable({ rows, columns }, s, 120, undefined, { headers: false });
+    expect(bare).not.toContain('AMOUNT');
+    expect(lines(bare)).toHaveLength(rows.length);
+  });
+
+  it('shortIds: false keeps ids whole and gives way to blocks instead', () => {
+    const out = drawTable({ rows, columns }, s, 70, undefined, { shortIds: false });
+    expect(out).toContain(`ID      ${ID}`);
+  });
+
+  it('below 60 columns: one block of HEADER value lines per row', () => {
+    const out = drawTable({ rows, columns }, s, 59);
     expect(out).toContain(`ID      ${ID}`);
     expect(out).toContain('DATE    2026-12-01 (in 9 days)');
   });

@@ -44,11 +44,18 @@ export async function list(ctx: Context, o: { store?: string }): Promise<void> {
         { header: 'ID', kind: 'id', value: (k) => String(k.id) },
         { header: 'NAME', value: (k) => String(k.name) },
         { header: 'ROLE', kind: 'code', value: (k) => String(k.role) },
-        { header: 'SCOPE', kind: 'id', value: (k) => (k.website_id ? `website ${k.website_id}` : `agency ${k.agency_id}`) },
+        // What the key may address: a website, or every website of its agency. Text, so a narrow
+        // terminal cuts it (`website 1111…`); --wide, piped and --csv output have it whole.
+        { header: 'SCOPE', value: (k) => (k.website_id ? `website ${k.website_id}` : `agency ${k.agency_id}`) },
         // Dates as in every table: local time and a hint on a terminal, plain ISO piped.
-        dateColumn('CREATED', (k: KeyInfo) => String(k.created_at), when, { time: true }),
-        dateColumn('REVOKED', (k: KeyInfo) => (k.revoked_at ? String(k.revoked_at) : null), when, { time: true }),
+        dateColumn('CREATED', (k: KeyInfo) => String(k.created_at), when, { time: true, past: true }),
+        dateColumn('REVOKED', (k: KeyInfo) => (k.revoked_at ? String(k.revoked_at) : null), when, { time: true, past: true }),
       ],
+      // The store's own field names (as --json prints them).
+      csvColumns: (['id', 'name', 'role', 'website_id', 'agency_id', 'created_at', 'revoked_at'] as const).map((field) => ({
+        header: field,
+        value: (k: KeyInfo) => (k[field] === undefined || k[field] === null ? null : String(k[field])),
+      })),
       empty: 'No keys.',
     },
   );

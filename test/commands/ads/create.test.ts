@@ -59,8 +59,16 @@ describe('cr ads create', () => {
     expect(JSON.parse(h.seen[0]!.body)).toMatchObject({ name: 'Flag wins', ad_format: 'video', platform: 'meta', website_id: '11111111-1111-4111-8111-111111111111' });
   });
 
-  it('a server validation failure → exit 6 naming the field', async () => {
+  it('a missing required field → exit 2 naming the flag and the field, nothing sent', async () => {
+    h.seen.length = 0;
     const r = await h.cr(['ads', 'create', '--format', 'single_image', '--name', 'No URL']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('missing --url (destination_url)');
+    expect(h.seen).toEqual([]);
+  });
+
+  it('the server still judges what only it knows: the same body through cr api → exit 6 naming the field', async () => {
+    const r = await h.cr(['api', '/content/ads/creatives/create', '-F', 'ad_format=single_image', '-F', 'name=No URL']);
     expect(r.exitCode).toBe(6);
     expect(r.stderr).toMatch(/Validation error.*destination_url/);
   });

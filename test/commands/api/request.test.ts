@@ -76,8 +76,8 @@ describe('cr api: requests', () => {
   });
 
   it('--website adds website_id to a GET', async () => {
-    await runCli(['--website', 'w-1', 'api', '/brand/brand-subjects'], { env: env() });
-    expect(server.requests[0]!.query.get('website_id')).toBe('w-1');
+    await runCli(['--website', '0b253a23-6fd1-4921-86e4-4954cb8dbbba', 'api', '/brand/brand-subjects'], { env: env() });
+    expect(server.requests[0]!.query.get('website_id')).toBe('0b253a23-6fd1-4921-86e4-4954cb8dbbba');
   });
 
   it('--input - reads the JSON body from stdin', async () => {

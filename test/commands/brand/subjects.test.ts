@@ -9,7 +9,7 @@ describe('cr brand subjects', () => {
     const r = await h.cr(['brand', 'subjects', '--json']);
     expect(JSON.parse(r.stdout)).toEqual(await h.apiData('/brand/brand-subjects'));
     const t = await h.cr(['brand', 'subjects']);
-    expect(t.stdout.trimEnd().split('\t')).toEqual(['Maxi', 'mascot', 'active', '2', 'https://cdn.example.com/maxi-front.png', 'bs-1']);
+    expect(t.stdout.trimEnd().split('\t')).toEqual(['bs-1', 'Maxi', 'mascot', 'active', '2', 'https://cdn.example.com/maxi-front.png']);
   });
   it('--website is sent as website_id on reads', async () => {
     const r = await h.cr(['brand', 'subjects', '--website', SITE]);

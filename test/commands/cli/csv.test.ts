@@ -38,38 +38,39 @@ describe('--csv', () => {
     const json = JSON.parse((await h.cr(['nurture', 'list', '--limit', '30', '--json'])).stdout) as { sequences: Record<string, unknown>[] };
     const r = await h.cr(['nurture', 'list', '--limit', '30', '--csv']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout.split('\r\n')[0]).toBe('ID,TITLE,STATUS,STEPS,UPDATED');
-    expect(records(r.stdout)).toEqual(json.sequences.map((s) => ({ ID: s.contentId, TITLE: s.title, STATUS: s.status, STEPS: String(s.stepCount), UPDATED: s.updatedAt })));
+    // Headed by the JSON field names (docs/cli-contract.md "For scripts").
+    expect(r.stdout.split('\r\n')[0]).toBe('contentId,title,status,stepCount,updatedAt');
+    expect(records(r.stdout)).toEqual(json.sequences.map((s) => ({ contentId: s.contentId, title: s.title, status: s.status, stepCount: String(s.stepCount), updatedAt: s.updatedAt })));
   });
 
   it('crm agents: the whole prompt, line break and commas included, survives a round trip', async () => {
     const json = JSON.parse((await h.cr(['crm', 'agents', '--json'])).stdout) as { agents: { id: string; activePromptVersion: { promptText: string } | null }[] };
     const rows = records((await h.cr(['crm', 'agents', '--csv'])).stdout);
-    expect(rows.map((r) => [r.ID, r.PROMPT])).toEqual(json.agents.map((a) => [a.id, a.activePromptVersion?.promptText ?? '']));
-    expect(rows[0]!.PROMPT).toContain('\n');
+    expect(rows.map((r) => [r.id, r['activePromptVersion.promptText']])).toEqual(json.agents.map((a) => [a.id, a.activePromptVersion?.promptText ?? '']));
+    expect(rows[0]!['activePromptVersion.promptText']).toContain('\n');
   });
 
   it('learnings list: confidence as the API number, summaries whole', async () => {
     const json = JSON.parse((await h.cr(['learnings', 'list', '--json'])).stdout) as { learnings: { id: string; confidenceScore: number; summary: string }[] };
     const rows = records((await h.cr(['learnings', 'list', '--csv'])).stdout);
-    expect(rows.map((r) => [Number(r.CONF), r.SUMMARY])).toEqual(json.learnings.map((l) => [l.confidenceScore, l.summary]));
+    expect(rows.map((r) => [r.id, Number(r.confidenceScore), r.summary])).toEqual(json.learnings.map((l) => [l.id, l.confidenceScore, l.summary]));
   });
 
-  it('finance summary: entity rows only, money as decimal amounts beside a currency column, no totals', async () => {
+  it('finance summary: entity rows only, the JSON fields exactly (amounts in cents) beside a currency column, no totals', async () => {
     const json = JSON.parse((await h.cr(['finance', 'summary', '--json'])).stdout) as {
       summaries: { entity: { name: string }; activeMrr: number; monthlyCostCents: number; monthlyAiCostCents: number; nextRenewalDate: string | null }[];
     };
     const r = await h.cr(['finance', 'summary', '--csv']);
     expect(r.exitCode, r.stderr).toBe(0);
     const rows = records(r.stdout);
-    expect(Object.keys(rows[0]!)).toEqual(['ENTITY', 'CURRENCY', 'MRR', 'ACTIVE CLIENTS', 'NEXT RENEWAL', 'MONTHLY COST', 'AI COST', 'MARGIN']);
-    expect(rows.map((r) => r.ENTITY)).toEqual(json.summaries.map((s) => s.entity.name));
-    expect(rows.map((r) => r.CURRENCY)).toEqual(['USD', 'EUR']);
+    expect(Object.keys(rows[0]!)).toEqual(['entity.id', 'entity.name', 'currency', 'activeMrr', 'activeClientCount', 'nextRenewalDate', 'monthlyCostCents', 'monthlyAiCostCents']);
+    expect(rows.map((r) => r['entity.name'])).toEqual(json.summaries.map((s) => s.entity.name));
+    expect(rows.map((r) => r.currency)).toEqual(['USD', 'EUR']);
     for (const [i, s] of json.summaries.entries()) {
-      expect(Number(rows[i]!.MRR) * 100).toBeCloseTo(s.activeMrr);
-      expect(Number(rows[i]!['MONTHLY COST']) * 100).toBeCloseTo(s.monthlyCostCents);
-      expect(Number(rows[i]!.MARGIN) * 100).toBeCloseTo(s.activeMrr - s.monthlyCostCents);
-      expect(rows[i]!['NEXT RENEWAL']).toBe(s.nextRenewalDate ?? '');
+      expect(Number(rows[i]!.activeMrr)).toBe(s.activeMrr);
+      expect(Number(rows[i]!.monthlyCostCents)).toBe(s.monthlyCostCents);
+      expect(Number(rows[i]!.monthlyAiCostCents)).toBe(s.monthlyAiCostCents);
+      expect(rows[i]!.nextRenewalDate).toBe(s.nextRenewalDate ?? '');
     }
     expect(r.stdout).not.toMatch(/TOTAL|\$|€/);
   });
@@ -77,14 +78,14 @@ describe('--csv', () => {
   it('visibility grid: one row per grid point, an empty rank when not ranking', async () => {
     const rows = records((await h.cr(['visibility', 'grid', '--csv'])).stdout);
     expect(rows).toHaveLength(162);
-    expect(Object.keys(rows[0]!)).toEqual(['KEYWORD', 'ROW', 'COL', 'LAT', 'LNG', 'RANK']);
-    expect(rows.filter((r) => r.KEYWORD === 'emergency plumber').every((r) => r.RANK === '')).toBe(true);
+    expect(Object.keys(rows[0]!)).toEqual(['keyword', 'row', 'col', 'lat', 'lng', 'rank']);
+    expect(rows.filter((r) => r.keyword === 'emergency plumber').every((r) => r.rank === '')).toBe(true);
   });
 
-  it("profiles list: an ACTIVE column instead of the table's star; keys masked", async () => {
+  it("profiles list: the JSON field names, active as true/false instead of the table's star", async () => {
     const r = await h.cr(['profiles', 'list', '--csv']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toBe('ACTIVE,PROFILE,BASE URL,KEY\r\n');
+    expect(r.stdout).toBe('name,active,baseUrl,key\r\n');
   });
 
   it('refused where there are no rows, and beside --json', async () => {

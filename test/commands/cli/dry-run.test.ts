@@ -26,11 +26,29 @@ describe('--dry-run sends nothing', () => {
   });
 
   it('needs no key (nothing is sent), only a base URL', async () => {
-    const r = await h.cr(['ads', 'create', '--format', 'video', '--name', 'D', '--url', 'https://x.example.com', '--campaign-id', 'camp-1', '--product-line-id', 'pl-1', '--dry-run', '--json'], {
-      key: null,
-    });
+    const r = await h.cr(
+      [
+        'ads',
+        'create',
+        '--format',
+        'video',
+        '--name',
+        'D',
+        '--url',
+        'https://x.example.com',
+        '--campaign-id',
+        'camp-1',
+        '--product-line-id',
+        '0b253a23-6fd1-4921-86e4-4954cb8dbbba',
+        '--dry-run',
+        '--json',
+      ],
+      {
+        key: null,
+      },
+    );
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ method: 'POST', body: { ad_format: 'video', campaign_id: 'camp-1', product_line_id: 'pl-1' } });
+    expect(JSON.parse(r.stdout)).toMatchObject({ method: 'POST', body: { ad_format: 'video', campaign_id: 'camp-1', product_line_id: '0b253a23-6fd1-4921-86e4-4954cb8dbbba' } });
     expect(h.seen).toHaveLength(0);
   });
 

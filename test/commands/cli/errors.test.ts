@@ -26,7 +26,8 @@ describe('errors map to exit codes and one line on stderr', () => {
     expect(r.exitCode).toBe(4);
   });
   it('400 → 6, and --json errors are one JSON line on stderr', async () => {
-    const r = await h.cr(['nurture', 'list', '--status', 'bogus', '--json']);
+    // Through cr api: `cr nurture list --status bogus` is refused before sending (exit 2).
+    const r = await h.cr(['api', '/content/nurture-sequences', '-F', 'status=bogus', '--json']);
     expect(r.exitCode).toBe(6);
     expect(r.stdout).toBe('');
     const err = JSON.parse(r.stderr.trim());

@@ -13,7 +13,7 @@ afterAll(() => cleanupTempDirs());
 
 describe('the exit code says what to fix', () => {
   it('--dry-run without a base URL is a usage error naming --base-url and CR_BASE_URL, not a missing key', async () => {
-    const r = await runCli(['posts', 'schedule', 'p1', '--at', '+1h', '--dry-run']);
+    const r = await runCli(['posts', 'schedule', POST_MISSING, '--at', '+1h', '--dry-run']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/^error: No base URL .*; pass --base-url URL or set CR_BASE_URL \(USAGE\)\n$/);
   });

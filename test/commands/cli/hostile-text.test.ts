@@ -82,7 +82,8 @@ describe('hostile text from the API', () => {
 
   it('cr local keys list: escaped on a terminal and piped', async () => {
     for (const tty of [true, false]) {
-      const r = await runCli(['local', 'keys', 'list', '--store', keysStore], { tty, env: { CR_NOW: NOW } });
+      // --wide: the whole name, escapes included, whatever the terminal's width.
+      const r = await runCli(['local', 'keys', 'list', '--store', keysStore, ...(tty ? ['--wide'] : [])], { tty, env: { CR_NOW: NOW } });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).not.toMatch(RAW_CONTROL);
       expect(r.stdout).toContain('editor \\x1b]0;pwned');

@@ -140,6 +140,18 @@ describe('--jq on commands', () => {
     expect(r.stderr).toBe('error: --jq: stop here (JQ)\n');
   });
 
+  it('what the program printed before a runtime error is printed, then the error (as jq does)', async () => {
+    const r = await h.cr(['nurture', 'list', '--limit', '2', '--jq', '.sequences[].status, error("boom"), "never"']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(2);
+    expect(r.stdout).not.toContain('never');
+    expect(r.stderr).toBe('error: --jq: boom (JQ)\n');
+    const obj = await h.cr(['nurture', 'list', '--limit', '1', '--jq', '.total, error({why: 1}) # a comment']);
+    expect(obj.exitCode).toBe(1);
+    expect(obj.stdout).toMatch(/^\d+\n$/);
+    expect(obj.stderr).toMatch(/^error: --jq: .*\{"why":1\}.*\(JQ\)\n$/);
+  });
+
   it('--json --jq is --jq; auth status takes it too, with the key masked', async () => {
     const a = await h.cr(['auth', 'status', '--json', '--jq', '.key']);
     expect(a.exitCode, a.stderr).toBe(0);

@@ -22,6 +22,8 @@ describe('--timeout is the deadline of the whole command (docs/cli-contract.md "
     const r = await runCli(['api', '/slow', '--timeout', '0.3'], { env: env() });
     expect(r.exitCode).toBe(8);
     expect(r.stderr).toMatch(/^error: Timed out after 0\.3 s \(--timeout, retries included\)/);
+    // Its own code, told apart from a refused connection (NETWORK_ERROR); the exit stays 8.
+    expect(r.stderr).toMatch(/\(TIMEOUT\)\n$/);
     // Per attempt, this was three requests of 0.3 s each.
     expect(server.requests).toHaveLength(1);
   });
@@ -37,6 +39,12 @@ describe('--timeout is the deadline of the whole command (docs/cli-contract.md "
     const unbounded = await runCli(['api', '/busy'], { env: env() });
     expect(unbounded.exitCode).toBe(8);
     expect(server.requests).toHaveLength(3);
+  });
+
+  it('a refused connection keeps NETWORK_ERROR, also exit 8', async () => {
+    const r = await runCli(['api', '/x', '--timeout', '2'], { env: { ...env(), CR_BASE_URL: 'http://127.0.0.1:9/api/v1' } });
+    expect(r.exitCode).toBe(8);
+    expect(r.stderr).toMatch(/\(NETWORK_ERROR\)\n$/);
   });
 
   it.each(['1e9', '86401', '0', '-1', 'soon'])('--timeout %s is a usage error naming the bound, nothing sent', async (value) => {

@@ -15,7 +15,7 @@ describe('cr crm agents', () => {
   it('piped: the whole prompt on one line, never cut', async () => {
     const r = await h.cr(['crm', 'agents']);
     const cells = r.stdout.trimEnd().split('\t');
-    expect(cells[3]).toBe('You are a friendly sales assistant. Qualify leads by budget, authority, need and timing before booking a call.');
+    expect(cells[4]).toBe('You are a friendly sales assistant. Qualify leads by budget, authority, need and timing before booking a call.');
     expect(r.stdout).not.toContain('…');
   });
 });

@@ -40,6 +40,8 @@ describe('cr finance summary', () => {
     expect(lines.filter((l) => l.startsWith('entity\t'))).toHaveLength(2);
     expect(lines.filter((l) => l.startsWith('invoice\t'))).toHaveLength(3);
     // Dates piped are the API's plain ISO values, no relative hint.
-    expect(lines.find((l) => l.includes('Globex'))!.split('\t')).toEqual(['invoice', 'Globex', 'Acme Studio', '$12,345.67', '2026-11-20', 'OVERDUE']);
+    // Amounts piped are plain decimals beside their currency, for sums (docs/cli-contract.md "For scripts").
+    expect(lines.find((l) => l.includes('Globex'))!.split('\t')).toEqual(['invoice', 'rr-1', 'Globex', 'Acme Studio', 'USD', '12345.67', '2026-11-20', 'OVERDUE']);
+    for (const l of lines) expect(l).not.toMatch(/[$€]|\d,\d{3}/);
   });
 });

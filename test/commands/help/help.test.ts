@@ -44,14 +44,21 @@ describe('cr --help', () => {
     for (const sub of ['login', 'status', 'logout']) expect(r.stdout).toContain(sub);
   });
 
-  it('no command at all, or a group without its verb → exit 2 "missing command" with a hint', async () => {
+  it('no command at all, or a group without its verb: that help on stdout, exit 0 (as gh does)', async () => {
     const r = await runCli([]);
-    expect(r.exitCode).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('error: missing command; run `cr --help` to see the commands (USAGE)\n');
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe((await runCli(['--help'])).stdout);
     const g = await runCli(['auth']);
-    expect(g.exitCode).toBe(2);
-    expect(g.stderr).toContain('run `cr auth --help`');
+    expect(g.exitCode).toBe(0);
+    expect(g.stdout).toBe((await runCli(['auth', '--help'])).stdout);
+    expect(g.stdout).toMatch(/^Usage: cr auth/);
+  });
+
+  it('an unknown verb of a group is still a usage error naming the nearest', async () => {
+    const r = await runCli(['nurture', 'lst']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('did you mean list?');
   });
 });
 

@@ -14,6 +14,6 @@ describe('cr local keys list', () => {
   });
   it('piped: the plain ISO value, and an empty cell for a key not revoked', async () => {
     const r = await runCli(['local', 'keys', 'list', '--store', store], { env: { CR_NOW: NOW } });
-    expect(r.stdout.split('\n')[0]!.split('\t')).toEqual(['k-editor', 'editor', 'editor', `website 11111111-1111-4111-8111-111111111111`, '2026-01-01T00:00:00.000Z', '']);
+    expect(r.stdout.split('\n')[0]!.split('\t')).toEqual(['k-editor', 'editor', 'editor', 'website 11111111-1111-4111-8111-111111111111', '2026-01-01T00:00:00.000Z', '']);
   });
 });

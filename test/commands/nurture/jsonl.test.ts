@@ -30,7 +30,7 @@ describe('cr nurture list --jsonl', () => {
   it('--all --csv writes one header, then every page', async () => {
     const r = await h.cr(['nurture', 'list', '--all', '--csv']);
     const records = r.stdout.split('\r\n').filter(Boolean);
-    expect(records[0]).toBe('ID,TITLE,STATUS,STEPS,UPDATED');
+    expect(records[0]).toBe('contentId,title,status,stepCount,updatedAt');
     expect(records).toHaveLength(451);
   });
 

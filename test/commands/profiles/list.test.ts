@@ -23,7 +23,10 @@ describe('cr profiles list', () => {
     const configDir = profilesConfig();
     const r = await runCli(['profiles', 'list'], { configDir, env: { NO_COLOR: undefined } });
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe(['\tempty\thttp://empty.example/api/v1\t(none)', `*\tprod\thttp://prod.example/api/v1\t${MASK}`, '\tstaging\thttp://staging.example/api/v1\tcr_5555…6666'].join('\n') + '\n');
+    // The name (the id) first; plain values: true/false, an empty cell for no key.
+    expect(r.stdout).toBe(
+      ['empty\tfalse\thttp://empty.example/api/v1\t', `prod\ttrue\thttp://prod.example/api/v1\t${MASK}`, 'staging\tfalse\thttp://staging.example/api/v1\tcr_5555…6666'].join('\n') + '\n',
+    );
     expect(r.stdout).not.toMatch(/\x1b\[/);
   });
 

@@ -1,0 +1,61 @@
+/**
+ * `cr help environment`, `cr help exit-codes`, `cr help formatting`: what a command's help
+ * does not say (docs/cli-contract.md "Help"). Loaded only when asked for.
+ */
+export const TOPICS: Record<string, string> = {
+  environment: `Environment variables
+
+  CR_API_KEY       the API key, when no --profile names one (cr_ and 40 hex characters)
+  CR_BASE_URL      the API base URL, ending in /api/v1
+  CR_PROFILE       the profile to use instead of the active one
+  CR_CONFIG_DIR    the config folder (default: $XDG_CONFIG_HOME/cr, else ~/.config/cr)
+  CR_STORE         the local store file of cr serve, cr local and --local
+                   (default: the per-user data folder, $XDG_DATA_HOME/cr)
+  CR_NOW           the clock of relative hints and --at +2h (ISO date-time; for demos and tests)
+  CR_FORCE_TTY     1: draw tables as at a terminal even when piped
+  NO_COLOR         no colour; FORCE_COLOR: colour even when piped
+  TZ               the time zone of times shown in tables
+  COLUMNS          the width tables are fitted to (wins over the terminal's own)
+  CI               set: no spinner, no prompt
+
+Settings are taken from flags first, then the environment, then the active profile.
+A profile named with --profile is a flag: its own key beats CR_API_KEY.
+`,
+  'exit-codes': `Exit codes
+
+  0    success; an empty list is a success
+  1    any other failure
+  2    usage: unknown command, bad flag or value; nothing was sent
+  3    not authenticated: a 401, or no key configured
+  4    permission: a 403
+  5    not found: a 404
+  6    invalid request: a 400, 409, 413 or 415
+  7    rate limited: a 429; the message says when to retry
+  8    network or server: unreachable, time-out (TIMEOUT), TLS, or a 5xx after retries
+  130  interrupted
+
+An error is one line on standard error, "error: <message> (<CODE>)"; with --json it is
+one JSON line, {"error": ..., "code": ..., "status": ...}.
+`,
+  formatting: `Output formats
+
+  At a terminal   a table: the same columns in the same order at every width, the id
+                  first; long text is cut first (…), then dates lose their hint, then
+                  ids show their first 8 characters; below 60 columns, one block per row
+    --wide        every cell whole, rows may be wider than the terminal
+    --no-headers  no header row (tables and CSV)
+  Piped           the same rows as tab-separated values, no header, plain values: the
+                  whole id, amounts as decimals (1750.50) beside a currency column,
+                  ratios as numbers (0.93), dates and times in ISO 8601, empty for none
+  --json          the API's data exactly, indented
+  --jq EXPR       jq over what --json prints; strings print raw, one result a line
+  --jsonl         a list as JSON Lines, one item a line (streams with --all)
+  --csv           RFC 4180 with a header row of the JSON field names; values exact
+                  (amounts in cents, as the API sends them); empty for null
+    --csv-safe    for spreadsheets: a cell that starts with = + - @ (and is not a
+                  number) gets a leading ', so it is shown, never run as a formula
+  -q, --quiet     only the ids, one a line
+
+Which command takes which: \`cr <command> --help\` lists the options it honours.
+`,
+};

@@ -1,0 +1,158 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server/serve.js';
+import { fixedClock } from '../../src/server/clock.js';
+import { initStore } from '../../src/server/init-store.js';
+import { displayWidth } from '../../src/render/width.js';
+import { BIN } from '../helpers/cli.js';
+import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
+import { NOW } from '../helpers/fixture-store.js';
+
+/**
+ * Tables keep their shape (docs/cli-contract.md "At a terminal"): on a real pseudo-terminal
+ * (util-linux `script`) 60, 80, 100 and 120 columns wide, every list command shows the same
+ * columns in the same order, the id first, and no line wider than the terminal. Help, too,
+ * is checked where a person reads it.
+ */
+const SCRIPT = '/usr/bin/script';
+const hasScript = existsSync(SCRIPT);
+
+let server: Awaited<ReturnType<typeof startServer>>;
+let key: string;
+let keysStore: string;
+
+beforeAll(async () => {
+  if (!hasScript) return;
+  const store = join(tempDir('cr-pty-tables-'), 'store.json');
+  key = (await initStore(store, { demo: true, clock: fixedClock(NOW) })).key;
+  keysStore = join(tempDir('cr-pty-tables-keys-'), 'store.json');
+  await initStore(keysStore, { demo: true, clock: fixedClock(NOW) });
+  server = await startServer({ storePath: store, host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
+});
+afterAll(async () => {
+  await server?.close();
+  cleanupTempDirs();
+});
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** bin/cr.js on a pty `cols` wide; the lines the terminal shows (colour and CR removed) and the exit code. */
+async function onPty(args: string[], cols: number): Promise<{ lines: string[]; code: number }> {
+  const dir = tempDir('cr-pty-tables-cfg-');
+  const command = `stty cols ${cols} rows 50; exec node ${quote(BIN)} ${args.map(quote).join(' ')}`;
+  const r = await execa(SCRIPT, ['-qfec', command, '/dev/null'], {
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: dir,
+      CR_CONFIG_DIR: dir,
+      CR_NOW: NOW,
+      TZ: 'UTC',
+      LANG: 'C.UTF-8',
+      TERM: 'xterm-256color',
+      CI: '1',
+      CR_BASE_URL: `${server.url}/api/v1`,
+      CR_API_KEY: key,
+    },
+    extendEnv: false,
+    reject: false,
+    timeout: 30_000,
+    stdin: 'ignore',
+  });
+  const lines = String(r.stdout)
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .replace(/\r/g, '')
+    .split('\n');
+  return { lines, code: r.exitCode ?? -1 };
+}
+
+const LISTS: { args: string[]; header: string[] }[] = [
+  { args: ['nurture', 'list', '--limit', '5'], header: ['ID', 'TITLE', 'STATUS', 'STEPS', 'UPDATED'] },
+  { args: ['brand', 'subjects'], header: ['ID', 'NAME', 'TYPE', 'STATUS', 'IMAGES', 'PRIMARY IMAGE'] },
+  { args: ['crm', 'agents'], header: ['ID', 'NAME', 'STATUS', 'VERSION', 'PROMPT', 'CRM ID'] },
+  { args: ['learnings', 'list', '--limit', '5'], header: ['ID', 'CONF', 'TYPE', 'VALUE', 'CHANNEL', 'EVIDENCE', 'SUMMARY'] },
+  { args: ['local', 'keys', 'list'], header: ['ID', 'NAME', 'ROLE', 'SCOPE', 'CREATED', 'REVOKED'] },
+];
+
+/** A header cell as drawn: whole, or cut with `…` from the left. */
+const headerMatches = (shown: string, full: string) => shown === full || (shown.endsWith('…') && full.startsWith(shown.slice(0, -1)));
+
+describe.skipIf(!hasScript)('list tables on a pseudo-terminal', () => {
+  for (const { args, header } of LISTS) {
+    it(`cr ${args.slice(0, 2).join(' ')}: one column set, in one order, the id first, at 60, 80, 100 and 120 columns`, async () => {
+      const full = args[0] === 'local' ? [...args, '--store', keysStore] : args;
+      for (const cols of [60, 80, 100, 120]) {
+        const { lines, code } = await onPty(full, cols);
+        expect(code, `${args.join(' ')} at ${cols}`).toBe(0);
+        const shown = lines[0]!.split(/ {2,}/).map((c) => c.trim());
+        expect(shown.length, `${args.join(' ')} at ${cols}: ${lines[0]}`).toBe(header.length);
+        for (const [i, cell] of shown.entries()) expect(headerMatches(cell, header[i]!), `${cell} for ${header[i]} at ${cols}`).toBe(true);
+        expect(
+          lines.filter((l) => displayWidth(l) > cols),
+          `${args.join(' ')} at ${cols}`,
+        ).toEqual([]);
+        expect(lines.join('\n')).not.toMatch(/[┌│└]/);
+      }
+    }, 120_000);
+  }
+
+  it('finance summary: the same columns at 80, 100 and 120; blocks at 60, where its money cannot fit', async () => {
+    const header = ['ID', 'ENTITY', 'MRR', 'CLIENTS', 'RENEWAL', 'COST', 'AI COST', 'MARGIN'];
+    for (const cols of [80, 100, 120]) {
+      const { lines, code } = await onPty(['finance', 'summary'], cols);
+      expect(code).toBe(0);
+      expect(lines[0]).toBe('Business entities');
+      expect(lines[1]!.split(/ {2,}/).map((c) => c.trim())).toEqual(header);
+      expect(lines.filter((l) => displayWidth(l) > cols)).toEqual([]);
+    }
+    const narrow = await onPty(['finance', 'summary'], 60);
+    expect(narrow.lines.some((l) => /^MRR {2,}\$/.test(l))).toBe(true);
+    expect(narrow.lines.filter((l) => displayWidth(l) > 60)).toEqual([]);
+  }, 120_000);
+
+  it('--wide: every cell whole at 60 columns; --no-headers: rows only', async () => {
+    const wide = await onPty(['crm', 'agents', '--wide'], 60);
+    expect(wide.code).toBe(0);
+    expect(wide.lines.join('\n')).toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
+    expect(wide.lines[0]).not.toContain('…');
+    const bare = await onPty(['nurture', 'list', '--limit', '3', '--no-headers'], 100);
+    expect(bare.code).toBe(0);
+    expect(bare.lines[0]).not.toMatch(/^ID /);
+    expect(bare.lines.filter((l) => /^[0-9a-f]{8}/.test(l))).toHaveLength(3);
+  }, 60_000);
+});
+
+describe.skipIf(!hasScript)('help on a pseudo-terminal', () => {
+  it('cr alone and cr nurture print their help, exit 0', async () => {
+    const root = await onPty([], 100);
+    expect(root.code).toBe(0);
+    expect(root.lines[0]).toBe('Usage: cr [options] [command]');
+    expect(root.lines).toContain('Global Options:');
+    const group = await onPty(['nurture'], 100);
+    expect(group.code).toBe(0);
+    expect(group.lines[0]).toBe('Usage: cr nurture [options] [command]');
+  }, 60_000);
+
+  it('a command offers only the global options it honours, once, under their own heading', async () => {
+    const serve = (await onPty(['serve', '--help'], 100)).lines.join('\n');
+    expect(serve.match(/Global Options:/g)).toHaveLength(1);
+    for (const flag of ['--csv', '--jsonl', '--quiet', '--jq', '--base-url', '--profile']) expect(serve).not.toContain(flag);
+    const nurture = (await onPty(['nurture', 'list', '--help'], 100)).lines.join('\n');
+    for (const flag of ['--csv', '--jsonl', '--jq', '--wide', '--no-headers', '--profile', '--base-url']) expect(nurture).toContain(flag);
+    const finance = (await onPty(['finance', 'summary', '--help'], 100)).lines.join('\n');
+    expect(finance).not.toContain('--jsonl');
+  }, 60_000);
+
+  it('cr help environment, exit-codes and formatting are pages of their own', async () => {
+    for (const [topic, first] of [
+      ['environment', 'Environment variables'],
+      ['exit-codes', 'Exit codes'],
+      ['formatting', 'Output formats'],
+    ]) {
+      const r = await onPty(['help', topic!], 100);
+      expect(r.code).toBe(0);
+      expect(r.lines[0]).toBe(first);
+    }
+  }, 60_000);
+});
