@@ -81,9 +81,10 @@ export class ApiError extends CrError {
  * than a week (its MAX_RATE_WAIT_MS) is out of range and says "a while", like no value at all.
  */
 function describeRetryAfter(value: string | undefined): string {
-  if (!value) return 'a while';
+  // Only delay-seconds is put in words: any other text (`1e400`, `NaN`, a date out of range) is
+  // not echoed, as if not sent.
+  if (!value || !/^\d+$/.test(value.trim())) return 'a while';
   const seconds = Number(value);
-  if (!Number.isFinite(seconds)) return value;
   if (seconds > 7 * 86_400) return 'a while';
   if (seconds >= 3600 && seconds % 3600 === 0) return `${seconds / 3600} hour${seconds === 3600 ? '' : 's'}`;
   if (seconds >= 60) return `${Math.ceil(seconds / 60)} minutes`;

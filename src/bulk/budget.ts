@@ -1,4 +1,4 @@
-import { resetOf, retryAfterMsOf } from '../http/rate-budget.js';
+import { localResetOf, resetOf, retryAfterMsOf } from '../http/rate-budget.js';
 
 /**
  * The key's rate budget as the server reports it (docs/api-decisions.md §2-3: every response has
@@ -17,7 +17,10 @@ import { resetOf, retryAfterMsOf } from '../http/rate-budget.js';
  */
 export class RateBudget {
   private remaining: number | undefined;
+  /** When the window ends, on the local clock (what a wait sleeps until). */
   private resetMs: number | undefined;
+  /** The same, as the server sent it (its clock): what tells a new window from the current one. */
+  private windowEnd: number | undefined;
   private known = false;
   private unlimited = false;
 
@@ -43,6 +46,7 @@ export class RateBudget {
     const remaining = intHeader(headers['x-ratelimit-remaining']);
     // Out-of-range values (more than a week ahead) are ignored, as if not sent (src/http/rate-budget.ts).
     const byReset = resetOf(headers, nowMs);
+    const localReset = localResetOf(headers, nowMs);
     if (status === 429) {
       this.known = true;
       this.unlimited = false;
@@ -50,20 +54,22 @@ export class RateBudget {
       const wait = retryAfterMsOf(headers, nowMs);
       const byRetry = wait === undefined ? undefined : nowMs + wait;
       // The nearer of the two: the window's end is exact, Retry-After is the published upper bound.
-      this.resetMs = byReset !== undefined && byReset > nowMs ? byReset : (byRetry ?? byReset ?? nowMs + 60_000);
+      this.resetMs = localReset !== undefined && localReset > nowMs ? localReset : (byRetry ?? localReset ?? nowMs + 60_000);
+      this.windowEnd = byReset;
       return;
     }
     if (remaining === undefined) {
       if (!this.known) this.unlimited = true;
       return;
     }
-    const resetMs = byReset;
-    if (!this.known || this.unlimited || (resetMs !== undefined && this.resetMs !== undefined && resetMs > this.resetMs)) {
+    if (!this.known || this.unlimited || (byReset !== undefined && this.windowEnd !== undefined && byReset > this.windowEnd)) {
       this.remaining = remaining;
-      this.resetMs = resetMs;
+      this.resetMs = localReset;
+      this.windowEnd = byReset;
     } else {
       this.remaining = Math.min(this.remaining ?? remaining, remaining);
-      this.resetMs ??= resetMs;
+      this.resetMs ??= localReset;
+      this.windowEnd ??= byReset;
     }
     this.known = true;
     this.unlimited = false;

@@ -18,3 +18,13 @@ export function quoted(value: string): string {
 export function clipped(message: string, max = 2 * ECHO_CHARS): string {
   return message.length <= max ? message : `${message.slice(0, max)}… (${message.length.toLocaleString('en-US')} characters)`;
 }
+
+/** Names echoed in one problem at most; past them the rest are counted (a header of a million columns). */
+export const ECHO_NAMES = 3;
+
+/** `"a", "b", "c"`, or `"a", "b", "c" and 999,997 more`: each quoted and cut, the list bounded too. */
+export function quotedList(values: string[]): string {
+  const shown = values.slice(0, ECHO_NAMES).map(quoted).join(', ');
+  const rest = values.length - ECHO_NAMES;
+  return rest > 0 ? `${shown} and ${rest.toLocaleString('en-US')} more` : shown;
+}

@@ -1,5 +1,5 @@
 import type { PlanFormat, PlanProblem } from './types.js';
-import { clipped, quoted } from './echo.js';
+import { clipped, quotedList } from './echo.js';
 
 /** A record as read from the file, before its values are checked. */
 export interface RawRow {
@@ -67,7 +67,7 @@ export async function readCsv(text: string): Promise<ReadResult> {
   if (unknown.length || missing.length || repeated.length) {
     const parts = [
       missing.length ? `missing ${missing.join(', ')}` : '',
-      unknown.length ? `unknown ${unknown.map(quoted).join(', ')}` : '',
+      unknown.length ? `unknown ${quotedList(unknown)}` : '',
       repeated.length ? `repeated ${repeated.join(', ')}` : '',
     ].filter(Boolean);
     problems.unshift({ line: header.line, message: `the header must be id,at[,website_id] (${parts.join('; ')})` });
@@ -128,11 +128,14 @@ export function readJsonl(text: string): ReadResult {
     }
     const fields: Record<string, string> = {};
     const bad: string[] = [];
+    const unknown: string[] = [];
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      if (!(COLUMNS as readonly string[]).includes(k)) bad.push(`unknown field ${quoted(k)}`);
+      if (!(COLUMNS as readonly string[]).includes(k)) unknown.push(k);
       else if (typeof v === 'string') fields[k] = v;
       else if (!(k === 'website_id' && v === null)) bad.push(`${k} must be a string`);
     }
+    // Named a few at most (echo.ts): an object of a million unknown keys is still one short line.
+    if (unknown.length) bad.unshift(`unknown field${unknown.length === 1 ? '' : 's'} ${quotedList(unknown)}`);
     if (bad.length) problems.push({ line, message: bad.join('; ') });
     else rows.push({ line, fields });
   });

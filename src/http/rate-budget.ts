@@ -58,10 +58,28 @@ export function resetOf(headers: Record<string, string>, localNow: number = Date
   return reset === undefined ? undefined : inRange(headers, reset * 1000, localNow);
 }
 
+/**
+ * An HTTP-date as RFC 9110 §5.6.7 has it (IMF-fixdate, RFC 850, asctime): it starts with a day
+ * name. Date.parse alone also reads `-1`, `+5` or `1.5` as dates in the past, which made them
+ * "retry now" (a bulk --wait then retried four times a second).
+ */
+const HTTP_DATE = /^[A-Za-z]{3,9},? /;
+
+/**
+ * X-RateLimit-Reset placed on the local clock (epoch ms), for code that waits on it: the wait is
+ * measured on the server's clock, so a server whose clock is far off (years ahead, or at the
+ * last date JavaScript holds) neither makes the wait years long nor an invalid date.
+ */
+export function localResetOf(headers: Record<string, string>, localNow: number = Date.now()): number | undefined {
+  const reset = resetOf(headers, localNow);
+  return reset === undefined ? undefined : onLocalClock(headers, reset, localNow).getTime();
+}
+
 /** Retry-After (seconds or an HTTP date) as a wait in ms from now; undefined when absent, malformed or out of range. */
 export function retryAfterMsOf(headers: Record<string, string>, localNow: number = Date.now()): number | undefined {
   const ra = headers['retry-after']?.trim();
   if (!ra) return undefined;
+  if (!/^\d+$/.test(ra) && !HTTP_DATE.test(ra)) return undefined;
   const ms = /^\d+$/.test(ra) ? Number(ra) * 1000 : Date.parse(ra) - (serverNow(headers) ?? localNow);
   return Number.isNaN(ms) || ms > MAX_RATE_WAIT_MS ? undefined : Math.max(0, ms);
 }

@@ -1,6 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { redactKeys } from '../redact.js';
-import { resetOf, retryAfterMsOf } from '../http/rate-budget.js';
+import { localResetOf, retryAfterMsOf } from '../http/rate-budget.js';
 
 /**
  * Why a message could not be delivered to `<base>/mcp`, in a form the bridge can act on
@@ -71,7 +71,8 @@ function envelopeOf(text: string): { error?: string; code?: string } {
  */
 function retryHint(headers: Headers, nowMs: number): { seconds?: number; at?: string } {
   const h = Object.fromEntries(headers);
-  const reset = resetOf(h, nowMs);
+  // On the local clock: the server's may be years off (a Date header at the last date JavaScript holds).
+  const reset = localResetOf(h, nowMs);
   const at = reset !== undefined && reset > 0 ? new Date(reset).toISOString() : undefined;
   const wait = retryAfterMsOf(h, nowMs);
   // An HTTP-date Retry-After is itself a time to name; delay-seconds is not.

@@ -12,6 +12,11 @@ import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
  *   for each request (under its id) and each invalid element (id null), none for notifications
  *   or responses, and nothing at all when that leaves it empty; an empty array is one -32600.
  *
+ * - a message nested deeper than MAX_DEPTH: -32600 under its id. V8 parses any depth, but the
+ *   bridge and the SDK re-serialise each message with the recursive JSON.stringify, which
+ *   overflows the stack near 4,000 levels and ended the process (every pending answer lost);
+ *   the server refuses values nested past 32 levels anyway (docs/api-decisions.md).
+ *
  * A blank line is skipped without an answer.
  */
 
@@ -32,6 +37,27 @@ export type LineVerdict =
   | { pass: false; answer?: ErrorAnswer | ErrorAnswer[]; log?: string };
 
 const NO_BATCH = 'Invalid Request: JSON-RPC batches are not supported (MCP removed them in 2025-06-18); send each message on a line of its own';
+
+/** The deepest nesting of arrays and objects a forwarded message may have. */
+export const MAX_DEPTH = 256;
+
+/** Whether the JSON text nests arrays or objects deeper than `max` (brackets inside strings not counted). */
+function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      // A backslash escapes the next character.
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
 
 const answer = (id: Id, code: number, message: string): ErrorAnswer => ({ jsonrpc: '2.0', id, error: { code, message } });
 
@@ -70,6 +96,14 @@ export function checkLine(line: string): LineVerdict {
       pass: false,
       answer: answers.length ? answers : undefined,
       log: `a batch of ${value.length} message(s), not sent (MCP has no batches): ${answers.length} answered ${INVALID_REQUEST}`,
+    };
+  }
+  if (nestedDeeperThan(line, MAX_DEPTH)) {
+    const deep = idOf(value);
+    return {
+      pass: false,
+      answer: answer(deep, INVALID_REQUEST, `Invalid Request: nested deeper than ${MAX_DEPTH} levels; not sent to the server`),
+      log: `a message nested deeper than ${MAX_DEPTH} levels${deep === null ? '' : ` (id ${JSON.stringify(deep)})`}: answered ${INVALID_REQUEST}`,
     };
   }
   if (JSONRPCMessageSchema.safeParse(value).success) return { pass: true };

@@ -104,4 +104,22 @@ describe('cr mcp stdio: lines that are not one JSON-RPC message', () => {
     p.child.stdin!.end();
     expect((await p.child).exitCode).toBe(0);
   }, 60_000);
+
+  it('answers a message nested too deeply to forward with -32600 under its id, and keeps serving', async () => {
+    const p = spawnBridge();
+    const send = (m: unknown) => p.child.stdin!.write(line(m));
+    send(INIT);
+    await expect.poll(() => p.out().some(withId(1)), { timeout: 20_000 }).toBe(true);
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    // 100,000 levels in 600 kB: under the 1 MiB body limit, past what JSON.stringify can recurse.
+    const depth = 100_000;
+    send(`{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"listCrmAgents","arguments":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}}`);
+    send(call(22));
+    await expect.poll(() => p.out().some(withId(22)), { timeout: 20_000 }).toBe(true);
+    expect(p.out().find(withId(21))).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/nested deeper than \d+ levels/) } });
+    expect(p.out().find(withId(22))).toMatchObject({ result: { structuredContent: { data: { agents: expect.any(Array) } } } });
+    expect(p.err()).not.toMatch(/RangeError|Maximum call stack/);
+    p.child.stdin!.end();
+    expect((await p.child).exitCode).toBe(0);
+  }, 60_000);
 });
