@@ -29,6 +29,12 @@ export function runBundle(): void {
   // or two requests. The baseline compiler alone is plenty for that. Set before compiling:
   // V8's flags are part of what a code cache must match.
   setFlagsFromString('--liftoff-only');
+  // V8 checks a code cache's header (version, flags, source length) but, in release builds,
+  // not its body: a cache damaged past the header (a disk fault, a write lost in a crash)
+  // is deserialised and aborts the process ("Fatal error … unreachable code") on every run.
+  // With this flag V8 writes a checksum into each cache it makes and rejects one that does
+  // not match, so a damaged cache only costs a compile (CONTRIBUTING.md, "How cr starts").
+  setFlagsFromString('--verify-snapshot-checksum');
   const argv = process.argv.slice(2);
   zodWithoutJit(argv);
   const bundle = join(import.meta.dirname, 'cli.js');

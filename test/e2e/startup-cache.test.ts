@@ -1,4 +1,4 @@
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/cli.js';
@@ -101,6 +101,21 @@ describe('the per-user code cache', () => {
     const planted = await local(home);
     expect(cacheLine(planted.stderr)).toEqual({ state: 'missing', where: file });
     expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(cacheLine((await local(home)).stderr).state).toBe('accepted');
+  });
+
+  it('a cache damaged past its header (a disk fault) is rejected and made again: the run never crashes', async () => {
+    const home = tempDir('cr-home-');
+    const file = cacheLine((await local(home)).stderr).where;
+    const bytes = readFileSync(file);
+    // The header (V8's version, flags and source checks) stays intact; bytes deep in the
+    // bytecode do not. Without a checksum V8 deserialises them and aborts the process.
+    bytes.fill(0xff, 50_000, 50_064);
+    writeFileSync(file, bytes);
+    const damaged = await local(home);
+    expect(damaged.exitCode, damaged.stderr).toBe(0);
+    expect(cacheLine(damaged.stderr)).toEqual({ state: 'rejected', where: file });
+    expect(JSON.parse(damaged.stdout)).toHaveProperty('summaries');
     expect(cacheLine((await local(home)).stderr).state).toBe('accepted');
   });
 
