@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 
 /**
@@ -74,7 +74,10 @@ export function unsafeDir(dir: string): string | undefined {
 export function readOwnFile(file: string): Buffer | undefined {
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    // Not blocking: a FIFO under the name would hold open() until a writer came, a hang
+    // where a cache problem may only cost speed. Not following a symlink: cr only ever
+    // writes a regular file here, so a link is something else's doing.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch {
     return undefined;
   }

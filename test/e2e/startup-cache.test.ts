@@ -1,4 +1,5 @@
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/cli.js';
@@ -117,6 +118,25 @@ describe('the per-user code cache', () => {
     expect(cacheLine(damaged.stderr)).toEqual({ state: 'rejected', where: file });
     expect(JSON.parse(damaged.stdout)).toHaveProperty('summaries');
     expect(cacheLine((await local(home)).stderr).state).toBe('accepted');
+  });
+
+  it('a FIFO under the cache file name (or a symlink to one) is not opened for reading: the run neither hangs nor fails', async () => {
+    const home = tempDir('cr-home-');
+    const file = cacheLine((await local(home)).stderr).where;
+    for (const plant of ['fifo', 'symlink']) {
+      unlinkSync(file);
+      const fifo = join(home, `${plant}.fifo`);
+      execFileSync('mkfifo', ['-m', '600', plant === 'fifo' ? file : fifo]);
+      if (plant === 'symlink') symlinkSync(fifo, file);
+      const r = await runBin(['finance', 'summary', '--local', '--json'], {
+        env: env(home),
+        nodeArgs: FLAGGED,
+        configDir: join(home, 'config'),
+        timeoutMs: 10_000,
+      });
+      expect(r.exitCode, `${plant}: ${r.stderr}`).toBe(0);
+      expect(cacheLine(r.stderr).state, plant).toBe('missing');
+    }
   });
 
   it('caches of other builds of cr in the folder are removed when a cache is made', async () => {
