@@ -114,9 +114,17 @@ export function planCache(shipped: string, kind: string, argv: string[], env: No
 }
 
 /**
+ * How old another build's cache must be to go. Two builds of cr in use side by side (a global
+ * install and a project's own) each make a cache: removing the other's at once made each of
+ * them compile on every run that followed a run of the other.
+ */
+const STALE_MS = 7 * 86_400_000;
+
+/**
  * Writes a per-user cache: a file of this process's own (0600, created exclusively), then
  * renamed over the name, so a reader never sees half a cache. Caches of other builds of cr
- * in the folder go: they can never be used again.
+ * made over a week ago go: most belong to a cr that is gone, and one still in use pays a
+ * compile to make its cache again.
  */
 export function writeUserCache(file: string, data: Buffer): void {
   const dir = join(file, '..');
@@ -125,7 +133,11 @@ export function writeUserCache(file: string, data: Buffer): void {
     writeFileSync(tmp, data, { flag: 'wx', mode: 0o600 });
     renameSync(tmp, file);
     const own = `cli-${__CR_BUNDLE_ID__}-`;
-    for (const f of readdirSync(dir)) if (f.startsWith('cli-') && !f.startsWith(own) && f.endsWith('.cache')) unlinkSync(join(dir, f));
+    const weekAgo = Date.now() - STALE_MS;
+    for (const f of readdirSync(dir)) {
+      if (!f.startsWith('cli-') || f.startsWith(own) || !f.endsWith('.cache')) continue;
+      if (lstatSync(join(dir, f)).mtimeMs < weekAgo) unlinkSync(join(dir, f));
+    }
   } catch {
     // A cache that cannot be written costs the next run a compile, nothing else.
     try {

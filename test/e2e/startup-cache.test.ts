@@ -1,4 +1,4 @@
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -139,12 +139,18 @@ describe('the per-user code cache', () => {
     }
   });
 
-  it('caches of other builds of cr in the folder are removed when a cache is made', async () => {
+  it('caches of other builds of cr not made for a week are removed when a cache is made; recent ones stay', async () => {
     const home = tempDir('cr-home-');
     const dir = join(home, '.cache', 'cr', 'v8');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const stale = join(dir, 'cli-0000000000000000-v20.0.0-x64-811c9dc5.cache');
     writeFileSync(stale, 'old', { mode: 0o600 });
+    const monthAgo = Date.now() / 1000 - 30 * 86_400;
+    utimesSync(stale, monthAgo, monthAgo);
+    // Another build's cache made lately: that cr is still in use (a global install beside a
+    // project's own), and removing it would make each of the two compile on every other run.
+    const recent = 'cli-1111111111111111-v20.0.0-x64-811c9dc5.cache';
+    writeFileSync(join(dir, recent), 'recent', { mode: 0o600 });
     writeFileSync(join(dir, 'notes.txt'), 'kept');
     await local(home);
     expect(readdirSync(dir).sort()).toEqual(
@@ -153,6 +159,7 @@ describe('the per-user code cache', () => {
           .where.split('/')
           .pop(),
         'notes.txt',
+        recent,
       ].sort(),
     );
   });
