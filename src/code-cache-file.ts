@@ -1,5 +1,18 @@
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
 
 /**
  * Where a run finds the V8 code cache of the CLI bundle, and whether it may make one
@@ -13,7 +26,7 @@ import { isAbsolute, join } from 'node:path';
  *
  * A code cache is code: a folder another user can write is never read nor written. The folder
  * ($XDG_CACHE_HOME/cr/v8, else ~/.cache/cr/v8) must be a real directory owned by this user and
- * writable by no one else; each file must be a regular file owned by this user and writable by
+ * writable by no one else, inside folders in which no one else can rename it; each file must be a regular file owned by this user and writable by
  * no one else. Anything else means no cache: a run that only costs the compile it would have
  * saved. Nothing is ever written beside the package, which may be installed read-only.
  */
@@ -54,8 +67,11 @@ export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string | und
 
 const uid = (): number | undefined => process.getuid?.();
 
-/** Why `dir` is not a safe cache folder, or undefined when it is (made 0700 when absent). */
-export function unsafeDir(dir: string): string | undefined {
+/**
+ * Why `dir` is not a safe cache folder, or undefined when it is (made 0700 when absent).
+ * `real` receives the folder's path with no symlinks, the one to read and write through.
+ */
+export function unsafeDir(dir: string, real: { path?: string } = {}): string | undefined {
   const me = uid();
   if (me === undefined) return 'no user id on this platform';
   try {
@@ -64,9 +80,33 @@ export function unsafeDir(dir: string): string | undefined {
     if (!st.isDirectory()) return 'not a directory';
     if (st.uid !== me) return `owned by uid ${st.uid}`;
     if (st.mode & 0o022) return `writable by others (mode ${(st.mode & 0o777).toString(8)})`;
+    // Whoever can rename an entry above the folder can swap the folder, between this check
+    // and the read, or before the write at exit, for a symlink to a folder of their choosing.
+    const path = realpathSync.native(dir);
+    for (let p = dirname(path); ; p = dirname(p)) {
+      const why = unsafeAncestor(p, me);
+      if (why) return `${p} is ${why}`;
+      if (p === dirname(p)) break;
+    }
+    real.path = path;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code ?? 'unusable';
   }
+  return undefined;
+}
+
+/**
+ * Why others could rename entries in `p` (a path with no symlinks), or undefined. Owned by
+ * this user or root; writable by group or others only with the sticky bit (as /tmp), which
+ * keeps others from renaming what they do not own, or by a user private group (a group of
+ * this user's alone, with its uid as gid: the case where umask 002 is the default).
+ */
+function unsafeAncestor(p: string, me: number): string | undefined {
+  const st = lstatSync(p);
+  if (st.uid !== me && st.uid !== 0) return `owned by uid ${st.uid}`;
+  if (st.mode & 0o1000) return undefined;
+  const privateGroup = st.gid === me && process.getgid?.() === me;
+  if (st.mode & 0o002 || (st.mode & 0o020 && !privateGroup)) return `writable by others (mode ${(st.mode & 0o777).toString(8)})`;
   return undefined;
 }
 
@@ -107,10 +147,11 @@ export function planCache(shipped: string, kind: string, argv: string[], env: No
   if (typeof __CR_BUILD_NODE__ !== 'string' || (__CR_BUILD_NODE__ === node && flags === '')) return { file: shipped, shipped: true, mayWrite: false };
   const dir = userCacheDir(env);
   if (!dir) return { file: undefined, shipped: false, mayWrite: false, note: 'no HOME or XDG_CACHE_HOME' };
-  const why = unsafeDir(dir);
+  const real: { path?: string } = {};
+  const why = unsafeDir(dir, real);
   if (why) return { file: undefined, shipped: false, mayWrite: false, note: `${dir} not used: ${why}` };
   const name = `cli-${__CR_BUNDLE_ID__}-${node}-${fnv(flags)}${kind}.cache`;
-  return { file: join(dir, name), shipped: false, mayWrite: !teachesNothing(argv) };
+  return { file: join(real.path!, name), shipped: false, mayWrite: !teachesNothing(argv) };
 }
 
 /**

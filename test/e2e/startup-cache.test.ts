@@ -92,6 +92,27 @@ describe('the per-user code cache', () => {
     expect(cacheLine(r.stderr)).toEqual({ state: 'off', where: `${dir} not used: owned by uid 65534` });
   });
 
+  it.skipIf(process.getuid?.() !== 0)('a cache folder inside a folder another user owns or others can write is not used (they could swap it between check and write)', async () => {
+    const home = tempDir('cr-home-');
+    const xdg = join(home, 'shared');
+    const parent = join(xdg, 'cr');
+    mkdirSync(join(parent, 'v8'), { recursive: true, mode: 0o700 });
+    chownSync(parent, 65534, 65534);
+    const r = await local(home, { XDG_CACHE_HOME: xdg });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(cacheLine(r.stderr)).toEqual({ state: 'off', where: `${join(parent, 'v8')} not used: ${parent} is owned by uid 65534` });
+    chownSync(parent, 0, 0);
+    chmodSync(parent, 0o777);
+    const open = await local(home, { XDG_CACHE_HOME: xdg });
+    expect(cacheLine(open.stderr)).toEqual({ state: 'off', where: `${join(parent, 'v8')} not used: ${parent} is writable by others (mode 777)` });
+    // A folder anyone can write but with the sticky bit (as /tmp) keeps others from renaming
+    // what is not theirs: a cache folder of this user's own under it is used.
+    chmodSync(parent, 0o1777);
+    const sticky = await local(home, { XDG_CACHE_HOME: xdg });
+    expect(cacheLine(sticky.stderr).state).toBe('missing');
+    expect(readdirSync(join(parent, 'v8'))).toHaveLength(1);
+  });
+
   it('a cache file others can write is not read, and the run replaces it with one of its own', async () => {
     const home = tempDir('cr-home-');
     const first = await local(home);
