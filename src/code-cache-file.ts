@@ -110,23 +110,29 @@ function unsafeAncestor(p: string, me: number): string | undefined {
   return undefined;
 }
 
-/** The cache file's bytes when it is this user's own regular file that no one else can write. */
-export function readOwnFile(file: string): Buffer | undefined {
+/**
+ * The cache file's bytes when it is this user's own regular file that no one else can write;
+ * else why it was refused (CR_STARTUP_DEBUG), or neither when there is no file.
+ */
+export function readOwnFile(file: string): { data?: Buffer; refused?: string } {
   let fd: number;
   try {
     // Not blocking: a FIFO under the name would hold open() until a writer came, a hang
     // where a cache problem may only cost speed. Not following a symlink: cr only ever
     // writes a regular file here, so a link is something else's doing.
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-  } catch {
-    return undefined;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? {} : { refused: code === 'ELOOP' ? 'a symbolic link' : (code ?? 'unreadable') };
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile() || st.uid !== uid() || st.mode & 0o022) return undefined;
-    return readFileSync(fd);
-  } catch {
-    return undefined;
+    if (!st.isFile()) return { refused: 'not a regular file' };
+    if (st.uid !== uid()) return { refused: `owned by uid ${st.uid}` };
+    if (st.mode & 0o022) return { refused: `writable by others (mode ${(st.mode & 0o777).toString(8)})` };
+    return { data: readFileSync(fd) };
+  } catch (err) {
+    return { refused: (err as NodeJS.ErrnoException).code ?? 'unreadable' };
   } finally {
     closeSync(fd);
   }

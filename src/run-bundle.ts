@@ -50,15 +50,17 @@ export function runBundle(): void {
     process.stderr.write(`cr: ${bundle} is missing; run \`npm run build\`\n`);
     process.exit(1);
   }
-  const cachedData = !cacheFile ? undefined : plan.shipped ? readOptional(cacheFile) : readOwnFile(cacheFile);
+  const own = cacheFile && !plan.shipped ? readOwnFile(cacheFile) : {};
+  const cachedData = !cacheFile ? undefined : plan.shipped ? readOptional(cacheFile) : own.data;
   const script = new Script(source, {
     filename: bundle,
     cachedData,
     importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   if (process.env.CR_STARTUP_DEBUG) {
-    const state = !cacheFile ? 'off' : !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted';
-    process.stderr.write(`cr: code cache ${state} (${cacheFile ?? plan.note})\n`);
+    // refused: a file is there but is not one to trust (src/code-cache-file.ts), and is replaced.
+    const state = !cacheFile ? 'off' : own.refused ? 'refused' : !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted';
+    process.stderr.write(`cr: code cache ${state} (${cacheFile ? cacheFile + (own.refused ? `: ${own.refused}` : '') : plan.note})\n`);
   }
   const out = process.env.CR_CODE_CACHE_OUT;
   // Build only: keep the bytecode of everything this run compiled, once it is done.

@@ -121,7 +121,7 @@ describe('the per-user code cache', () => {
     // Planted: what V8 would accept (the real cache), but writable by anyone.
     chmodSync(file, 0o666);
     const planted = await local(home);
-    expect(cacheLine(planted.stderr)).toEqual({ state: 'missing', where: file });
+    expect(cacheLine(planted.stderr)).toEqual({ state: 'refused', where: `${file}: writable by others (mode 666)` });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(cacheLine((await local(home)).stderr).state).toBe('accepted');
   });
@@ -156,7 +156,10 @@ describe('the per-user code cache', () => {
         timeoutMs: 10_000,
       });
       expect(r.exitCode, `${plant}: ${r.stderr}`).toBe(0);
-      expect(cacheLine(r.stderr).state, plant).toBe('missing');
+      expect(cacheLine(r.stderr), plant).toEqual({
+        state: 'refused',
+        where: `${file}: ${plant === 'fifo' ? 'not a regular file' : 'a symbolic link'}`,
+      });
     }
   });
 
