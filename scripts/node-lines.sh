@@ -24,7 +24,11 @@ for line in "${lines[@]}"; do
   if [ ! -x "$node" ] || [ "${CR_NODE_LINES_REFRESH:-}" = 1 ]; then
     # Installed beside, then moved into place: an interrupted install leaves no half folder.
     tmp="$(mktemp -d "$cache/.node-$line.XXXXXX")"
-    npm install --prefix "$tmp" --no-save --no-package-lock --no-audit --no-fund --loglevel=error "$pkg@$line" >&2
+    if ! npm install --prefix "$tmp" --no-save --no-package-lock --no-audit --no-fund --loglevel=error "$pkg@$line" >&2; then
+      rm -rf "$tmp"
+      echo "scripts/node-lines.sh: could not install $pkg@$line from $(npm config get registry) (npm's error above)" >&2
+      exit 1
+    fi
     rm -rf "$dir"
     mv "$tmp" "$dir"
   fi

@@ -1,5 +1,18 @@
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
 
 /**
  * Where a run finds the V8 code cache of the CLI bundle, and whether it may make one
@@ -13,7 +26,7 @@ import { isAbsolute, join } from 'node:path';
  *
  * A code cache is code: a folder another user can write is never read nor written. The folder
  * ($XDG_CACHE_HOME/cr/v8, else ~/.cache/cr/v8) must be a real directory owned by this user and
- * writable by no one else; each file must be a regular file owned by this user and writable by
+ * writable by no one else, inside folders in which no one else can rename it; each file must be a regular file owned by this user and writable by
  * no one else. Anything else means no cache: a run that only costs the compile it would have
  * saved. Nothing is ever written beside the package, which may be installed read-only.
  */
@@ -54,8 +67,11 @@ export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string | und
 
 const uid = (): number | undefined => process.getuid?.();
 
-/** Why `dir` is not a safe cache folder, or undefined when it is (made 0700 when absent). */
-export function unsafeDir(dir: string): string | undefined {
+/**
+ * Why `dir` is not a safe cache folder, or undefined when it is (made 0700 when absent).
+ * `real` receives the folder's path with no symlinks, the one to read and write through.
+ */
+export function unsafeDir(dir: string, real: { path?: string } = {}): string | undefined {
   const me = uid();
   if (me === undefined) return 'no user id on this platform';
   try {
@@ -64,26 +80,59 @@ export function unsafeDir(dir: string): string | undefined {
     if (!st.isDirectory()) return 'not a directory';
     if (st.uid !== me) return `owned by uid ${st.uid}`;
     if (st.mode & 0o022) return `writable by others (mode ${(st.mode & 0o777).toString(8)})`;
+    // Whoever can rename an entry above the folder can swap the folder, between this check
+    // and the read, or before the write at exit, for a symlink to a folder of their choosing.
+    const path = realpathSync.native(dir);
+    for (let p = dirname(path); ; p = dirname(p)) {
+      const why = unsafeAncestor(p, me);
+      if (why) return `${p} is ${why}`;
+      if (p === dirname(p)) break;
+    }
+    real.path = path;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code ?? 'unusable';
   }
   return undefined;
 }
 
-/** The cache file's bytes when it is this user's own regular file that no one else can write. */
-export function readOwnFile(file: string): Buffer | undefined {
+/**
+ * Why others could rename entries in `p` (a path with no symlinks), or undefined. Owned by
+ * this user or root; writable by group or others only with the sticky bit (as /tmp), which
+ * keeps others from renaming what they do not own, or by a user private group (a group of
+ * this user's alone, with its uid as gid: the case where umask 002 is the default).
+ */
+function unsafeAncestor(p: string, me: number): string | undefined {
+  const st = lstatSync(p);
+  if (st.uid !== me && st.uid !== 0) return `owned by uid ${st.uid}`;
+  if (st.mode & 0o1000) return undefined;
+  const privateGroup = st.gid === me && process.getgid?.() === me;
+  if (st.mode & 0o002 || (st.mode & 0o020 && !privateGroup)) return `writable by others (mode ${(st.mode & 0o777).toString(8)})`;
+  return undefined;
+}
+
+/**
+ * The cache file's bytes when it is this user's own regular file that no one else can write;
+ * else why it was refused (CR_STARTUP_DEBUG), or neither when there is no file.
+ */
+export function readOwnFile(file: string): { data?: Buffer; refused?: string } {
   let fd: number;
   try {
-    fd = openSync(file, 'r');
-  } catch {
-    return undefined;
+    // Not blocking: a FIFO under the name would hold open() until a writer came, a hang
+    // where a cache problem may only cost speed. Not following a symlink: cr only ever
+    // writes a regular file here, so a link is something else's doing.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? {} : { refused: code === 'ELOOP' ? 'a symbolic link' : (code ?? 'unreadable') };
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile() || st.uid !== uid() || st.mode & 0o022) return undefined;
-    return readFileSync(fd);
-  } catch {
-    return undefined;
+    if (!st.isFile()) return { refused: 'not a regular file' };
+    if (st.uid !== uid()) return { refused: `owned by uid ${st.uid}` };
+    if (st.mode & 0o022) return { refused: `writable by others (mode ${(st.mode & 0o777).toString(8)})` };
+    return { data: readFileSync(fd) };
+  } catch (err) {
+    return { refused: (err as NodeJS.ErrnoException).code ?? 'unreadable' };
   } finally {
     closeSync(fd);
   }
@@ -104,16 +153,25 @@ export function planCache(shipped: string, kind: string, argv: string[], env: No
   if (typeof __CR_BUILD_NODE__ !== 'string' || (__CR_BUILD_NODE__ === node && flags === '')) return { file: shipped, shipped: true, mayWrite: false };
   const dir = userCacheDir(env);
   if (!dir) return { file: undefined, shipped: false, mayWrite: false, note: 'no HOME or XDG_CACHE_HOME' };
-  const why = unsafeDir(dir);
+  const real: { path?: string } = {};
+  const why = unsafeDir(dir, real);
   if (why) return { file: undefined, shipped: false, mayWrite: false, note: `${dir} not used: ${why}` };
   const name = `cli-${__CR_BUNDLE_ID__}-${node}-${fnv(flags)}${kind}.cache`;
-  return { file: join(dir, name), shipped: false, mayWrite: !teachesNothing(argv) };
+  return { file: join(real.path!, name), shipped: false, mayWrite: !teachesNothing(argv) };
 }
+
+/**
+ * How old another build's cache must be to go. Two builds of cr in use side by side (a global
+ * install and a project's own) each make a cache: removing the other's at once made each of
+ * them compile on every run that followed a run of the other.
+ */
+const STALE_MS = 7 * 86_400_000;
 
 /**
  * Writes a per-user cache: a file of this process's own (0600, created exclusively), then
  * renamed over the name, so a reader never sees half a cache. Caches of other builds of cr
- * in the folder go: they can never be used again.
+ * made over a week ago go: most belong to a cr that is gone, and one still in use pays a
+ * compile to make its cache again.
  */
 export function writeUserCache(file: string, data: Buffer): void {
   const dir = join(file, '..');
@@ -122,7 +180,11 @@ export function writeUserCache(file: string, data: Buffer): void {
     writeFileSync(tmp, data, { flag: 'wx', mode: 0o600 });
     renameSync(tmp, file);
     const own = `cli-${__CR_BUNDLE_ID__}-`;
-    for (const f of readdirSync(dir)) if (f.startsWith('cli-') && !f.startsWith(own) && f.endsWith('.cache')) unlinkSync(join(dir, f));
+    const weekAgo = Date.now() - STALE_MS;
+    for (const f of readdirSync(dir)) {
+      if (!f.startsWith('cli-') || f.startsWith(own) || !f.endsWith('.cache')) continue;
+      if (lstatSync(join(dir, f)).mtimeMs < weekAgo) unlinkSync(join(dir, f));
+    }
   } catch {
     // A cache that cannot be written costs the next run a compile, nothing else.
     try {

@@ -30,6 +30,12 @@ export function runBundle(): void {
   // or two requests. The baseline compiler alone is plenty for that. Set before compiling:
   // V8's flags are part of what a code cache must match.
   setFlagsFromString('--liftoff-only');
+  // V8 checks a code cache's header (version, flags, source length) but, in release builds,
+  // not its body: a cache damaged past the header (a disk fault, a write lost in a crash)
+  // is deserialised and aborts the process ("Fatal error … unreachable code") on every run.
+  // With this flag V8 writes a checksum into each cache it makes and rejects one that does
+  // not match, so a damaged cache only costs a compile (CONTRIBUTING.md, "How cr starts").
+  setFlagsFromString('--verify-snapshot-checksum');
   const argv = process.argv.slice(2);
   zodWithoutJit(argv);
   const bundle = join(import.meta.dirname, 'cli.js');
@@ -45,7 +51,8 @@ export function runBundle(): void {
     process.stderr.write(`cr: ${bundle} is missing; run \`npm run build\`\n`);
     process.exit(1);
   }
-  const cachedData = !cacheFile ? undefined : plan.shipped ? readOptional(cacheFile) : readOwnFile(cacheFile);
+  const own = cacheFile && !plan.shipped ? readOwnFile(cacheFile) : {};
+  const cachedData = !cacheFile ? undefined : plan.shipped ? readOptional(cacheFile) : own.data;
   const script = new Script(source, {
     filename: bundle,
     cachedData,
@@ -54,8 +61,9 @@ export function runBundle(): void {
   // For `cr version` (src/startup-cache.ts).
   recordCodeCache(cacheFile, cachedData, script);
   if (process.env.CR_STARTUP_DEBUG) {
-    const state = !cacheFile ? 'off' : !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted';
-    process.stderr.write(`cr: code cache ${state} (${cacheFile ?? plan.note})\n`);
+    // refused: a file is there but is not one to trust (src/code-cache-file.ts), and is replaced.
+    const state = !cacheFile ? 'off' : own.refused ? 'refused' : !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted';
+    process.stderr.write(`cr: code cache ${state} (${cacheFile ? cacheFile + (own.refused ? `: ${own.refused}` : '') : plan.note})\n`);
   }
   const out = process.env.CR_CODE_CACHE_OUT;
   // Build only: keep the bytecode of everything this run compiled, once it is done.

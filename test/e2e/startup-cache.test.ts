@@ -1,4 +1,5 @@
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/cli.js';
@@ -91,6 +92,27 @@ describe('the per-user code cache', () => {
     expect(cacheLine(r.stderr)).toEqual({ state: 'off', where: `${dir} not used: owned by uid 65534` });
   });
 
+  it.skipIf(process.getuid?.() !== 0)('a cache folder inside a folder another user owns or others can write is not used (they could swap it between check and write)', async () => {
+    const home = tempDir('cr-home-');
+    const xdg = join(home, 'shared');
+    const parent = join(xdg, 'cr');
+    mkdirSync(join(parent, 'v8'), { recursive: true, mode: 0o700 });
+    chownSync(parent, 65534, 65534);
+    const r = await local(home, { XDG_CACHE_HOME: xdg });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(cacheLine(r.stderr)).toEqual({ state: 'off', where: `${join(parent, 'v8')} not used: ${parent} is owned by uid 65534` });
+    chownSync(parent, 0, 0);
+    chmodSync(parent, 0o777);
+    const open = await local(home, { XDG_CACHE_HOME: xdg });
+    expect(cacheLine(open.stderr)).toEqual({ state: 'off', where: `${join(parent, 'v8')} not used: ${parent} is writable by others (mode 777)` });
+    // A folder anyone can write but with the sticky bit (as /tmp) keeps others from renaming
+    // what is not theirs: a cache folder of this user's own under it is used.
+    chmodSync(parent, 0o1777);
+    const sticky = await local(home, { XDG_CACHE_HOME: xdg });
+    expect(cacheLine(sticky.stderr).state).toBe('missing');
+    expect(readdirSync(join(parent, 'v8'))).toHaveLength(1);
+  });
+
   it('a cache file others can write is not read, and the run replaces it with one of its own', async () => {
     const home = tempDir('cr-home-');
     const first = await local(home);
@@ -99,17 +121,60 @@ describe('the per-user code cache', () => {
     // Planted: what V8 would accept (the real cache), but writable by anyone.
     chmodSync(file, 0o666);
     const planted = await local(home);
-    expect(cacheLine(planted.stderr)).toEqual({ state: 'missing', where: file });
+    expect(cacheLine(planted.stderr)).toEqual({ state: 'refused', where: `${file}: writable by others (mode 666)` });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(cacheLine((await local(home)).stderr).state).toBe('accepted');
   });
 
-  it('caches of other builds of cr in the folder are removed when a cache is made', async () => {
+  it('a cache damaged past its header (a disk fault) is rejected and made again: the run never crashes', async () => {
+    const home = tempDir('cr-home-');
+    const file = cacheLine((await local(home)).stderr).where;
+    const bytes = readFileSync(file);
+    // The header (V8's version, flags and source checks) stays intact; bytes deep in the
+    // bytecode do not. Without a checksum V8 deserialises them and aborts the process.
+    bytes.fill(0xff, 50_000, 50_064);
+    writeFileSync(file, bytes);
+    const damaged = await local(home);
+    expect(damaged.exitCode, damaged.stderr).toBe(0);
+    expect(cacheLine(damaged.stderr)).toEqual({ state: 'rejected', where: file });
+    expect(JSON.parse(damaged.stdout)).toHaveProperty('summaries');
+    expect(cacheLine((await local(home)).stderr).state).toBe('accepted');
+  });
+
+  it('a FIFO under the cache file name (or a symlink to one) is not opened for reading: the run neither hangs nor fails', async () => {
+    const home = tempDir('cr-home-');
+    const file = cacheLine((await local(home)).stderr).where;
+    for (const plant of ['fifo', 'symlink']) {
+      unlinkSync(file);
+      const fifo = join(home, `${plant}.fifo`);
+      execFileSync('mkfifo', ['-m', '600', plant === 'fifo' ? file : fifo]);
+      if (plant === 'symlink') symlinkSync(fifo, file);
+      const r = await runBin(['finance', 'summary', '--local', '--json'], {
+        env: env(home),
+        nodeArgs: FLAGGED,
+        configDir: join(home, 'config'),
+        timeoutMs: 10_000,
+      });
+      expect(r.exitCode, `${plant}: ${r.stderr}`).toBe(0);
+      expect(cacheLine(r.stderr), plant).toEqual({
+        state: 'refused',
+        where: `${file}: ${plant === 'fifo' ? 'not a regular file' : 'a symbolic link'}`,
+      });
+    }
+  });
+
+  it('caches of other builds of cr not made for a week are removed when a cache is made; recent ones stay', async () => {
     const home = tempDir('cr-home-');
     const dir = join(home, '.cache', 'cr', 'v8');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const stale = join(dir, 'cli-0000000000000000-v20.0.0-x64-811c9dc5.cache');
     writeFileSync(stale, 'old', { mode: 0o600 });
+    const monthAgo = Date.now() / 1000 - 30 * 86_400;
+    utimesSync(stale, monthAgo, monthAgo);
+    // Another build's cache made lately: that cr is still in use (a global install beside a
+    // project's own), and removing it would make each of the two compile on every other run.
+    const recent = 'cli-1111111111111111-v20.0.0-x64-811c9dc5.cache';
+    writeFileSync(join(dir, recent), 'recent', { mode: 0o600 });
     writeFileSync(join(dir, 'notes.txt'), 'kept');
     await local(home);
     expect(readdirSync(dir).sort()).toEqual(
@@ -118,6 +183,7 @@ describe('the per-user code cache', () => {
           .where.split('/')
           .pop(),
         'notes.txt',
+        recent,
       ].sort(),
     );
   });
