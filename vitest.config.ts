@@ -1,4 +1,6 @@
+import { readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 const timeouts = { testTimeout: 20000, hookTimeout: 20000 };
@@ -12,6 +14,20 @@ const timeouts = { testTimeout: 20000, hookTimeout: 20000 };
  */
 const SHARED = ['test/commands/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/core/**/*.test.ts'];
 
+/**
+ * `npm run test:soak` (CR_SOAK=1) runs only the files with repeat loops or load sizes (those
+ * that import test/helpers/soak.ts), at their full sizes; `npm test` runs every file with
+ * the small ones (test/README.md "Soak sizes").
+ */
+function soakFiles(dir = 'test'): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return soakFiles(p);
+    return e.name.endsWith('.test.ts') && readFileSync(p, 'utf8').includes("/helpers/soak.js'") ? [p] : [];
+  });
+}
+const SOAK = process.env.CR_SOAK === '1' ? soakFiles() : undefined;
+
 export default defineConfig({
   test: {
     // Runs once for the whole run (not per project): builds dist/ when it is stale.
@@ -22,8 +38,8 @@ export default defineConfig({
     // timers) rather than computes, so at least two workers overlap those waits.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
-      { test: { ...timeouts, name: 'in-process', include: SHARED, isolate: false } },
-      { test: { ...timeouts, name: 'isolated', include: ['test/**/*.test.ts'], exclude: SHARED } },
+      { test: { ...timeouts, name: 'in-process', include: SOAK ? SOAK.filter((f) => /^test\/(commands|unit|core)\//.test(f)) : SHARED, isolate: false } },
+      { test: { ...timeouts, name: 'isolated', include: SOAK ?? ['test/**/*.test.ts'], exclude: SHARED } },
     ],
   },
 });

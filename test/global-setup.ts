@@ -1,7 +1,8 @@
-import { execa } from 'execa';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnProcess } from './helpers/process.js';
+import { tempDir } from './helpers/tmp.js';
 
 /**
  * Builds dist/ once, before any test file runs, when it is missing or older than the
@@ -24,5 +25,8 @@ function newestSource(dir: string): number {
 export default async function setup(): Promise<void> {
   const sources = Math.max(newestSource(join(ROOT, 'src')), newestSource(join(ROOT, 'commands')));
   const fresh = OUTPUTS.every((f) => existsSync(f) && statSync(f).mtimeMs >= sources);
-  if (!fresh) await execa('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit', timeout: 180_000 });
+  if (fresh) return;
+  // The build's own environment, like every child of the tests (test/helpers/process.ts).
+  const build = await spawnProcess('npm', ['run', 'build'], { env: { HOME: tempDir('cr-build-home-') }, timeoutMs: 180_000, execa: { stdout: 'inherit', stderr: 'inherit' } });
+  if (build.exitCode !== 0) throw new Error(`npm run build failed (exit ${build.exitCode})`);
 }

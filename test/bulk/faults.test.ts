@@ -3,8 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
-import { runBin as runCli } from '../helpers/cli.js';
-import { spawnCrServe, KEYS, IDS } from '../mcp/cr-serve.js';
+import { runBin } from '../helpers/cli.js';
+import { spawnServe } from '../helpers/serve.js';
+import { KEYS, IDS } from '../server/helpers.js';
 import { createFaultInjector, parseFaults, seededRandom } from '../../src/server/faults.js';
 
 afterAll(() => cleanupTempDirs());
@@ -24,7 +25,7 @@ describe('cr serve --faults (the built binary)', () => {
     const spec = 'scheduleSocialPost:status=503,rate=0.3;/social/posts/*/schedule:drop,rate=0.2;/social/**:status=429,rate=0.2,retry_after=7';
     const runs: number[][] = [];
     for (let i = 0; i < 2; i++) {
-      const srv = await spawnCrServe(['--faults', spec, '--seed', '42']);
+      const srv = await spawnServe(['--faults', spec, '--seed', '42'], { fixture: true });
       try {
         const statuses: number[] = [];
         for (let n = 0; n < 30; n++) {
@@ -57,7 +58,7 @@ describe('cr serve --faults (the built binary)', () => {
     const spec = '*:status=503,rate=0.5';
     const runs: number[][] = [];
     for (const probes of [0, 9]) {
-      const srv = await spawnCrServe(['--faults', spec, '--seed', '42']);
+      const srv = await spawnServe(['--faults', spec, '--seed', '42'], { fixture: true });
       try {
         for (let n = 0; n < probes; n++) expect((await fetch(`${srv.baseUrl}/openapi.json`)).status).toBe(200);
         const statuses: number[] = [];
@@ -67,7 +68,7 @@ describe('cr serve --faults (the built binary)', () => {
         if (probes) {
           const dir = tempDir('cr-faults-wait-');
           writeFileSync(join(dir, 'url'), `${srv.baseUrl}\n`);
-          const wait = await runCli(['local', 'wait', '--url-file', join(dir, 'url'), '--timeout', '5']);
+          const wait = await runBin(['local', 'wait', '--url-file', join(dir, 'url'), '--timeout', '5']);
           expect([wait.exitCode, wait.stdout.trim()]).toEqual([0, srv.baseUrl]);
         }
       } finally {
@@ -87,7 +88,7 @@ describe('cr serve --faults (the built binary)', () => {
       ['*:latency=fast', 'latency must be a duration'],
       ['*:drop,retry_after=1', 'unknown or misplaced attribute'],
     ]) {
-      const r = await runCli(['serve', '--port', '0', '--faults', spec!]);
+      const r = await runBin(['serve', '--port', '0', '--faults', spec!]);
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toContain(words);
     }

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
-import { BIN, NODE, ROOT } from '../helpers/cli.js';
+import { ROOT, crOnPath } from '../helpers/cli.js';
+import { spawnProcess } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { AT, ids, KEYS, NOW, startBulkServer } from './support.js';
 
@@ -50,16 +50,13 @@ describe("the README's GitHub Actions example", () => {
     const srv = await startBulkServer(5);
     try {
       const dir = tempDir('cr-gha-');
-      const bin = join(dir, 'bin');
-      mkdirSync(bin);
       // What "Install cr" provides on a runner: a `cr` on PATH.
-      writeFileSync(join(bin, 'cr'), `#!/bin/sh\nexec "${NODE}" "${BIN}" "$@"\n`);
-      chmodSync(join(bin, 'cr'), 0o755);
+      const PATH = crOnPath(join(dir, 'bin'));
       mkdirSync(join(dir, 'posts'));
       writeFileSync(join(dir, 'posts', 'schedule.csv'), ['id,at,website_id', ...ids(5).map((id) => `${id},${AT},`)].join('\n') + '\n');
       const summary = join(dir, 'summary.md');
       const env = {
-        PATH: `${bin}:${process.env.PATH}`,
+        PATH,
         HOME: dir,
         CR_CONFIG_DIR: join(dir, 'cfg'),
         CR_BASE_URL: srv.baseUrl,
@@ -73,7 +70,7 @@ describe("the README's GitHub Actions example", () => {
         const out: string[] = [];
         for (const step of steps.filter((s) => s.name !== 'Install cr')) {
           // GitHub's default shell for run steps: bash -e {0}.
-          const r = await execa('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], { cwd: dir, env, extendEnv: false, reject: false, timeout: 30_000 });
+          const r = await spawnProcess('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], { cwd: dir, env });
           expect(r.exitCode, `${step.name}: ${r.stderr}`).toBe(0);
           out.push(String(r.stderr));
         }

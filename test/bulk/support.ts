@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { fixtureStore, KEYS, NOW, SITE } from '../helpers/fixture-store.js';
-import { BIN, ROOT, runBin as runCli, type BinResult as CliResult } from '../helpers/cli.js';
+import { runBin, type BinResult } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import type { RealClock } from '../../src/server/clock.js';
 import type { FaultPlan } from '../../src/server/faults.js';
@@ -87,21 +86,8 @@ export async function startBulkServer(n: number, opts: { rateLimit?: number; rea
 export const cliEnv = (baseUrl: string, extra: Record<string, string | undefined> = {}) => ({ CR_BASE_URL: baseUrl, CR_API_KEY: KEYS.editor, CR_NOW: NOW, COLUMNS: '120', ...extra });
 
 /** bin/cr.js against the server (clean env, fixed business clock). */
-export const crAt = (baseUrl: string, args: string[], opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<CliResult> =>
-  runCli(args, { ...opts, env: cliEnv(baseUrl, opts.env) });
-
-/** bin/cr.js as a child process the test can signal. */
-export function spawnCr(baseUrl: string, args: string[], env: Record<string, string> = {}) {
-  const dir = tempDir('cr-cfg-');
-  return execa(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    reject: false,
-    extendEnv: false,
-    stdin: 'ignore',
-    timeout: 30_000,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CR_CONFIG_DIR: dir, NO_COLOR: '1', LANG: 'C.UTF-8', ...cliEnv(baseUrl), ...env } as Record<string, string>,
-  });
-}
+export const crAt = (baseUrl: string, args: string[], opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<BinResult> =>
+  runBin(args, { ...opts, env: cliEnv(baseUrl, opts.env) });
 
 /** The JSON lines of a --json run's stdout. */
 export const jsonLines = (stdout: string) =>

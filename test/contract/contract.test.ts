@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointList } from '../../src/api/endpoints.js';
 import { cleanupTempDirs } from '../helpers/tmp.js';
-import { IDS, KEYS, ensureBuilt, request, spawnCrServe, type CrServe } from '../mcp/cr-serve.js';
+import { ensureBuilt } from '../helpers/cli.js';
+import { spawnServe, type ServeProcess } from '../helpers/serve.js';
+import { IDS, KEYS, request } from '../server/helpers.js';
 import type { Res } from '../server/helpers.js';
 import { ResponseValidator, type OpenApiDoc } from './openapi-validator.js';
 
@@ -212,7 +214,7 @@ const CASES: Case[] = [
 
 const methodOf = (op: Op) => endpointList.find((e) => e.operationId === op)!.method;
 
-async function send(srv: CrServe, c: Case): Promise<Res> {
+async function send(srv: ServeProcess, c: Case): Promise<Res> {
   return request(srv.origin, methodOf(c.op), `/api/v1${c.path}`, {
     key: c.key === undefined ? KEYS.adminW1 : c.key,
     body: c.body,
@@ -251,10 +253,10 @@ beforeAll(async () => {
 afterAll(() => cleanupTempDirs());
 
 describe('REST responses match the OpenAPI document', () => {
-  let srv: CrServe;
+  let srv: ServeProcess;
 
   beforeAll(async () => {
-    srv = await spawnCrServe();
+    srv = await spawnServe([], { fixture: true });
     const res = await fetch(`${srv.baseUrl}/openapi.json`, { signal: AbortSignal.timeout(10_000) });
     validator = new ResponseValidator((await res.json()) as OpenApiDoc);
   }, 30_000);
@@ -280,13 +282,13 @@ describe('REST responses match the OpenAPI document', () => {
 });
 
 describe('429 responses match the OpenAPI document (`cr serve --rate-limit 1`)', () => {
-  let srv: CrServe;
+  let srv: ServeProcess;
   afterAll(async () => {
     await srv?.stop();
   });
 
   it('every operation answers 429 with the documented body and headers once the budget is spent', async () => {
-    srv = await spawnCrServe(['--rate-limit', '1']);
+    srv = await spawnServe(['--rate-limit', '1'], { fixture: true });
     const first = await request(srv.origin, 'GET', '/api/v1/finance/summary', { key: KEYS.adminW1 });
     expect(first.status).toBe(200);
     checkContract({ op: 'getFinanceSummary', name: 'first' }, first);
@@ -302,13 +304,13 @@ describe('429 responses match the OpenAPI document (`cr serve --rate-limit 1`)',
 });
 
 describe('507 responses match the OpenAPI document (`cr serve --max-store-mb 1`)', () => {
-  let srv: CrServe;
+  let srv: ServeProcess;
   afterAll(async () => {
     await srv?.stop();
   });
 
   it('every write answers 507 with the documented body once the store is at its cap', async () => {
-    srv = await spawnCrServe(['--max-store-mb', '1']);
+    srv = await spawnServe(['--max-store-mb', '1'], { fixture: true });
     // Each write is repeated until the store refuses it: every success grows the store, so
     // each loop ends (bounded anyway), and the smaller writes fill what the larger left.
     const filler = { ...listener, query_config: { keywords: ['k'], blob: 'f'.repeat(7000) } };
@@ -369,7 +371,7 @@ describe('coverage and strictness of the contract check', () => {
 
   it('real 200 bodies stop validating when a required field is removed', async () => {
     // Take real bodies the server produced (re-fetched over a fresh server) and break them.
-    const srv = await spawnCrServe();
+    const srv = await spawnServe([], { fixture: true });
     try {
       for (const ep of endpointList.filter((e) => e.method === 'GET')) {
         const res = await request(srv.origin, 'GET', `/api/v1${ep.path}`, { key: KEYS.adminW1 });

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
 import { copyFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT, ensureBuilt } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
-import { IDS, KEYS, ensureBuilt, spawnCrServe, type CrServe } from '../mcp/cr-serve.js';
+import { spawnProcess } from '../helpers/process.js';
+import { spawnServe, type ServeProcess } from '../helpers/serve.js';
+import { IDS, KEYS } from '../server/helpers.js';
 
 /**
  * docs/api-decisions.md §10: a client generated from the served document is usable without guessing.
@@ -18,12 +19,12 @@ import { IDS, KEYS, ensureBuilt, spawnCrServe, type CrServe } from '../mcp/cr-se
 
 const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
-let srv: CrServe;
+let srv: ServeProcess;
 let dir: string;
 
 beforeAll(async () => {
   await ensureBuilt();
-  srv = await spawnCrServe();
+  srv = await spawnServe([], { fixture: true });
   dir = tempDir('cr-generated-client-');
   const ast = await openapiTS(new URL(`${srv.baseUrl}/openapi.json`));
   writeFileSync(join(dir, 'api.ts'), astToString(ast));
@@ -54,17 +55,13 @@ afterAll(async () => {
 
 describe('a client generated from the served document (openapi-typescript + openapi-fetch)', () => {
   it('type-checks under strict settings', async () => {
-    const tsc = await execa(process.execPath, [TSC, '-p', join(dir, 'tsconfig.json')], { cwd: dir, reject: false, timeout: 120_000 });
+    const tsc = await spawnProcess(process.execPath, [TSC, '-p', join(dir, 'tsconfig.json')], { cwd: dir, env: { HOME: dir }, timeoutMs: 120_000 });
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.exitCode).toBe(0);
   }, 120_000);
 
   it('calls all nine operations of the local server and reads typed data', async () => {
-    const run = await execa(process.execPath, [join(dir, 'out', 'generated-client.mjs'), `${srv.baseUrl}/openapi.json`, KEYS.editorW1, IDS.postDraft], {
-      cwd: dir,
-      reject: false,
-      timeout: 30_000,
-    });
+    const run = await spawnProcess(process.execPath, [join(dir, 'out', 'generated-client.mjs'), `${srv.baseUrl}/openapi.json`, KEYS.editorW1, IDS.postDraft], { cwd: dir, env: { HOME: dir } });
     expect(run.stderr).toBe('');
     const out = JSON.parse(run.stdout) as Record<string, { status: number; value?: Record<string, unknown>; code?: string; paths?: string[] }>;
     const ops = [

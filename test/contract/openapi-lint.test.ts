@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -7,7 +6,9 @@ import spectralCore, { type RulesetDefinition } from '@stoplight/spectral-core';
 import spectralParsers from '@stoplight/spectral-parsers';
 import spectralRulesets from '@stoplight/spectral-rulesets';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
-import { ensureBuilt, spawnCrServe, type CrServe } from '../mcp/cr-serve.js';
+import { ensureBuilt } from '../helpers/cli.js';
+import { spawnProcess } from '../helpers/process.js';
+import { spawnServe, type ServeProcess } from '../helpers/serve.js';
 import type { OpenApiDoc } from './openapi-validator.js';
 
 /**
@@ -18,13 +19,13 @@ import type { OpenApiDoc } from './openapi-validator.js';
 
 const REDOCLY = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
 
-let srv: CrServe;
+let srv: ServeProcess;
 let doc: OpenApiDoc;
 let dir: string;
 
 beforeAll(async () => {
   await ensureBuilt();
-  srv = await spawnCrServe();
+  srv = await spawnServe([], { fixture: true });
   const res = await fetch(`${srv.baseUrl}/openapi.json`, { signal: AbortSignal.timeout(10_000) });
   doc = (await res.json()) as OpenApiDoc;
   dir = tempDir('cr-openapi-lint-');
@@ -44,11 +45,10 @@ interface Problem {
 async function redocly(document: unknown, name: string): Promise<Problem[]> {
   const file = join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify(document));
-  const run = await execa(process.execPath, [REDOCLY, 'lint', '--extends=recommended-strict', '--format=json', file], {
+  const run = await spawnProcess(process.execPath, [REDOCLY, 'lint', '--extends=recommended-strict', '--format=json', file], {
     cwd: dir,
-    env: { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
-    reject: false,
-    timeout: 60_000,
+    env: { HOME: dir, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+    timeoutMs: 60_000,
   });
   const out = JSON.parse(run.stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string; location: { pointer: string }[] }[] };
   expect(out.totals.errors + out.totals.warnings).toBe(out.problems.length);

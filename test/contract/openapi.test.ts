@@ -7,18 +7,20 @@ import { endpointList } from '../../src/api/endpoints.js';
 import { buildOpenApiDocument, defaultsAsText } from '../../src/server/openapi.js';
 import { jsonSchemaOf, jsonSchemaWithRefs } from '../../src/api/json-schema.js';
 import { cleanupTempDirs } from '../helpers/tmp.js';
-import { ensureBuilt, request, spawnCrServe, type CrServe } from '../mcp/cr-serve.js';
+import { ensureBuilt } from '../helpers/cli.js';
+import { spawnServe, type ServeProcess } from '../helpers/serve.js';
+import { request } from '../server/helpers.js';
 import { HTTP_METHODS, ResponseValidator, type OpenApiDoc } from './openapi-validator.js';
 
 /** GET /api/v1/openapi.json of the real `cr serve` (docs/api-decisions.md §8). */
 
-let srv: CrServe;
+let srv: ServeProcess;
 let doc: OpenApiDoc;
 let rawText: string;
 
 beforeAll(async () => {
   await ensureBuilt();
-  srv = await spawnCrServe();
+  srv = await spawnServe([], { fixture: true });
   const res = await fetch(`${srv.baseUrl}/openapi.json`, { signal: AbortSignal.timeout(10_000) }); // no Authorization
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);

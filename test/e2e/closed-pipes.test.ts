@@ -3,24 +3,17 @@
  * with real pipes shows what happens then (an EPIPE on the next write).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { BIN, NODE, ROOT } from '../helpers/paths.js';
-import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
+import { spawnBin } from '../helpers/cli.js';
+import { cleanupTempDirs } from '../helpers/tmp.js';
 
 afterAll(() => cleanupTempDirs());
 
 /** Runs the CLI with the named stream closed from the start; returns its exit code and stdout. */
 function withClosed(stream: 'stdout' | 'stderr', args: string[]): Promise<{ code: number | null; stdout: string }> {
-  const dir = tempDir();
-  const child = spawn(NODE, [BIN, ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH ?? '', HOME: dir, CR_CONFIG_DIR: dir, NO_COLOR: '1' },
-    timeout: 15_000,
-  });
-  child[stream].destroy();
+  const child = spawnBin(args, { buffer: false, timeoutMs: 15_000 });
+  child[stream]!.destroy();
   let stdout = '';
-  if (stream === 'stderr') child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  if (stream === 'stderr') child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout })));
 }
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { cleanupTempDirs, makeKey, tempDir } from '../helpers/tmp.js';
-import { now, runOnPty } from '../helpers/pty.js';
+import { runOnPty } from '../helpers/pty.js';
 
 // A server that accepts connections and never answers: the request waits for its timeout.
 let server: Server;
@@ -28,16 +28,15 @@ afterAll(async () => {
   cleanupTempDirs();
 });
 
-/** Types Ctrl-C once the screen shows `shown`; returns the exit code, the screen and the ms it took. */
+/** Types Ctrl-C once the screen shows `shown`; returns the exit code and the screen. */
 async function ctrlC(args: string[], env: Record<string, string>, shown: string) {
   const dir = tempDir();
   const run = runOnPty(args, { HOME: dir, CR_CONFIG_DIR: dir, ...env });
   try {
     await run.waitFor(shown);
-    const pressed = now();
     run.type('\x03');
-    const { exitCode, endedAt } = await run.done;
-    return { exitCode, screen: run.screen(), ms: endedAt - pressed };
+    const { exitCode } = await run.done;
+    return { exitCode, screen: run.screen() };
   } finally {
     run.kill();
   }
@@ -52,8 +51,6 @@ describe('Ctrl-C on a terminal', () => {
     expect(r.screen).not.toMatch(/INTERNAL|NETWORK_ERROR|at .*\.js:\d+/);
     // The cursor the spinner hid is shown again.
     expect(r.screen.lastIndexOf('\x1b[?25h')).toBeGreaterThan(r.screen.lastIndexOf('\x1b[?25l'));
-    // Measured ~25-40 ms on a 2-core machine; the bound only catches "waited for the timeout".
-    expect(r.ms).toBeLessThan(3000);
   });
 
   it('stops the login prompt: exit 130, no INTERNAL, no stack', async () => {
@@ -61,6 +58,5 @@ describe('Ctrl-C on a terminal', () => {
     expect(r.exitCode).toBe(130);
     expect(r.screen).toMatch(/error: Interrupted \(INTERRUPTED\)/);
     expect(r.screen).not.toMatch(/INTERNAL|force closed|ExitPromptError/);
-    expect(r.ms).toBeLessThan(3000);
   });
 });

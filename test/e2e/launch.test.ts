@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { NODE, PKG_VERSION, ROOT, runBin } from '../helpers/cli.js';
+import { PKG_VERSION, ROOT, NODE, runBin } from '../helpers/cli.js';
+import { spawnProcess } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 
 afterAll(() => cleanupTempDirs());
@@ -20,11 +20,9 @@ function installedCopy(): string {
 }
 
 const runCopy = (dir: string, args: string[]) =>
-  execa(NODE, [join(dir, 'bin', 'cr.js'), ...args], {
+  spawnProcess(NODE, [join(dir, 'bin', 'cr.js'), ...args], {
     cwd: dir,
-    reject: false,
-    extendEnv: false,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CR_CONFIG_DIR: join(dir, 'config'), CR_STARTUP_DEBUG: '1', NO_COLOR: '1' },
+    env: { HOME: dir, CR_CONFIG_DIR: join(dir, 'config'), CR_STARTUP_DEBUG: '1', NO_COLOR: '1' },
   });
 
 /** The cache file a run started from, as CR_STARTUP_DEBUG names it. */
@@ -32,7 +30,7 @@ const cacheFileOf = (stderr: string) => /^cr: code cache \w+ \((.*)\)$/m.exec(st
 
 describe('launcher and code cache', () => {
   it("the build made a code cache that V8 accepts on the builder's Node; on another line the first run makes one", async () => {
-    // The suite builds dist/ with the Node it runs on; CR_TEST_NODE may name another line.
+    // The suite builds dist/ with the Node it runs on; CR_NODE may name another line.
     const onBuilder = NODE === process.execPath;
     const configDir = tempDir('cr-cfg-');
     const first = await runBin(['profiles', 'list'], { env: { CR_STARTUP_DEBUG: '1' }, configDir });

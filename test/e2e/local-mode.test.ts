@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, NODE, ROOT, runBin } from '../helpers/cli.js';
+import { runBin } from '../helpers/cli.js';
+import { spawnServe } from '../helpers/serve.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
@@ -27,24 +27,11 @@ describe('cr local init --demo → cr serve → cr api /finance/summary', () => 
     expect(readFileSync(store, 'utf8')).not.toContain(key);
     expect(statSync(join(cfg, 'config.json')).mode & 0o777).toBe(0o600);
 
-    const server = execa(NODE, [BIN, 'serve', '--store', store, '--port', '0'], {
-      cwd: ROOT,
-      env: { CR_CONFIG_DIR: cfg, HOME: cfg },
-      reject: false,
-    });
-    cleanups.push(async () => {
-      server.kill('SIGTERM');
-      await server;
-    });
-    const baseUrl = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      server.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
-      });
-      server.once('exit', (code) => reject(new Error(`cr serve exited ${code}`)));
-    });
-    expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+    // The real clock (no CR_NOW), as a user's `cr serve` runs.
+    const server = await spawnServe(['--store', store], { dir: cfg, env: { CR_CONFIG_DIR: cfg, CR_NOW: undefined } });
+    cleanups.push(server.stop);
+    const { baseUrl } = server;
+    expect(server.stdout().split('\n')[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
 
     const viaApi = await runBin(['--profile', 'local', '--base-url', baseUrl, 'api', '/finance/summary'], { configDir: cfg });
     expect(viaApi.exitCode).toBe(0);
@@ -57,10 +44,8 @@ describe('cr local init --demo → cr serve → cr api /finance/summary', () => 
     expect(JSON.parse(viaCommand.stdout)).toEqual(data);
     for (const out of [viaApi.stdout, viaApi.stderr, viaCommand.stdout, viaCommand.stderr]) expect(out).not.toContain(key);
 
-    server.kill('SIGTERM');
-    const stopped = await server;
-    expect(stopped.exitCode).toBe(0);
-    expect(stopped.stderr).toContain('GET /api/v1/finance/summary 200');
-    expect(stopped.stderr).not.toContain(key);
+    expect((await server.stop()).code).toBe(0);
+    expect(server.stderr()).toContain('GET /api/v1/finance/summary 200');
+    expect(server.stderr()).not.toContain(key);
   });
 });

@@ -1,9 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
-import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, NODE, ROOT, runBin } from '../helpers/cli.js';
+import { runBin, spawnBin } from '../helpers/cli.js';
+import { runProcessSync } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
@@ -52,7 +51,7 @@ describe('parallel local commands on one store', () => {
     const first = await runBin(['--local', 'brand', 'subjects', '--json'], { env: env(home), configDir: home });
     expect(first.exitCode).toBe(0);
     const urlFile = join(home, 'url.txt');
-    const server = execa(NODE, [BIN, 'serve', '--port', '0', '--url-file', urlFile], { cwd: ROOT, env: env(home), reject: false });
+    const server = spawnBin(['serve', '--port', '0', '--url-file', urlFile], { env: env(home), configDir: home, timeoutMs: 60_000 });
     cleanups.push(async () => {
       server.kill('SIGTERM');
       await server;
@@ -97,7 +96,7 @@ describe('parallel local commands on one store', () => {
 // A read-only folder, without changing this machine's mounts: a private mount namespace
 // (unshare -rm) where the folder is bind-mounted read-only, for the one command inside.
 const READ_ONLY = ['sh', '-c', 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"', 'sh'];
-const canUnshare = spawnSync('unshare', ['-rm', ...READ_ONLY, '/tmp', 'true']).status === 0;
+const canUnshare = runProcessSync('unshare', ['-rm', ...READ_ONLY, '/tmp', 'true']).exitCode === 0;
 
 describe('a store in a read-only folder', () => {
   it.skipIf(!canUnshare)('cr local keys list reads it; a write says the folder is read-only', async () => {
@@ -105,7 +104,7 @@ describe('a store in a read-only folder', () => {
     const dir = join(home, 'store');
     const store = join(dir, 'store.json');
     expect((await runBin(['local', 'init', '--store', store, '--demo'], { env: env(home), configDir: home })).exitCode).toBe(0);
-    const inReadOnly = (args: string[]) => execa('unshare', ['-rm', ...READ_ONLY, dir, NODE, BIN, ...args], { cwd: ROOT, env: env(home), reject: false, timeout: 15_000 });
+    const inReadOnly = (args: string[]) => runBin(args, { env: env(home), configDir: home, via: ['unshare', '-rm', ...READ_ONLY, dir], timeoutMs: 15_000 });
     const list = await inReadOnly(['local', 'keys', 'list', '--store', store, '--json']);
     expect(list.stderr).toBe('');
     expect(list.exitCode).toBe(0);

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/serve.js';
 import { fixedClock } from '../../src/server/clock.js';
 import { initStore } from '../../src/server/init-store.js';
 import { displayWidth } from '../../src/render/width.js';
-import { BIN } from '../helpers/cli.js';
+import { crCommand } from '../helpers/cli.js';
+import { shellQuote as quote, spawnProcess } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { KEYS, NOW } from '../helpers/fixture-store.js';
 import { HOSTILE, writeHostileStore } from '../helpers/hostile-store.js';
@@ -47,22 +47,17 @@ afterAll(async () => {
   cleanupTempDirs();
 });
 
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
 /** Runs bin/cr.js on a pty `cols` wide; returns the raw bytes the terminal got and the exit code. */
 async function onPty(args: string[], cols: number, env: Record<string, string>): Promise<{ bytes: Buffer; code: number }> {
   const dir = tempDir('cr-pty-cfg-');
-  const command = `stty cols ${cols} rows 50; exec node ${quote(BIN)} ${args.map(quote).join(' ')}`;
-  const r = await execa(SCRIPT, ['-qfec', command, '/dev/null'], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CR_CONFIG_DIR: dir, CR_NOW: NOW, TZ: 'UTC', LANG: 'C.UTF-8', TERM: 'xterm-256color', CI: '1', ...env },
-    extendEnv: false,
-    reject: false,
-    encoding: 'buffer',
-    timeout: 30_000,
-    stdin: 'ignore',
+  const command = `stty cols ${cols} rows 50; exec ${crCommand(args).map(quote).join(' ')}`;
+  const r = await spawnProcess(SCRIPT, ['-qfec', command, '/dev/null'], {
+    env: { HOME: dir, CR_CONFIG_DIR: dir, CR_NOW: NOW, TZ: 'UTC', TERM: 'xterm-256color', CI: '1', ...env },
+    execa: { encoding: 'buffer' },
+    timeoutMs: 30_000,
   });
   // script passes the child's exit status on with -e.
-  return { bytes: Buffer.from(r.stdout as Uint8Array), code: r.exitCode ?? -1 };
+  return { bytes: Buffer.from(r.stdout as unknown as Uint8Array), code: r.exitCode ?? -1 };
 }
 
 /** The lines a terminal shows: colour (SGR) removed, the pty's CR dropped. */

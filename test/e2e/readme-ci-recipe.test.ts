@@ -1,19 +1,20 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, NODE, ROOT } from '../helpers/cli.js';
+import { ROOT, crOnPath } from '../helpers/cli.js';
+import { spawnProcess } from '../helpers/process.js';
+import { soak } from '../helpers/soak.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 
 /**
  * The README's CI recipe (the fenced block after `<!-- ci-recipe -->`), run as written with
- * bash, 20 times in a row: `cr serve` in the background, then commands against it, must not
+ * bash, several times in a row (3 in `npm test`, 20 in `npm run test:soak`): `cr serve` in the background, then commands against it, must not
  * race (docs/cli-contract.md "Local mode in CI"). Real processes: the race is between two of them. Each run
  * has its own folder, config and store; its trap stops its server before bash exits.
  */
 afterAll(() => cleanupTempDirs());
 
-const RUNS = 20;
+const RUNS = soak(3, 20);
 
 function recipe(): string {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -22,30 +23,16 @@ function recipe(): string {
   return block[1]!;
 }
 
-/** A folder with `cr` on it: the built launcher, as an installed package would put it on PATH. */
-function binDir(): string {
-  const dir = tempDir('cr-recipe-bin-');
-  const cr = join(dir, 'cr');
-  writeFileSync(cr, `#!/bin/sh\nexec '${NODE}' '${BIN}' "$@"\n`);
-  chmodSync(cr, 0o755);
-  return dir;
-}
-
 describe('README CI recipe', () => {
-  it(`runs as written, ${RUNS} times in a row, each exiting 0 with its server stopped`, { timeout: 240_000 }, async () => {
+  it(`runs as written, ${RUNS} times in a row, each exiting 0 with its server stopped`, { timeout: soak(60_000, 240_000) }, async () => {
     const script = recipe();
     expect(script).toContain('cr serve');
-    const path = `${binDir()}:${process.env.PATH ?? '/usr/bin:/bin'}`;
+    // `cr` on PATH: the cr under test, as an installed package would put it there.
+    const PATH = crOnPath();
     for (let run = 1; run <= RUNS; run++) {
       const dir = tempDir('cr-recipe-');
       writeFileSync(join(dir, 'recipe.sh'), script);
-      const r = await execa('bash', ['recipe.sh'], {
-        cwd: dir,
-        env: { PATH: path, HOME: dir, CR_CONFIG_DIR: dir, NO_COLOR: '1', LANG: 'C.UTF-8' },
-        extendEnv: false,
-        reject: false,
-        timeout: 60_000,
-      });
+      const r = await spawnProcess('bash', ['recipe.sh'], { cwd: dir, env: { PATH, HOME: dir, CR_CONFIG_DIR: dir, NO_COLOR: '1' }, timeoutMs: 60_000 });
       const log = existsSync(join(dir, 'cr-serve.log')) ? readFileSync(join(dir, 'cr-serve.log'), 'utf8') : '';
       expect({ run, exitCode: r.exitCode, stderr: r.stderr, log }).toMatchObject({ run, exitCode: 0 });
       // The command ran against the background server, and the trap stopped it cleanly.

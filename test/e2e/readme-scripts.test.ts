@@ -1,9 +1,9 @@
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, NODE, ROOT } from '../helpers/cli.js';
+import { ROOT, crOnPath } from '../helpers/cli.js';
+import { spawnProcess } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { KEYS, NOW, writeFixtureStore } from '../helpers/fixture-store.js';
 import { startServer, type RunningServer } from '../../src/server/serve.js';
@@ -25,10 +25,7 @@ let env: Record<string, string>;
 beforeAll(async () => {
   dir = tempDir('cr-readme-scripts-');
   server = await startServer({ storePath: writeFixtureStore(dir), host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
-  const cr = join(dir, 'cr');
-  writeFileSync(cr, `#!/bin/sh\nexec "${NODE}" "${BIN}" "$@"\n`);
-  chmodSync(cr, 0o755);
-  env = { PATH: `${dir}:${process.env.PATH}`, HOME: dir, CR_CONFIG_DIR: dir, CR_API_KEY: KEYS.editor, CR_BASE_URL: `${server.url}/api/v1`, NO_COLOR: '1' };
+  env = { PATH: crOnPath(dir), HOME: dir, CR_CONFIG_DIR: dir, CR_API_KEY: KEYS.editor, CR_BASE_URL: `${server.url}/api/v1`, NO_COLOR: '1' };
 });
 
 afterAll(async () => {
@@ -36,7 +33,7 @@ afterAll(async () => {
   cleanupTempDirs();
 });
 
-const sh = (line: string) => execa('bash', ['-c', `set -euo pipefail\n${line}`], { cwd: dir, env, extendEnv: false, reject: false, timeout: 30_000 });
+const sh = (line: string) => spawnProcess('bash', ['-c', `set -euo pipefail\n${line}`], { cwd: dir, env });
 
 describe('README "For scripts"', () => {
   it('has one example for each flag', () => {

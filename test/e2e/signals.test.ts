@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
-import { BIN, NODE, ROOT } from '../helpers/paths.js';
-import { cleanupTempDirs, makeKey, tempDir } from '../helpers/tmp.js';
+import { spawnBin } from '../helpers/cli.js';
+import { cleanupTempDirs, makeKey } from '../helpers/tmp.js';
 import { startTestServer, ok, type TestServer } from '../helpers/http-server.js';
 
 let server: TestServer;
@@ -15,15 +14,7 @@ afterAll(async () => {
 
 describe('Ctrl-C', () => {
   it('SIGINT during a request → exit 130 with an Interrupted error line', async () => {
-    const configDir = tempDir();
-    const child = execa(NODE, [BIN, 'api', '/slow'], {
-      cwd: ROOT,
-      reject: false,
-      extendEnv: false,
-      timeout: 15_000,
-      stdin: 'ignore',
-      env: { PATH: process.env.PATH ?? '', HOME: configDir, CR_CONFIG_DIR: configDir, CR_API_KEY: makeKey(), CR_BASE_URL: server.baseUrl, NO_COLOR: '1' },
-    });
+    const child = spawnBin(['api', '/slow'], { timeoutMs: 15_000, env: { CR_API_KEY: makeKey(), CR_BASE_URL: server.baseUrl } });
     // Wait until the request reached the server, then interrupt.
     const deadline = Date.now() + 10_000;
     while (server.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -42,15 +33,7 @@ describe('Ctrl-C while --jq runs', () => {
   it('SIGINT during a long --jq program → exit 130 with an Interrupted error line', async () => {
     const fast = await startTestServer(ok({ n: 1 }));
     try {
-      const configDir = tempDir();
-      const child = execa(NODE, [BIN, 'api', '/fast', '--jq', 'last(range(1e12))'], {
-        cwd: ROOT,
-        reject: false,
-        extendEnv: false,
-        timeout: 15_000,
-        stdin: 'ignore',
-        env: { PATH: process.env.PATH ?? '', HOME: configDir, CR_CONFIG_DIR: configDir, CR_API_KEY: makeKey(), CR_BASE_URL: fast.baseUrl, NO_COLOR: '1' },
-      });
+      const child = spawnBin(['api', '/fast', '--jq', 'last(range(1e12))'], { timeoutMs: 15_000, env: { CR_API_KEY: makeKey(), CR_BASE_URL: fast.baseUrl } });
       const deadline = Date.now() + 10_000;
       while (fast.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(fast.requests).toHaveLength(1);

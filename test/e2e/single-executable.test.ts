@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, PKG_VERSION, TEST_BIN } from '../helpers/cli.js';
+import { spawnProcess } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
@@ -29,8 +29,7 @@ function envFor(dir: string, extra: Record<string, string> = {}): Record<string,
   return { PATH: '', HOME: dir, CR_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1', LANG: 'C.UTF-8', ...extra };
 }
 
-const run = (file: string, args: string[], env: Record<string, string>, cwd: string) =>
-  execa(file, args, { cwd, env, extendEnv: false, reject: false, timeout: 30_000, stdin: 'ignore', stripFinalNewline: false });
+const run = (file: string, args: string[], env: Record<string, string>, cwd: string) => spawnProcess(file, args, { cwd, env, timeoutMs: 30_000, execa: { stripFinalNewline: false } });
 
 describe.skipIf(!TEST_BIN)('the single executable (CR_TEST_BIN)', () => {
   it('is not this Node: it answers --version with no PATH at all', async () => {
@@ -73,13 +72,7 @@ describe.skipIf(!TEST_BIN)('the single executable (CR_TEST_BIN)', () => {
     const env = envFor(dir);
     const init = await run(exe, ['local', 'init', '--demo', '--store', join(dir, 'store.json')], env, dir);
     expect(init.exitCode, init.stderr).toBe(0);
-    const server = execa(exe, ['serve', '--store', join(dir, 'store.json'), '--port', '0', '--url-file', join(dir, 'url.txt')], {
-      cwd: dir,
-      env,
-      extendEnv: false,
-      reject: false,
-      stdin: 'ignore',
-    });
+    const server = spawnProcess(exe, ['serve', '--store', join(dir, 'store.json'), '--port', '0', '--url-file', join(dir, 'url.txt')], { cwd: dir, env, timeoutMs: 120_000 });
     cleanups.push(async () => {
       server.kill('SIGKILL');
       await server;

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { NODE, PKG_VERSION, ROOT, runBin, TEST_BIN } from '../helpers/cli.js';
+import { spawnProcess } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 
 /**
@@ -14,16 +14,12 @@ afterAll(() => cleanupTempDirs());
 
 const PATH = '/usr/local/bin:/usr/bin:/bin';
 const git = (args: string[], cwd: string, home: string) =>
-  execa('git', ['-c', 'user.name=cr', '-c', 'user.email=cr@example.com', ...args], {
-    cwd,
-    env: { PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1', LANG: 'C.UTF-8' },
-    extendEnv: false,
-  });
+  spawnProcess('git', ['-c', 'user.name=cr', '-c', 'user.email=cr@example.com', ...args], { cwd, env: { PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1' } });
 
 /** Calls an export of scripts/build-meta.mjs in a Node of its own, with a complete environment. */
 async function buildMeta(call: string, env: Record<string, string> = {}): Promise<string> {
   const code = `import * as m from ${JSON.stringify(join(ROOT, 'scripts', 'build-meta.mjs'))}; console.log(${call});`;
-  const r = await execa(process.execPath, ['--input-type=module', '-e', code], { env: { PATH, HOME: tempDir('cr-meta-home-'), ...env }, extendEnv: false });
+  const r = await spawnProcess(process.execPath, ['--input-type=module', '-e', code], { env: { PATH, HOME: tempDir('cr-meta-home-'), ...env } });
   return r.stdout.trim();
 }
 

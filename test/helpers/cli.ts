@@ -1,95 +1,118 @@
-import { execa, type Result } from 'execa';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './tmp.js';
 import { BIN, NODE, ROOT } from './paths.js';
+import { CALLER_PATH, type Child, type Env, type ProcessOptions, shellQuote, spawnProcess } from './process.js';
 
 export { BIN, NODE, PKG_VERSION, ROOT } from './paths.js';
 
+/**
+ * The cr under test, as a process. `CR_TEST_BIN`: an executable to run instead of
+ * `node bin/cr.js` (the single-file binary); `CR_TEST_NODE`: the Node that runs bin/cr.js
+ * and the server's helper script (paths.ts NODE; default: the Node running the tests).
+ */
+export const TEST_BIN = process.env.CR_TEST_BIN || undefined;
+if (TEST_BIN !== undefined && !existsSync(TEST_BIN)) throw new Error(`CR_TEST_BIN names ${TEST_BIN}, which does not exist (npm run build:sea makes dist/sea/cr)`);
+
+/** The command line that runs cr with `args` (node flags need `node bin/cr.js`: see TEST_BIN). */
+export function crCommand(args: readonly string[], nodeArgs: readonly string[] = []): [string, ...string[]] {
+  if (TEST_BIN === undefined) return [NODE, ...nodeArgs, BIN, ...args];
+  if (nodeArgs.length) throw new Error(`node flags (${nodeArgs.join(' ')}) need node bin/cr.js: skip this test when CR_TEST_BIN is set (TEST_BIN)`);
+  return [TEST_BIN, ...args];
+}
+
+/**
+ * A `cr` command in `dir` that runs the cr under test, as an installed package puts one on
+ * PATH (for README scripts run with bash); returns the PATH to give the child, `dir` first.
+ */
+export function crOnPath(dir: string = tempDir('cr-bin-')): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'cr'), `#!/bin/sh\nexec ${crCommand([]).map(shellQuote).join(' ')} "$@"\n`);
+  chmodSync(join(dir, 'cr'), 0o755);
+  return `${dir}:${CALLER_PATH}`;
+}
+
 export interface BinOptions {
-  /** Extra environment (merged over a minimal clean one). `undefined` values remove a variable. */
-  env?: Record<string, string | undefined>;
-  /** Text fed on stdin; without it stdin is /dev/null. */
+  /** The child's variables over the clean ones below; `undefined` removes one. */
+  env?: Env;
+  /** Text fed on stdin; without it stdin is /dev/null (`stdin: 'pipe'` to write it yourself). */
   input?: string;
-  /** The config folder; a fresh temp folder when omitted. */
+  stdin?: 'ignore' | 'pipe';
+  /** The config folder (also HOME); a fresh temp folder when omitted. */
   configDir?: string;
-  /** Run through `sh -c 'umask <mask>; exec node bin/cr.js ...'`. */
+  /** Run through `sh -c 'umask <mask>; exec cr ...'`. */
   umask?: string;
-  /** Extra node flags before bin/cr.js (e.g. --import a hook). */
+  /** Extra node flags before bin/cr.js (e.g. --require a hook); not with CR_TEST_BIN. */
   nodeArgs?: string[];
+  /** A command that runs cr inside it, e.g. `['unshare', '-pf', '--mount-proc', '--kill-child']`. */
+  via?: string[];
   timeoutMs?: number;
+  cwd?: string;
+  /** false: nothing collected, read the child's streams yourself (long-running processes). */
+  buffer?: boolean;
+  execa?: ProcessOptions['execa'];
 }
 
 export interface BinResult {
   exitCode: number;
+  /** The signal that ended the process, if one did. */
+  signal: string | undefined;
   stdout: string;
   stderr: string;
   configDir: string;
   timedOut: boolean;
 }
 
-/**
- * The executable the process-level tests run instead of `node bin/cr.js` when CR_TEST_BIN names
- * one: the single executable (dist/sea/cr), which .ci/run builds and tests this way.
- */
-export const TEST_BIN = process.env.CR_TEST_BIN || undefined;
-
-function assertBuilt(): void {
-  if (TEST_BIN) {
-    if (!existsSync(TEST_BIN)) throw new Error(`CR_TEST_BIN names ${TEST_BIN}, which does not exist (npm run build:sea makes dist/sea/cr)`);
-    return;
+/** dist/ is built once by test/global-setup.ts before any test file runs; never by a test. */
+export function ensureBuilt(): void {
+  if (!existsSync(join(ROOT, 'dist', 'bundle', 'cli.js')) || !existsSync(join(ROOT, 'dist', 'src', 'server', 'serve.js'))) {
+    throw new Error('dist/ is missing: run `npm run build` before the tests that start processes');
   }
-  if (!existsSync(join(ROOT, 'dist', 'src', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` before the CLI tests');
 }
 
-/** The command line that runs cr with `args`: CR_TEST_BIN, else NODE with bin/cr.js (node flags need the latter). */
-export function crCommand(args: readonly string[], nodeArgs: readonly string[] = []): [string, ...string[]] {
-  if (TEST_BIN === undefined) return [NODE, ...nodeArgs, BIN, ...args];
-  if (nodeArgs.length) throw new Error(`node flags (${nodeArgs.join(' ')}) need node bin/cr.js: skip this test when CR_TEST_BIN is set`);
-  return [TEST_BIN, ...args];
+/** The clean environment of a cr process: HOME and CR_CONFIG_DIR in `configDir`, fast retries, no colour. */
+export function crEnv(configDir: string, env: Env = {}): Env {
+  return { HOME: configDir, CR_CONFIG_DIR: configDir, CR_RETRY_BASE_MS: '5', NO_COLOR: '1', ...env };
 }
 
 /**
- * Runs the built CLI (bin/cr.js) as a child process with a clean environment, a temp
- * CR_CONFIG_DIR and `reject: false`, so tests look at the exit code themselves.
+ * Starts cr (see `crCommand`) as a child process with an environment of its own and
+ * returns it running: for signals, stdin written while it runs, or output read as it comes.
+ * Never rejects. `runBin` is the same, awaited.
  */
-export async function runBin(args: string[], opts: BinOptions = {}): Promise<BinResult> {
-  assertBuilt();
+export function spawnBin(args: readonly string[], opts: BinOptions = {}): Child & { configDir: string } {
+  if (TEST_BIN === undefined) ensureBuilt();
   const configDir = opts.configDir ?? tempDir('cr-cfg-');
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: configDir,
-    CR_CONFIG_DIR: configDir,
-    CR_RETRY_BASE_MS: '5',
-    NO_COLOR: '1',
-    LANG: 'C.UTF-8',
-  };
-  for (const [k, v] of Object.entries(opts.env ?? {})) {
-    if (v === undefined) delete env[k];
-    else env[k] = v;
-  }
-  const [file, ...prefix] = crCommand([], opts.nodeArgs);
-  const common = {
-    env,
-    extendEnv: false,
-    reject: false,
-    cwd: ROOT,
-    timeout: opts.timeoutMs ?? 15_000,
-    stripFinalNewline: false,
-    ...(opts.input === undefined ? { stdin: 'ignore' as const } : { input: opts.input }),
-  };
-  let result: Result;
+  let [file, ...rest] = [...(opts.via ?? []), ...crCommand(args, opts.nodeArgs)];
   if (opts.umask !== undefined) {
-    const quoted = [file, ...prefix].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-    result = (await execa('sh', ['-c', `umask ${opts.umask}; exec ${quoted} "$@"`, 'sh', ...args], common)) as Result;
-  } else {
-    result = (await execa(file, [...prefix, ...args], common)) as Result;
+    const quoted = [file, ...rest].map(shellQuote).join(' ');
+    [file, rest] = ['sh', ['-c', `umask ${opts.umask}; exec ${quoted}`]];
   }
+  const child = spawnProcess(file, rest, {
+    env: crEnv(configDir, opts.env),
+    input: opts.input,
+    stdin: opts.stdin,
+    cwd: opts.cwd,
+    timeoutMs: opts.timeoutMs ?? 20_000,
+    buffer: opts.buffer,
+    execa: { stripFinalNewline: false, ...opts.execa },
+  });
+  return Object.assign(child, { configDir });
+}
+
+/**
+ * Runs cr as a child process with a clean environment (`crEnv`: a temp CR_CONFIG_DIR and
+ * HOME) and returns how it ended; never rejects, tests look at the exit code themselves.
+ */
+export async function runBin(args: readonly string[], opts: BinOptions = {}): Promise<BinResult> {
+  const child = spawnBin(args, opts);
+  const result = await child;
   return {
     exitCode: result.exitCode ?? -1,
+    signal: result.signal ?? undefined,
     stdout: String(result.stdout ?? ''),
     stderr: String(result.stderr ?? ''),
-    configDir,
+    configDir: child.configDir,
     timedOut: Boolean(result.timedOut),
   };
 }

@@ -11,3 +11,5 @@ export const PKG_VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 
  * supported Node line, scripts/node-lines.sh), else the Node running the tests.
  */
 export const NODE = process.env.CR_TEST_NODE || process.execPath;
+/** The server fixture store (test/server/fixtures/store.json): copy it, never write it. */
+export const FIXTURE_STORE = join(ROOT, 'test', 'server', 'fixtures', 'store.json');

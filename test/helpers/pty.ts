@@ -1,5 +1,5 @@
-import { execa, type ResultPromise } from 'execa';
-import { BIN, NODE, ROOT } from './paths.js';
+import { crCommand } from './cli.js';
+import { type Child, shellQuote, spawnProcess } from './process.js';
 
 /**
  * The built CLI on a real pseudo-terminal: util-linux `script` gives it a terminal as
@@ -14,30 +14,22 @@ export interface PtyRun {
   waitFor(text: string, ms?: number): Promise<void>;
   /** Types on the terminal. */
   type(keys: string): void;
-  /** The exit code and when the process ended (ms, from process.hrtime). */
-  done: Promise<{ exitCode: number; endedAt: number }>;
+  /** The exit code, once the process ended. */
+  done: Promise<{ exitCode: number }>;
   kill(): void;
 }
 
 export function runOnPty(args: string[], env: Record<string, string>, timeoutMs = 20_000): PtyRun {
-  const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
   // A pty starts 0x0; ora would then redraw as if every line wrapped forever.
-  const command = `stty cols 100 rows 30; exec ${[NODE, BIN, ...args].map(quote).join(' ')}`;
-  const child: ResultPromise = execa('script', ['-qfec', command, '/dev/null'], {
-    cwd: ROOT,
-    reject: false,
-    extendEnv: false,
-    stdin: 'pipe',
-    timeout: timeoutMs,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8', ...env },
-  });
+  const command = `stty cols 100 rows 30; exec ${crCommand(args).map(shellQuote).join(' ')}`;
+  const child: Child = spawnProcess('script', ['-qfec', command, '/dev/null'], { stdin: 'pipe', timeoutMs, env: { TERM: 'xterm-256color', ...env } });
   let screen = '';
   const waiters: (() => void)[] = [];
   child.stdout?.on('data', (d: Buffer) => {
     screen += d.toString('utf8');
     for (const w of waiters.splice(0)) w();
   });
-  const done = child.then((r) => ({ exitCode: r.exitCode ?? -1, endedAt: now() }));
+  const done = child.then((r) => ({ exitCode: r.exitCode ?? -1 }));
   return {
     screen: () => screen,
     async waitFor(text, ms = 10_000) {
@@ -52,6 +44,3 @@ export function runOnPty(args: string[], env: Record<string, string>, timeoutMs 
     kill: () => void child.kill('SIGKILL'),
   };
 }
-
-/** Milliseconds on a monotonic clock. */
-export const now = () => Number(process.hrtime.bigint() / 1_000_000n);

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { runBin as runCli } from '../helpers/cli.js';
+import { runBin, ensureBuilt } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir, writeConfig } from '../helpers/tmp.js';
-import { KEYS, ensureBuilt, spawnCrServe, type CrServe } from './cr-serve.js';
+import { spawnServe, type ServeProcess } from '../helpers/serve.js';
+import { KEYS } from '../server/helpers.js';
 
 /** `cr mcp config`: a ready-to-paste MCP client configuration, key masked unless --show-key. */
 
@@ -11,7 +12,7 @@ beforeAll(async () => {
   await ensureBuilt();
 }, 120_000);
 
-let srv: CrServe | undefined;
+let srv: ServeProcess | undefined;
 afterAll(async () => {
   await srv?.stop();
   cleanupTempDirs();
@@ -26,7 +27,7 @@ interface McpConfig {
 
 describe('cr mcp config', () => {
   it('prints a configuration whose url ends with /mcp and whose key is masked', async () => {
-    const r = await runCli(['mcp', 'config'], { env: { CR_BASE_URL: 'http://127.0.0.1:4010/api/v1/', CR_API_KEY: KEY } });
+    const r = await runBin(['mcp', 'config'], { env: { CR_BASE_URL: 'http://127.0.0.1:4010/api/v1/', CR_API_KEY: KEY } });
     expect(r.exitCode, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as McpConfig;
     expect(Object.keys(doc.mcpServers)).toEqual(['cr']);
@@ -46,7 +47,7 @@ describe('cr mcp config', () => {
   it('reads the active profile too, and --name renames the server entry', async () => {
     const configDir = tempDir('cr-mcp-cfg-');
     writeConfig(configDir, { activeProfile: 'local', profiles: { local: { baseUrl: 'http://localhost:5000/api/v1', apiKey: KEYS.editorW1 } } });
-    const r = await runCli(['mcp', 'config', '--name', 'content'], { configDir });
+    const r = await runBin(['mcp', 'config', '--name', 'content'], { configDir });
     expect(r.exitCode, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as McpConfig;
     expect(doc.mcpServers.content!.url).toBe('http://localhost:5000/api/v1/mcp');
@@ -55,8 +56,8 @@ describe('cr mcp config', () => {
   });
 
   it('--show-key prints the whole key, and that configuration works with the SDK client against `cr serve`', async () => {
-    srv = await spawnCrServe();
-    const r = await runCli(['mcp', 'config', '--show-key'], { env: { CR_BASE_URL: srv.baseUrl, CR_API_KEY: KEY } });
+    srv = await spawnServe([], { fixture: true });
+    const r = await runBin(['mcp', 'config', '--show-key'], { env: { CR_BASE_URL: srv.baseUrl, CR_API_KEY: KEY } });
     expect(r.exitCode, r.stderr).toBe(0);
     const entry = (JSON.parse(r.stdout) as McpConfig).mcpServers.cr!;
     expect(entry.headers.Authorization).toBe(`Bearer ${KEY}`);
@@ -75,7 +76,7 @@ describe('cr mcp config', () => {
   }, 30_000);
 
   it('fails with a non-zero exit and no configuration when there is no key', async () => {
-    const r = await runCli(['mcp', 'config'], { env: { CR_BASE_URL: 'http://127.0.0.1:4010/api/v1' } });
+    const r = await runBin(['mcp', 'config'], { env: { CR_BASE_URL: 'http://127.0.0.1:4010/api/v1' } });
     expect(r.exitCode).not.toBe(0);
     expect(r.stdout).not.toContain('mcpServers');
   });

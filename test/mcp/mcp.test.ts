@@ -3,7 +3,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { endpointList } from '../../src/api/endpoints.js';
 import { cleanupTempDirs } from '../helpers/tmp.js';
-import { IDS, KEYS, ensureBuilt, request, spawnCrServe, type CrServe } from './cr-serve.js';
+import { ensureBuilt } from '../helpers/cli.js';
+import { spawnServe, type ServeProcess } from '../helpers/serve.js';
+import { IDS, KEYS, request } from '../server/helpers.js';
 
 /**
  * MCP at /api/v1/mcp (docs/api-decisions.md §8) exercised with the official SDK client against the
@@ -59,13 +61,13 @@ beforeAll(async () => {
 afterAll(() => cleanupTempDirs());
 
 describe('MCP over Streamable HTTP against `cr serve`', () => {
-  let srv: CrServe;
+  let srv: ServeProcess;
   let editor: Client;
   let viewer: Client;
   let agency: Client;
 
   beforeAll(async () => {
-    srv = await spawnCrServe();
+    srv = await spawnServe([], { fixture: true });
     editor = await connect(srv.baseUrl, KEYS.editorW1);
     viewer = await connect(srv.baseUrl, KEYS.viewerW1);
     agency = await connect(srv.baseUrl, KEYS.viewerAgency);
@@ -284,13 +286,13 @@ describe('MCP over Streamable HTTP against `cr serve`', () => {
 });
 
 describe('one rate limit across REST and MCP (`cr serve --rate-limit 5`)', () => {
-  let srv: CrServe;
+  let srv: ServeProcess;
   afterAll(async () => {
     await srv?.stop();
   });
 
   it('tool calls and REST requests draw from the same per-key budget', async () => {
-    srv = await spawnCrServe(['--rate-limit', '5']);
+    srv = await spawnServe(['--rate-limit', '5'], { fixture: true });
     /*
      * How the implementation counts (src/server/extra-routes.ts, src/server/mcp.ts):
      * - every MCP HTTP request is authenticated at /api/v1/mcp, but only a tools/call runs

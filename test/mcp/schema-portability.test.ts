@@ -4,7 +4,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { SOURCE_TYPES } from '../../src/api/listener-rules.js';
 import { cleanupTempDirs } from '../helpers/tmp.js';
 import { Ajv2020, addFormats } from '../contract/ajv.js';
-import { KEYS, ensureBuilt, spawnCrServe, type CrServe } from './cr-serve.js';
+import { ensureBuilt } from '../helpers/cli.js';
+import { spawnServe, type ServeProcess } from '../helpers/serve.js';
+import { KEYS } from '../server/helpers.js';
 
 /**
  * The portability checks the MCP inspector's strict mode makes on tool schemas, written as a
@@ -46,12 +48,12 @@ function isTyped(schema: unknown): boolean {
   return Array.isArray(alternatives) && alternatives.length > 0 && alternatives.every(isTyped);
 }
 
-let srv: CrServe;
+let srv: ServeProcess;
 let tools: { name: string; inputSchema: Schema; outputSchema?: Schema }[];
 
 beforeAll(async () => {
   await ensureBuilt();
-  srv = await spawnCrServe();
+  srv = await spawnServe([], { fixture: true });
   const client = new Client({ name: 'cr-portability', version: '0.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${srv.baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${KEYS.viewerW1}` } } }));
   tools = (await client.listTools(undefined, { timeout: 10_000 })).tools as typeof tools;

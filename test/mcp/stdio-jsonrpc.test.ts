@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execa, type ResultPromise } from 'execa';
-import { BIN, ROOT } from '../helpers/cli.js';
+import { spawnBin } from '../helpers/cli.js';
+import type { Child } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir, writeConfig } from '../helpers/tmp.js';
 import { KEYS, startFixtureServer } from '../server/helpers.js';
 
@@ -30,16 +30,8 @@ afterAll(async () => {
   cleanupTempDirs();
 });
 
-function spawnBridge(): { child: ResultPromise; out: () => unknown[]; err: () => string } {
-  const child = execa(process.execPath, [BIN, 'mcp', 'stdio'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: configDir, CR_CONFIG_DIR: configDir, NO_COLOR: '1' },
-    extendEnv: false,
-    reject: false,
-    buffer: false,
-    stdin: 'pipe',
-    timeout: 60_000,
-  });
+function spawnBridge(): { child: Child; out: () => unknown[]; err: () => string } {
+  const child = spawnBin(['mcp', 'stdio'], { configDir, buffer: false, stdin: 'pipe', timeoutMs: 60_000 });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execa, type ResultPromise } from 'execa';
-import { BIN, ROOT } from '../helpers/cli.js';
+import { spawnBin } from '../helpers/cli.js';
+import type { Child } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir, writeConfig } from '../helpers/tmp.js';
 import { KEYS, startFixtureServer } from '../server/helpers.js';
 
@@ -20,22 +20,14 @@ const line = (m: unknown) => JSON.stringify(m) + '\n';
 const call = (id: number | string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'listCrmAgents', arguments: args } });
 
 interface Raw {
-  child: ResultPromise;
+  child: Child;
   err: () => string;
   /** Resolves with the parsed stdout message answering `id`. */
   answer: (id: number | string) => Promise<Record<string, unknown>>;
 }
 
 function spawnBridge(): Raw {
-  const child = execa(process.execPath, [BIN, 'mcp', 'stdio'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: configDir, CR_CONFIG_DIR: configDir, NO_COLOR: '1' },
-    extendEnv: false,
-    reject: false,
-    buffer: false,
-    stdin: 'pipe',
-    timeout: 60_000,
-  });
+  const child = spawnBin(['mcp', 'stdio'], { configDir, buffer: false, stdin: 'pipe', timeoutMs: 60_000 });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));

@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { BIN, ROOT } from '../helpers/cli.js';
+import { crStdioTransport } from '../helpers/mcp-stdio.js';
 import { startTestServer, type RecordedRequest, type Reply, type TestServer } from '../helpers/http-server.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { KEYS } from '../server/helpers.js';
@@ -42,13 +41,7 @@ function mcpStub(req: RecordedRequest): Reply {
 
 async function connect(): Promise<{ client: Client; stderr: () => string; seen: JSONRPCMessage[] }> {
   const dir = tempDir('cr-stdio-up-');
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'mcp', 'stdio', '--verbose'],
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CR_CONFIG_DIR: dir, CR_BASE_URL: stub.baseUrl, CR_API_KEY: KEY, NO_COLOR: '1' },
-    stderr: 'pipe',
-  });
+  const transport = crStdioTransport(['mcp', 'stdio', '--verbose'], { configDir: dir, env: { CR_BASE_URL: stub.baseUrl, CR_API_KEY: KEY } });
   let err = '';
   transport.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const client = new Client({ name: 'cr-stdio-test', version: '0' });

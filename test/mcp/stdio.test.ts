@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer as createTcpServer, connect, type Server as TcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createApiKey } from '../../src/server/keys.js';
-import { BIN, ROOT, runBin as runCli } from '../helpers/cli.js';
+import { runBin } from '../helpers/cli.js';
+import { crStdioTransport } from '../helpers/mcp-stdio.js';
 import { cleanupTempDirs, tempDir, writeConfig } from '../helpers/tmp.js';
 import { IDS, KEYS, startFixtureServer } from '../server/helpers.js';
 
@@ -79,13 +80,7 @@ interface Agent {
 
 /** Spawns the command and args a printed client config holds (`cr` = node bin/cr.js) and connects. */
 async function spawnAgent(args: string[], env: Record<string, string>): Promise<Agent> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, ...args],
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NO_COLOR: '1', ...env },
-    stderr: 'pipe',
-  });
+  const transport = crStdioTransport(args, { env });
   let err = '';
   transport.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const client = new Client({ name: 'cr-stdio-test', version: '0.0.0' });
@@ -131,7 +126,7 @@ beforeAll(async () => {
     profiles: { agent: { baseUrl, apiKey: KEYS.editorW1 }, doomed: { baseUrl, apiKey: extraKey.key }, other: { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: KEYS.viewerW1 } },
   });
   // The command and arguments come from the config `cr mcp config --client claude` prints.
-  const printed = await runCli(['mcp', 'config', '--client', 'claude', '--profile', 'agent'], { configDir });
+  const printed = await runBin(['mcp', 'config', '--client', 'claude', '--profile', 'agent'], { configDir });
   expect(printed.exitCode, printed.stderr).toBe(0);
   const entry = (JSON.parse(printed.stdout) as { mcpServers: { cr: { command: string; args: string[] } } }).mcpServers.cr;
   expect(entry.command).toBe('cr');

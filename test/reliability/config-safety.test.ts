@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runBin as runCli } from '../helpers/cli.js';
+import { runBin } from '../helpers/cli.js';
 import { tempDir, cleanupTempDirs, makeKey } from '../helpers/tmp.js';
 import { ensureBuilt } from './support.js';
 
@@ -24,7 +24,7 @@ function freshConfigDir(): string {
 }
 
 const cr = (args: string[], configDir: string, o: { umask?: string; input?: string } = {}) =>
-  runCli(args, { configDir, umask: o.umask, input: o.input, env: { CR_CONFIG_DIR: configDir, HOME: join(configDir, '..') } });
+  runBin(args, { configDir, umask: o.umask, input: o.input, env: { CR_CONFIG_DIR: configDir, HOME: join(configDir, '..') } });
 
 describe('config safety (item 11)', () => {
   for (const umask of ['000', '022']) {

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { tempDir, cleanupTempDirs } from '../helpers/tmp.js';
-import { FIXTURE, KEYS, MCP_HEADERS, OPS, V, ensureBuilt, request, runCr, sleep, spawnServe, startFixtureServer, stopServe } from './support.js';
+import { FIXTURE, KEYS, MCP_HEADERS, OPS, V, ensureBuilt, request, runBin, sleep, spawnServe, startFixtureServer, stopServe } from './support.js';
 import type { TestServer } from '../server/helpers.js';
 
 /**
@@ -159,7 +159,7 @@ describe('cr serve binds loopback only (item 13)', () => {
     const storePath = join(dir, 'store.json');
     copyFileSync(FIXTURE, storePath);
     for (const host of ['0.0.0.0', '::', '192.168.0.10']) {
-      const r = await runCr(['serve', '--store', storePath, '--host', host, '--port', '0'], { env: { HOME: dir, CR_CONFIG_DIR: join(dir, 'cfg') }, timeout: 10_000 });
+      const r = await runBin(['serve', '--store', storePath, '--host', host, '--port', '0'], { env: { HOME: dir, CR_CONFIG_DIR: join(dir, 'cfg') }, timeoutMs: 10_000 });
       expect(r.exitCode, `${host}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toMatch(/--allowed-host/);
       expect(r.stdout).toBe('');

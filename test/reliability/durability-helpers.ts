@@ -1,77 +1,16 @@
-import { execa } from 'execa';
-import type { ResultPromise } from 'execa';
 import { type Agent, request as httpRequest } from 'node:http';
-import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
-import { BIN, ROOT } from '../helpers/cli.js';
-import { ensureBuilt } from '../mcp/cr-serve.js';
+import { BIN, ROOT, ensureBuilt, runBin } from '../helpers/cli.js';
+import { type ServerModuleOptions, spawnServe } from '../helpers/serve.js';
 import { seededRandom } from '../../src/server/faults.js';
 
-export { ensureBuilt, BIN, ROOT };
+export { ensureBuilt, BIN, ROOT, runBin, spawnServe };
 
-export const DURABILITY_CHILD = fileURLToPath(new URL('./fixtures/durability-serve-child.mjs', import.meta.url));
-
-export interface Child {
-  child: ResultPromise;
-  url: string;
-  pid: number;
-  stderr: () => string;
-}
-
-/** Spawns the built server (fixture child) over `storePath`; resolves once it listens. */
-export async function spawnStoreServer(storePath: string, maxRecords?: number): Promise<Child> {
-  const child = execa(process.execPath, [DURABILITY_CHILD, storePath, ...(maxRecords ? [String(maxRecords)] : [])], {
-    env: { CR_NOW: '2025-06-15T12:00:00Z' },
-    reject: false,
-    buffer: false,
-  });
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const info = await new Promise<{ url: string; pid: number }>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!));
-    });
-    child.once('exit', (code) => reject(new Error(`child exited ${code}: ${err}`)));
-  });
-  return { child, ...info, stderr: () => err };
-}
-
-/** Spawns `cr serve` (bin/cr.js) over `storePath` on 127.0.0.1:0; `ready` resolves with the URL it prints. */
-export function spawnCrServe(storePath: string, dir: string) {
-  const child = execa(process.execPath, [BIN, 'serve', '--store', storePath, '--host', '127.0.0.1', '--port', '0'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CR_CONFIG_DIR: join(dir, 'cfg'), CR_NOW: '2025-06-15T12:00:00Z', NO_COLOR: '1' },
-    extendEnv: false,
-    reject: false,
-    buffer: false,
-  });
-  let err = '';
-  let out = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const ready = new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /(http:\/\/\S+)\/api\/v1/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(Object.assign(new Error(`cr serve exited ${code}: ${err}`), { exitCode: code, stderr: err })));
-  });
-  ready.catch(() => undefined);
-  return { child, ready, stderr: () => err };
-}
-
-/** Runs bin/cr.js with a clean environment; never rejects. */
-export function runCr(args: string[], dir: string, timeout = 10_000) {
-  return execa(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CR_CONFIG_DIR: join(dir, 'cfg'), CR_NOW: '2025-06-15T12:00:00Z', NO_COLOR: '1' },
-    extendEnv: false,
-    reject: false,
-    timeout,
-  });
-}
+/** The built server module for durability runs: no rate limit to speak of, no request log. */
+export const durableServer = (journalMaxRecords?: number): ServerModuleOptions => ({
+  rateLimit: 1e9,
+  log: false,
+  storeOptions: journalMaxRecords ? { journalMaxRecords } : undefined,
+});
 
 export interface PostResult {
   status: number;

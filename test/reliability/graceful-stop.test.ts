@@ -172,8 +172,7 @@ describe('graceful stop (item 12)', () => {
     const storePath = join(dir, 'store.json');
     copyFileSync(FIXTURE, storePath);
     const s = await spawnServe(['--store', storePath], { dir });
-    const t0 = performance.now();
-    expect((await stopServe(s)).code).toBe(0);
-    expect(performance.now() - t0).toBeLessThan(3_000);
+    // Exit 0 by itself: stopServe's SIGKILL (5 s after the SIGTERM) would leave signal SIGKILL.
+    expect(await stopServe(s)).toEqual({ code: 0, signal: null });
   }, 30_000);
 });

@@ -5,7 +5,7 @@ import { tempDir, cleanupTempDirs } from '../helpers/tmp.js';
 import { DEMO } from '../../src/server/seed.js';
 import { addApiKey } from '../../src/server/keys.js';
 import { deadPort } from '../helpers/http-server.js';
-import { NOW, ensureBuilt, runCr, spawnServe, stopServe } from './support.js';
+import { NOW, ensureBuilt, runBin, spawnServe, stopServe } from './support.js';
 
 /**
  * Item 9: keys never leak. 100 keys are created (2 through `cr local keys create`, the rest
@@ -50,13 +50,13 @@ describe('keys never leak (item 9)', () => {
     const keys: string[] = [];
 
     // Creation: `cr local init` (admin key) and `cr local keys create` show their key once.
-    const init = await runCr(['local', 'init', '--store', storePath, '--demo', '--verbose'], { env });
+    const init = await runBin(['local', 'init', '--store', storePath, '--demo', '--verbose'], { env });
     expect(init.exitCode, init.stderr).toBe(0);
     creations.push({ what: 'local init', stdout: String(init.stdout), stderr: String(init.stderr) });
-    const c1 = await runCr(['local', 'keys', 'create', '--role', 'editor', '--website', DEMO.websiteId, '--name', 'ci editor', '--store', storePath, '--verbose'], { env });
+    const c1 = await runBin(['local', 'keys', 'create', '--role', 'editor', '--website', DEMO.websiteId, '--name', 'ci editor', '--store', storePath, '--verbose'], { env });
     expect(c1.exitCode, c1.stderr).toBe(0);
     creations.push({ what: 'keys create', stdout: String(c1.stdout), stderr: String(c1.stderr) });
-    const c2 = await runCr(['--json', 'local', 'keys', 'create', '--role', 'viewer', '--agency', DEMO.agencyId, '--store', storePath, '--verbose'], { env });
+    const c2 = await runBin(['--json', 'local', 'keys', 'create', '--role', 'viewer', '--agency', DEMO.agencyId, '--store', storePath, '--verbose'], { env });
     expect(c2.exitCode, c2.stderr).toBe(0);
     creations.push({ what: 'keys create --json', stdout: String(c2.stdout), stderr: String(c2.stderr) });
     for (const c of creations) {
@@ -75,7 +75,7 @@ describe('keys never leak (item 9)', () => {
     const s = await spawnServe(['--store', storePath], { dir, env });
     const base = s.baseUrl;
     const run = async (what: string, args: string[], o: { input?: string; env?: Record<string, string>; exit?: number } = {}) => {
-      const r = await runCr(args, { env: { ...env, ...o.env }, input: o.input });
+      const r = await runBin(args, { env: { ...env, ...o.env }, input: o.input });
       outputs.push({ what: `${what}: stdout`, text: String(r.stdout) }, { what: `${what}: stderr`, text: String(r.stderr) });
       if (o.exit !== undefined) expect(r.exitCode, `${what}: ${r.stderr}`).toBe(o.exit);
       return r;

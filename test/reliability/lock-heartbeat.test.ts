@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
 import { copyFileSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StoreLockedError, acquireLock, lockPathOf, processIdentity } from '../../src/server/store/lock.js';
 import { nodeFs } from '../../src/server/store/fs-layer.js';
 import { Store, StoreUnavailableError } from '../../src/server/store/store.js';
+import { spawnProcess } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { FIXTURE, sleep } from './support.js';
 
@@ -33,9 +33,7 @@ describe('the lock heartbeat', () => {
     const store = join(dir, 'store.json');
     const text = foreignLock(store);
     // The holder: another process refreshing the mtime, as a live server does.
-    const holder = execa(process.execPath, ['-e', `const fs=require('fs');setInterval(()=>{const t=new Date();fs.utimesSync(${JSON.stringify(lockPathOf(store))},t,t)},${FAST.heartbeatMs})`], {
-      reject: false,
-    });
+    const holder = spawnProcess(process.execPath, ['-e', `const fs=require('fs');setInterval(()=>{const t=new Date();fs.utimesSync(${JSON.stringify(lockPathOf(store))},t,t)},${FAST.heartbeatMs})`]);
     try {
       await sleep(300);
       const t0 = performance.now();
@@ -75,7 +73,7 @@ describe('the lock heartbeat', () => {
     const dir = tempDir('cr-beat-zombie-');
     const store = join(dir, 'store.json');
     // `sh` forks a child that exits at once, then becomes `sleep`, which never reaps it.
-    const parent = execa('sh', ['-c', 'true & echo $!; exec sleep 5']);
+    const parent = spawnProcess('sh', ['-c', 'true & echo $!; exec sleep 5']);
     const zombie = await new Promise<number>((resolve) => parent.stdout!.once('data', (d) => resolve(Number(String(d).trim()))));
     // Under load the shell may reap it before it execs; a pid that is gone is dead all the same.
     const state = () => {

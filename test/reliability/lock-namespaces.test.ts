@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execa, execaSync } from 'execa';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockPathOf } from '../../src/server/store/lock.js';
 import { Store } from '../../src/server/store/store.js';
+import { runProcessSync, spawnProcess } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { FIXTURE, KEYS, V, ensureBuilt, listenerBody, request, sleep, spawnServe, stopServe } from './support.js';
 import type { SpawnedServe } from './support.js';
@@ -19,14 +19,13 @@ import type { SpawnedServe } from './support.js';
  *     to find that pid dead, take the live lock over, and both servers answered writes.
  */
 const probe = (() => {
-  try {
-    execaSync('unshare', ['-pf', '--mount-proc', 'true'], { timeout: 5_000 });
-    return '';
-  } catch (err) {
-    return `unshare -pf --mount-proc does not work here (${(err as Error).message.split('\n')[0]}): needs root or user namespaces`;
-  }
+  const r = runProcessSync('unshare', ['-pf', '--mount-proc', 'true'], { timeoutMs: 5_000 });
+  return r.exitCode === 0 ? '' : `unshare -pf --mount-proc does not work here (${String(r.stderr || r.shortMessage || r.exitCode).split('\n')[0]}): needs root or user namespaces`;
 })();
 if (probe) console.warn(`lock-namespaces: skipped: ${probe}`);
+
+/** The built server module with the lock's staleness at 2 s (test/helpers/serve.ts `module`). */
+const SHORT_STALE = { storeOptions: { lockTiming: { staleMs: 2_000 } } };
 
 // --kill-child: if the test dies, unshare's death takes the server with it.
 const VIA = ['unshare', '-pf', '--mount-proc', '--kill-child'];
@@ -74,7 +73,8 @@ describe.skipIf(probe !== '')('the store lock across pid namespaces', () => {
   // then lands in a namespace with the same number (pid check: our own pid in a lock we do not
   // hold, so an earlier run's). With another namespace taking that number first, the restart
   // is in a namespace the lock does not name and can only judge by the heartbeat (stale after
-  // 10 s). Which one happens is up to the kernel; the log line says.
+  // 10 s; that restart runs the built server module with the staleness set to 2 s, so the test
+  // does not wait the 10 s out). Which one happens is up to the kernel; the log line says.
   it.each([
     ['restarted at once', false],
     ['restarted after another namespace was made', true],
@@ -91,12 +91,12 @@ describe.skipIf(probe !== '')('the store lock across pid namespaces', () => {
       process.kill(serverPid(first), 'SIGKILL');
       await first.exited;
       expect(existsSync(lockPathOf(path))).toBe(true); // the stale lock is left behind
-      const placeholder = occupy ? execa('unshare', ['-pf', '--mount-proc', '--kill-child', 'sleep', '60'], { reject: false }) : undefined;
+      const placeholder = occupy ? spawnProcess('unshare', ['-pf', '--mount-proc', '--kill-child', 'sleep', '60'], { timeoutMs: 60_000 }) : undefined;
       await sleep(occupy ? 200 : 0);
 
       try {
         const t0 = performance.now();
-        const second = await spawnServe(['--store', path], { dir, via: VIA });
+        const second = await spawnServe(['--store', path], { dir, via: VIA, ...(occupy ? { module: SHORT_STALE } : {}) });
         running.push(second);
         const startedMs = performance.now() - t0;
         const restarted = JSON.parse(readFileSync(lockPathOf(path), 'utf8'));

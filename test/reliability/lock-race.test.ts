@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
 import { existsSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { StoreLockedError, acquireLock, lockPathOf, processIdentity } from '../../src/server/store/lock.js';
 import { nodeFs } from '../../src/server/store/fs-layer.js';
+import { spawnProcess } from '../helpers/process.js';
+import { soak } from '../helpers/soak.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 
 /**
@@ -16,7 +17,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BUILT_LOCK = join(ROOT, 'dist', 'src', 'server', 'store', 'lock.js');
 
 const PROCS = 8;
-const ROUNDS = 5;
+const ROUNDS = soak(2, 5);
 const START_DELAY_MS = 500; // time for every child to start node and import the module
 
 // Imports the lock module, waits for the shared start time (spinning the last few ms so the
@@ -44,7 +45,7 @@ release?.();
 
 /** The pid of a process that has exited (and was not reused since: pids go up). */
 async function deadPid(): Promise<number> {
-  const child = execa(process.execPath, ['-e', '0']);
+  const child = spawnProcess(process.execPath, ['-e', '0']);
   await child;
   const pid = child.pid!;
   expect(() => process.kill(pid, 0)).toThrow();
@@ -75,7 +76,7 @@ describe('store lock under contention', () => {
     for (let round = 0; round < ROUNDS; round++) {
       writeStaleLock(store, await deadPid());
       const startAt = String(Date.now() + START_DELAY_MS);
-      const children = Array.from({ length: PROCS }, () => execa(process.execPath, ['--input-type=module', '-e', CHILD, url, store, startAt], { reject: false, timeout: 10_000 }));
+      const children = Array.from({ length: PROCS }, () => spawnProcess(process.execPath, ['--input-type=module', '-e', CHILD, url, store, startAt], { stdin: 'pipe', timeoutMs: 10_000 }));
       // Release them all once each has answered (or exited: a crash shows in the checks below).
       await Promise.all(children.map((c) => new Promise((r) => (c.stdout!.once('data', r), c.once('exit', r)))));
       for (const c of children) c.stdin!.end();

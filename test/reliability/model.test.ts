@@ -9,13 +9,14 @@ import { journalPathOf } from '../../src/server/store/journal.js';
 import { FIXTURE, fixtureStore } from '../server/helpers.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 import { listenerRecord } from './durability-helpers.js';
+import { soak } from '../helpers/soak.js';
 
 /**
  * Model-based test of the store (reliability item 5): random sequences of creates (listeners,
  * ads, bursts that share a group commit), schedules (patches), clean restarts, forced folds
  * and crashes (the store dropped without close: with a torn journal tail, with a write in
  * flight, with a fold cut between the snapshot rename and the journal reset). After every
- * reopen the store equals the model.
+ * reopen the store equals the model. 50 random sequences in `npm run test:soak`, 12 in `npm test`.
  */
 type Op =
   | { t: 'listener' }
@@ -184,7 +185,7 @@ describe('model-based: the reloaded store always equals the model', () => {
           throw err;
         }
       }),
-      { numRuns: 50, seed: process.env.MODEL_SEED ? Number(process.env.MODEL_SEED) : undefined },
+      { numRuns: soak(12, 50), seed: process.env.MODEL_SEED ? Number(process.env.MODEL_SEED) : undefined },
     );
     console.log(`model test: ${JSON.stringify({ ...stats, maxRecords: [...stats.maxRecords] })}`);
   }, 120_000);

@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { fail, ok, useTestServer } from '../helpers/http-server.js';
 import { cleanupTempDirs, makeKey, tempDir } from '../helpers/tmp.js';
-import { csvPlan, ids, spawnCr } from '../bulk/support.js';
+import { cliEnv, csvPlan, ids } from '../bulk/support.js';
+import { spawnBin } from '../helpers/cli.js';
 import { FaultSpecError, parseFaults } from '../../src/server/faults.js';
 
 /**
@@ -43,7 +44,7 @@ describe('rate-limit headers out of range', () => {
 
   it('posts schedule --from --wait: a huge Retry-After on a 429 waits the default minute (not forever, no crash); Ctrl-C ends it', async () => {
     srv.handle(limited({ 'retry-after': HUGE, 'x-ratelimit-reset': HUGE }));
-    const child = spawnCr(srv.baseUrl, ['posts', 'schedule', '--from', csvPlan(tempDir('cr-rl-'), ids(2)), '--wait', '--concurrency', '1']);
+    const child = spawnBin(['posts', 'schedule', '--from', csvPlan(tempDir('cr-rl-'), ids(2)), '--wait', '--concurrency', '1'], { env: cliEnv(srv.baseUrl), timeoutMs: 30_000 });
     let err = '';
     child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
     await expect.poll(() => /waiting \d+ s|error:/.test(err), { timeout: 20_000 }).toBe(true);

@@ -5,7 +5,7 @@ import { Store } from '../../src/server/store/store.js';
 import { journalPathOf } from '../../src/server/store/journal.js';
 import { restoreStore } from '../../src/server/store/restore.js';
 import { fixtureStore } from '../server/helpers.js';
-import { ensureBuilt, listenerRecord, runCr } from './durability-helpers.js';
+import { ensureBuilt, listenerRecord, runBin } from './durability-helpers.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
 /**
@@ -53,7 +53,7 @@ describe('cr local restore brings back the writes made after the backup', () => 
     expect(existsSync(`${s.path}.bak.2.journal`)).toBe(true);
     const bak1 = await readFile(`${s.path}.bak.1`);
     await writeFile(s.path, (await readFile(s.path)).subarray(0, 200)); // truncated
-    const r = await runCr(['local', 'restore', '--store', s.path], s.dir);
+    const r = await runBin(['local', 'restore', '--store', s.path], { configDir: s.dir });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain(`Restored ${s.path} from ${s.path}.bak.1.`);
     expect(r.stderr).toContain(`Brought back 3 record change(s) acknowledged after the backup, from ${s.path}.bak.1.journal (2), ${s.path}.journal (1)`);
@@ -61,7 +61,7 @@ describe('cr local restore brings back the writes made after the backup', () => 
     expect((await readFile(s.path)).equals(bak1)).toBe(true);
     expect(await ours(s.path)).toEqual(['a1', 'b1', 'b2', 'c1']);
 
-    const json = await runCr(['local', 'restore', '--store', s.path, '--json'], s.dir);
+    const json = await runBin(['local', 'restore', '--store', s.path, '--json'], { configDir: s.dir });
     expect(json.exitCode, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({ restoredFrom: `${s.path}.bak.1`, records: 3 });
   }, 30_000);

@@ -1,18 +1,17 @@
 /**
  * Shared pieces of the security and limits tests (docs/reliability.md, items 6–13): the
  * operations with a valid request each, a keep-alive HTTP client, raw sockets, MCP calls and
- * a spawned `cr serve` (built bin/cr.js) over any store path.
+ * `cr serve` processes over any store path (test/helpers/serve.ts).
  */
-import { execa } from 'execa';
-import type { ResultPromise } from 'execa';
 import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { join } from 'node:path';
-import { BIN, ROOT } from '../helpers/cli.js';
-import { ensureBuilt } from '../mcp/cr-serve.js';
-import { IDS, NOW, readResponse, type Res } from '../server/helpers.js';
+import { BIN, ROOT, ensureBuilt, runBin } from '../helpers/cli.js';
+import { type ServeProcess, spawnServe, stopServe } from '../helpers/serve.js';
+import { IDS, readResponse, type Res } from '../server/helpers.js';
 
-export { ensureBuilt, BIN, ROOT };
+export { ensureBuilt, BIN, ROOT, runBin, spawnServe, stopServe };
+/** A `cr serve` process (test/helpers/serve.ts). */
+export type SpawnedServe = ServeProcess;
 export { FIXTURE, IDS, KEYS, NOW, fixtureStore, request, startFixtureServer } from '../server/helpers.js';
 
 export const V = '/api/v1';
@@ -139,88 +138,6 @@ export async function mcpCall(origin: string, authorization: string | undefined,
     json = undefined;
   }
   return { status: res.status, json, text };
-}
-
-export interface SpawnedServe {
-  child: ResultPromise;
-  /** http://127.0.0.1:PORT (the origin of the printed base URL). */
-  origin: string;
-  baseUrl: string;
-  port: number;
-  stdout: () => string;
-  stderr: () => string;
-  /** Resolves with the exit code (or null) and signal once the process is gone. */
-  exited: Promise<{ code: number | null; signal: string | null }>;
-  kill: (signal: NodeJS.Signals) => void;
-}
-
-/** Spawns the built `cr serve` with `args` (plus `--port 0` unless given); resolves once it prints its URL. */
-export async function spawnServe(args: string[], o: { dir: string; env?: Record<string, string>; via?: string[] }): Promise<SpawnedServe> {
-  // `via`: a command that runs node (e.g. `unshare -pf --mount-proc --kill-child`).
-  const argv = [process.execPath, BIN, 'serve', ...(args.includes('--port') ? [] : ['--port', '0']), ...args];
-  const [file, ...rest] = [...(o.via ?? []), ...argv];
-  const child = execa(file!, rest, {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: o.dir, CR_CONFIG_DIR: join(o.dir, 'cfg'), CR_NOW: NOW, NO_COLOR: '1', ...o.env },
-    extendEnv: false,
-    reject: false,
-    buffer: false,
-    stdin: 'ignore',
-    timeout: 120_000,
-  });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  void child.catch(() => undefined);
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`cr serve printed no URL within 15 s: ${err}`)), 15_000);
-    const check = () => {
-      const m = /^(http:\/\/\S+\/api\/v1)\s*$/m.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    };
-    child.stdout!.on('data', check);
-    void exited.then(({ code }) => {
-      clearTimeout(timer);
-      reject(Object.assign(new Error(`cr serve exited ${code} before printing its URL: ${err}`), { exitCode: code }));
-    });
-  });
-  const url = new URL(baseUrl);
-  return {
-    child,
-    origin: url.origin,
-    baseUrl,
-    port: Number(url.port),
-    stdout: () => out,
-    stderr: () => err,
-    exited,
-    kill: (signal) => void child.kill(signal),
-  };
-}
-
-/** SIGTERM, then SIGKILL after 5 s; resolves with how the process ended. */
-export async function stopServe(s: SpawnedServe): Promise<{ code: number | null; signal: string | null }> {
-  if (s.child.exitCode === null && s.child.signalCode === null) s.kill('SIGTERM');
-  const t = setTimeout(() => s.kill('SIGKILL'), 5_000);
-  const r = await s.exited;
-  clearTimeout(t);
-  return r;
-}
-
-/** Runs the built CLI with a clean environment (never rejects). */
-export function runCr(args: string[], o: { env: Record<string, string>; input?: string; timeout?: number }) {
-  return execa(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NO_COLOR: '1', LANG: 'C.UTF-8', ...o.env },
-    extendEnv: false,
-    reject: false,
-    timeout: o.timeout ?? 20_000,
-    ...(o.input === undefined ? { stdin: 'ignore' as const } : { input: o.input }),
-  });
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -4,7 +4,7 @@ import type { CollectionName, RecordOf, StoreData } from './schema.js';
 import { atomicWrite, isCode, nodeFs } from './fs-layer.js';
 import type { StoreFs } from './fs-layer.js';
 import { snapshotId } from './journal.js';
-import { acquireLock } from './lock.js';
+import { acquireLock, type LockOptions } from './lock.js';
 import { resolveStorePath } from './store-path.js';
 import { positionOf } from './batch.js';
 import type { IdIndex, Mutation } from './batch.js';
@@ -40,6 +40,8 @@ export interface OpenStoreOptions extends CommitOptions {
    * another server took the store over, lock.ts): the store has stopped writing (503s).
    */
   onLockLost?: () => void;
+  /** The lock's heartbeat period and staleness (lock.ts; tests shorten them). */
+  lockTiming?: Pick<LockOptions, 'heartbeatMs' | 'staleMs'>;
 }
 
 /**
@@ -97,7 +99,7 @@ export class Store {
       void opened?.writer.abandon().catch(() => undefined);
       opts.onLockLost?.();
     };
-    const release = opts.lock === false ? null : acquireLock(path, fs, { onLost, label: opts.lockLabel });
+    const release = opts.lock === false ? null : acquireLock(path, fs, { ...opts.lockTiming, onLost, label: opts.lockLabel });
     let fsyncs = 0;
     const onSync = () => void fsyncs++;
     try {

@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { writeJq } from '../../../src/render/jq.js';
 import { testIO } from '../../helpers/io.js';
 import { makeKey } from '../../helpers/tmp.js';
 import { createContext } from '../../../src/context.js';
+import { runProcessSync } from '../../helpers/process.js';
 import { useHarness } from '../../helpers/harness.js';
 import { KEYS } from '../../helpers/fixture-store.js';
 
@@ -75,7 +75,7 @@ describe('--jq against the jq 1.7 manual', () => {
 
   it.skipIf(!existsSync(SYSTEM_JQ))('agrees with the system jq on every example', async () => {
     for (const [program, input] of MANUAL) {
-      const expected = execFileSync(SYSTEM_JQ, ['-r', '-c', program], { input }).toString();
+      const expected = runProcessSync(SYSTEM_JQ, ['-r', '-c', program], { input }).stdout;
       expect(await run(program, input), program).toBe(expected);
     }
   });
@@ -184,7 +184,7 @@ describe('--jq on commands', () => {
         expect(r.exitCode, `${m[0]}: ${r.stderr}`).toBe(0);
         if (existsSync(SYSTEM_JQ)) {
           const json = (await h.cr([...args, '--json'])).stdout;
-          expect(r.stdout, m[0]).toBe(execFileSync(SYSTEM_JQ, ['-r', '-c', m[2]!], { input: json }).toString());
+          expect(r.stdout, m[0]).toBe(runProcessSync(SYSTEM_JQ, ['-r', '-c', m[2]!], { input: json }).stdout);
         }
         checked++;
       }

@@ -1,7 +1,7 @@
-import { execa } from 'execa';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spawnProcess } from '../../helpers/process.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 
@@ -24,7 +24,7 @@ describe('cr completion bash', () => {
       complete(['cr', 'ads', 'create', '--dr']),
       'complete -p cr',
     ].join('\n');
-    const out = await execa('bash', ['-c', script], { reject: false });
+    const out = await spawnProcess('bash', ['-c', script]);
     expect(out.stderr).toBe('');
     expect(out.exitCode).toBe(0);
     expect(out.stdout.split('\n')).toEqual(['finance', 'list', '--all', 'reddit rss', '--dry-run', 'complete -o default -F _cr_completion cr']);

@@ -1,9 +1,9 @@
-import { execa } from 'execa';
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
-import { BIN } from '../../helpers/paths.js';
+import { crOnPath } from '../../helpers/cli.js';
+import { spawnProcess } from '../../helpers/process.js';
 import { profilesConfig } from '../../helpers/profiles-config.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 
@@ -36,11 +36,10 @@ describe('completion values', () => {
     const script = join(dir, 'cr.bash');
     writeFileSync(script, (await runCli(['completion', 'bash'])).stdout);
     // The script calls back the `cr` it completes for (COMP_WORDS[0]): here, the built CLI.
+    const PATH = crOnPath(dir);
     const cr = join(dir, 'cr');
-    writeFileSync(cr, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-    chmodSync(cr, 0o755);
     const complete = (words: string[]) => `COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _cr_completion; echo "\${COMPREPLY[*]}"`;
-    const out = await execa(
+    const out = await spawnProcess(
       'bash',
       [
         '-c',
@@ -54,7 +53,7 @@ describe('completion values', () => {
           complete([cr, 'posts', 'schedule', '--format', '']),
         ].join('\n'),
       ],
-      { reject: false, env: { CR_CONFIG_DIR: configDir, HOME: configDir, PATH: process.env.PATH } },
+      { env: { CR_CONFIG_DIR: configDir, HOME: configDir, PATH } },
     );
     expect(out.stderr).toBe('');
     expect(out.stdout.split('\n')).toEqual(['empty prod staging', 'staging', 'active archived', 'hook angle offer story audience format cta', 'carousel', 'csv jsonl']);

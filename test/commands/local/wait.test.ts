@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawnProcess } from '../../helpers/process.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { startServer } from '../../../src/server/serve.js';
@@ -46,7 +46,9 @@ describe('cr local wait', () => {
   });
 
   it('stops at once with exit 1 when the --pid process has exited', async () => {
-    const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+    const child = spawnProcess(process.execPath, ['-e', '0']);
+    await child;
+    const gone = child.pid!;
     const r = await runCli(['local', 'wait', '--url-file', join(tempDir(), 'url.txt'), '--pid', String(gone), '--timeout', '20']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(`the server process (pid ${gone}) exited`);
@@ -55,7 +57,7 @@ describe('cr local wait', () => {
   describe('--pid: only the URL that process wrote', () => {
     const OTHER_PID = 4_194_305; // above the largest pid_max: no process of this machine
     /** A live process standing in for a `cr serve` that has not written its URL yet. */
-    const starting = () => spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore', env: {} });
+    const starting = () => spawnProcess(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
 
     it('a URL another (still answering) server left is not returned while the --pid process wrote none; exit 8 saying whose it is', async () => {
       const dir = tempDir();
@@ -89,7 +91,9 @@ describe('cr local wait', () => {
       try {
         const file = join(dir, 'url.txt');
         writeFileSync(file, urlFileText(`${earlier.url}/api/v1`));
-        const gone = spawnSync(process.execPath, ['-e', '0']).pid;
+        const exited = spawnProcess(process.execPath, ['-e', '0']);
+        await exited;
+        const gone = exited.pid!;
         const r = await runCli(['local', 'wait', '--url-file', file, '--pid', String(gone), '--timeout', '20']);
         expect(r.stdout).toBe('');
         expect(r.exitCode).toBe(1);

@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
-import { EDITOR_2, crAt, csvPlan, ids, jsonLines, spawnCr, startBulkServer } from '../../bulk/support.js';
+import { EDITOR_2, cliEnv, crAt, csvPlan, ids, jsonLines, startBulkServer } from '../../bulk/support.js';
+import { spawnBin } from '../../helpers/cli.js';
 import { parseFaults } from '../../../src/server/faults.js';
 
 afterAll(() => cleanupTempDirs());
@@ -127,7 +128,7 @@ describe('cr posts schedule --from against a real server with a budget and fault
     // slow the machine, the run cannot finish first, and no more than the sends then in flight
     // (--concurrency 4) reach the server unrecorded. The rerun uses a second key, so the log
     // tells the two runs apart even if a request of the first is handled late.
-    let child: ReturnType<typeof spawnCr> | undefined;
+    let child: ReturnType<typeof spawnBin> | undefined;
     const scheduled = (line: string, key: string) => / POST \/api\/v1\/social\/posts\/[^/]+\/schedule 200 /.test(line) && line.endsWith(` key=${key}`);
     let firstAnswered = 0;
     const srv = await startBulkServer(200, {
@@ -141,7 +142,7 @@ describe('cr posts schedule --from against a real server with a budget and fault
       const dir = tempDir('cr-bulk-');
       const file = csvPlan(dir, ids(200));
       const state = join(dir, 'state.jsonl');
-      child = spawnCr(srv.baseUrl, ['posts', 'schedule', '--from', file, '--state', state, '--concurrency', '4']);
+      child = spawnBin(['posts', 'schedule', '--from', file, '--state', state, '--concurrency', '4'], { env: cliEnv(srv.baseUrl), timeoutMs: 30_000 });
       const killed = await child;
       expect(killed.signal).toBe('SIGKILL');
       const recorded = new Set(stateLines(state).map((s) => s.id));
@@ -168,7 +169,7 @@ describe('cr posts schedule --from against a real server with a budget and fault
       const dir = tempDir('cr-bulk-');
       const file = csvPlan(dir, ids(200));
       const state = join(dir, 'state.jsonl');
-      const child = spawnCr(srv.baseUrl, ['posts', 'schedule', '--from', file, '--state', state, '--json']);
+      const child = spawnBin(['posts', 'schedule', '--from', file, '--state', state, '--json'], { env: cliEnv(srv.baseUrl), timeoutMs: 30_000 });
       await until(() => stateLines(state).length >= 40, '40 recorded rows');
       child.kill('SIGINT');
       const r = await child;
