@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
-import { BIN, ROOT } from '../helpers/cli.js';
+import { ROOT, crOnPath } from '../helpers/cli.js';
+import { spawnProcess } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
@@ -56,9 +56,7 @@ describe('docs/ci-sandbox.md', () => {
 
     const dir = tempDir('cr-ci-sandbox-');
     const bin = join(dir, 'bin');
-    mkdirSync(bin);
-    writeFileSync(join(bin, 'cr'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-    chmodSync(join(bin, 'cr'), 0o755);
+    const PATH = crOnPath(bin);
     mkdirSync(join(dir, 'fixtures'));
     mkdirSync(join(dir, 'posts'));
     const drafts = Array.from({ length: 10 }, (_, i) => ({
@@ -82,7 +80,7 @@ describe('docs/ci-sandbox.md', () => {
     const githubEnv = join(dir, 'github-env');
     writeFileSync(githubEnv, '');
     const env: Record<string, string> = {
-      PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+      PATH,
       HOME: dir,
       CR_CONFIG_DIR: join(dir, 'cfg'),
       CR_NOW: '2030-01-02T00:00:00Z',
@@ -108,13 +106,13 @@ describe('docs/ci-sandbox.md', () => {
         const eq = line.indexOf('=');
         if (eq > 0) env[line.slice(0, eq)] = line.slice(eq + 1);
       }
-      const r = await execa('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], { cwd: dir, env, extendEnv: false, reject: false, timeout: 30_000 });
+      const r = await spawnProcess('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], { cwd: dir, env });
       expect(r.exitCode, `${step.name}: ${r.stderr}`).toBe(0);
       out[step.name] = `${r.stdout}\n${r.stderr}`;
     }
     expect(out['Create a key']).toMatch(/^::add-mask::cr_[0-9a-f]{40}$/m);
     expect(out['Check the plan']).toContain('dry run: 10 to send, 0 skipped');
-    expect(out['Schedule']).toContain('10 scheduled, 0 skipped, 0 failed, 0 not sent');
+    expect(out.Schedule).toContain('10 scheduled, 0 skipped, 0 failed, 0 not sent');
     expect(readFileSync(join(dir, 'cr-report.xml'), 'utf8')).toContain('tests="10" failures="0"');
     const log = readFileSync(join(dir, 'cr-serve.log'), 'utf8');
     expect(log).toMatch(/POST \/_local\/keys 201/);

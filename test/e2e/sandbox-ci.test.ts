@@ -1,8 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, ROOT } from '../helpers/cli.js';
+import { spawnBin } from '../helpers/cli.js';
 import { runCli } from '../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
@@ -40,14 +39,10 @@ const draft = (id: string, websiteId: string) => ({
 async function startServe(dir: string, store: string): Promise<{ url: string; log: () => string; stop: () => Promise<void> }> {
   const urlFile = join(dir, 'url.txt');
   let log = '';
-  const server = execa(process.execPath, [BIN, 'serve', '--store', store, '--port', '0', '--url-file', urlFile, '--faults', FAULTS, '--seed', '11'], {
-    cwd: ROOT,
-    extendEnv: false,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, CR_CONFIG_DIR: dir, LANG: 'C.UTF-8', NO_COLOR: '1' },
-    reject: false,
-    timeout: 120_000,
+  const server = spawnBin(['serve', '--store', store, '--port', '0', '--url-file', urlFile, '--faults', FAULTS, '--seed', '11'], { configDir: dir, timeoutMs: 120_000 });
+  server.stderr!.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
   });
-  server.stderr!.on('data', (chunk: Buffer) => void (log += chunk.toString()));
   const stop = async () => {
     server.kill('SIGTERM');
     await server;

@@ -1,8 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, ROOT, runBin } from '../helpers/cli.js';
+import { runBin, spawnBin } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 
 /**
@@ -19,14 +18,7 @@ describe('cr mcp stdio --local beside other local commands', () => {
     const home = tempDir('cr-stdio-shared-');
     const env = { HOME: home, CR_CONFIG_DIR: join(home, 'cfg'), XDG_DATA_HOME: join(home, 'share'), NO_COLOR: '1' };
     const store = join(home, 'share', 'cr', 'store.json');
-    const agent = execa(process.execPath, [BIN, 'mcp', 'stdio', '--local'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
-      extendEnv: false,
-      reject: false,
-      stdin: 'pipe',
-      timeout: 60_000,
-    });
+    const agent = spawnBin(['mcp', 'stdio', '--local'], { configDir: home, env, stdin: 'pipe', timeoutMs: 60_000 });
     try {
       for (let i = 0; i < 300 && !existsSync(`${store}.serve.json`); i++) await sleep(50);
       const ad = JSON.parse(readFileSync(`${store}.serve.json`, 'utf8')) as { pid: number; port: number; label: string };

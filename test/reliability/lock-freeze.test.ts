@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execaSync } from 'execa';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockPathOf } from '../../src/server/store/lock.js';
 import { Store } from '../../src/server/store/store.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
-import { FIXTURE, KEYS, NOW, V, ensureBuilt, keepAliveClient, listenerBody, runCr, sleep, spawnServe, stopServe } from './support.js';
+import { runProcessSync } from '../helpers/process.js';
+import { FIXTURE, KEYS, NOW, V, ensureBuilt, keepAliveClient, listenerBody, runBin, sleep, spawnServe, stopServe } from './support.js';
 import type { SpawnedServe } from './support.js';
 
 /**
@@ -30,12 +30,8 @@ const MAX_WRITES = 20_000;
 const LOCK_ENV = { CR_LOCK_STALE_MS: String(STALE_MS) };
 
 const unshareProblem = (() => {
-  try {
-    execaSync('unshare', ['-pf', '--mount-proc', 'true'], { timeout: 5_000 });
-    return '';
-  } catch (err) {
-    return `unshare -pf --mount-proc does not work here (${(err as Error).message.split('\n')[0]}): needs root or user namespaces`;
-  }
+  const r = runProcessSync('unshare', ['-pf', '--mount-proc', 'true'], { timeoutMs: 5_000 });
+  return r.exitCode === 0 ? '' : `unshare -pf --mount-proc does not work here (${String(r.stderr || r.shortMessage || r.exitCode).split('\n')[0]}): needs root or user namespaces`;
 })();
 if (unshareProblem) console.warn(`lock-freeze (other pid namespace): skipped: ${unshareProblem}`);
 
@@ -105,7 +101,7 @@ async function freezeAndTakeOver(otherNamespace: boolean) {
   copyFileSync(FIXTURE, path);
   const crEnv = { HOME: dir, CR_CONFIG_DIR: join(dir, 'cfg'), CR_STORE: path, CR_NOW: NOW, ...LOCK_ENV };
   // --local's own key, made while no server holds the store (it can send to a server with it).
-  const first = await runCr(['--local', 'brand', 'subjects', '--json'], { env: crEnv });
+  const first = await runBin(['--local', 'brand', 'subjects', '--json'], { env: crEnv });
   expect(first.exitCode, first.stderr).toBe(0);
 
   const server = await spawnServe(['--store', path], { dir, env: LOCK_ENV, via: otherNamespace ? VIA : undefined });
@@ -113,14 +109,14 @@ async function freezeAndTakeOver(otherNamespace: boolean) {
   const pid = serverPid(server, otherNamespace);
   const holder = JSON.parse(readFileSync(lockPathOf(path), 'utf8'));
   const load = writeLoad(server.origin);
-  let local: Awaited<ReturnType<typeof runCr>>;
+  let local: Awaited<ReturnType<typeof runBin>>;
   try {
     await sleep(400);
     process.kill(pid, 'SIGSTOP');
     await sleep(2 * STALE_MS); // the heartbeat is now older than the staleness
-    const localRun = runCr(['--local', 'listeners', 'create', '--name', 'while frozen', '--source', 'rss', '--query', 'feed_url=https://feed.example/rss', '--json'], {
+    const localRun = runBin(['--local', 'listeners', 'create', '--name', 'while frozen', '--source', 'rss', '--query', 'feed_url=https://feed.example/rss', '--json'], {
       env: crEnv,
-      timeout: 30_000,
+      timeoutMs: 30_000,
     });
     // Another namespace: --local takes the store over and finishes while the server is stopped.
     // The same one: it sends to the frozen server, which answers once let go.

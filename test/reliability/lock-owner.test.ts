@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
+import { spawnProcess } from '../helpers/process.js';
 import { copyFileSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,14 +28,10 @@ const hourAgo = () => new Date(Date.now() - 3_600_000);
 
 /** A child that takes the lock with the built module, then waits. */
 async function holderProcess(store: string) {
-  const child = execa(
+  const child = spawnProcess(
     process.execPath,
     ['--input-type=module', '-e', `const { acquireLock } = await import(${JSON.stringify(`file://${BUILT_LOCK}`)}); acquireLock(${JSON.stringify(store)}); setInterval(() => {}, 1000);`],
-    {
-      reject: false,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-      extendEnv: false,
-    },
+    { timeoutMs: 120_000 },
   );
   // Waits for the lock file the child writes (its stdout may be held back by the pipe).
   for (let i = 0; i < 500 && !existsSync(lockPathOf(store)); i++) {
