@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { BIN, NODE, PKG_VERSION, ROOT } from '../helpers/cli.js';
+import { spawnProcess } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 
 /**
@@ -42,7 +42,7 @@ let manifest: Record<string, unknown>;
 let install: { exitCode?: number; stderr: string };
 let npmEnv: Record<string, string>;
 
-const npm = (args: string[], cwd: string) => execa(npmBin, args, { cwd, env: npmEnv, extendEnv: false, reject: false, timeout: 240_000, stdin: 'ignore' });
+const npm = (args: string[], cwd: string) => spawnProcess(npmBin, args, { cwd, env: npmEnv, timeoutMs: 240_000 });
 
 beforeAll(async () => {
   home = tempDir('cr-pkg-home-');
@@ -56,19 +56,16 @@ beforeAll(async () => {
     npm_config_audit: 'false',
     LANG: 'C.UTF-8',
   };
-  const pack = await execa(process.execPath, [join(ROOT, 'scripts', 'pack.mjs'), '--destination', tempDir('cr-pkg-tgz-')], {
+  const pack = await spawnProcess(process.execPath, [join(ROOT, 'scripts', 'pack.mjs'), '--destination', tempDir('cr-pkg-tgz-')], {
     cwd: ROOT,
     env: npmEnv,
-    extendEnv: false,
-    reject: false,
-    timeout: 120_000,
-    stdin: 'ignore',
+    timeoutMs: 120_000,
   });
   expect(pack.exitCode, pack.stderr).toBe(0);
   const tarball = pack.stdout.trim();
-  const listing = await execa('tar', ['-tzf', tarball], { env: npmEnv, extendEnv: false });
+  const listing = await spawnProcess('tar', ['-tzf', tarball], { env: npmEnv });
   files = listing.stdout.split('\n').map((f) => f.replace(/^package\//, ''));
-  manifest = JSON.parse((await execa('tar', ['-xzOf', tarball, 'package/package.json'], { env: npmEnv, extendEnv: false })).stdout);
+  manifest = JSON.parse((await spawnProcess('tar', ['-xzOf', tarball, 'package/package.json'], { env: npmEnv })).stdout);
   install = await npm(['install', '--global', '--prefix', prefix, '--prefer-offline', tarball], home);
   expect(install.exitCode, install.stderr).toBe(0);
 }, 300_000);
@@ -76,14 +73,11 @@ beforeAll(async () => {
 /** The installed `cr`, run from a folder of its own with a complete environment of its own. */
 async function installedCr(args: string[], env: Record<string, string> = {}) {
   const cwd = tempDir('cr-pkg-cwd-');
-  return execa(join(prefix, 'bin', 'cr'), args, {
+  return spawnProcess(join(prefix, 'bin', 'cr'), args, {
     cwd,
     env: { PATH, HOME: home, CR_CONFIG_DIR: join(cwd, 'config'), NO_COLOR: '1', LANG: 'C.UTF-8', ...env },
-    extendEnv: false,
-    reject: false,
-    timeout: 30_000,
-    stdin: 'ignore',
-    stripFinalNewline: false,
+    timeoutMs: 30_000,
+    execa: { stripFinalNewline: false },
   });
 }
 
@@ -134,13 +128,10 @@ describe('cr installed from the tarball with npm install --global', () => {
       const env = { CR_STORE: store, CR_NOW: NOW };
       if (viaInstalled) return installedCr(['finance', 'summary', '--local', '--json'], env);
       const cwd = tempDir('cr-pkg-cwd-');
-      return execa(NODE, [BIN, 'finance', 'summary', '--local', '--json'], {
+      return spawnProcess(NODE, [BIN, 'finance', 'summary', '--local', '--json'], {
         cwd,
         env: { PATH, HOME: home, CR_CONFIG_DIR: join(cwd, 'config'), NO_COLOR: '1', LANG: 'C.UTF-8', ...env },
-        extendEnv: false,
-        reject: false,
-        stdin: 'ignore',
-        stripFinalNewline: false,
+        execa: { stripFinalNewline: false },
       });
     };
     const [installed, checkout] = [await run(true), await run(false)];
