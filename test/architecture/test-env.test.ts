@@ -18,6 +18,8 @@ const READS: Record<string, RegExp> = {
   'test/helpers/cli.ts': /^CR_TEST_BIN$/,
   'test/helpers/paths.ts': /^CR_TEST_NODE$/,
   'test/helpers/soak.ts': /^CR_SOAK$/,
+  // Where the caller's npm keeps its downloads: the install test reuses them (offline-friendly).
+  'test/e2e/package-install.test.ts': /^npm_config_cache$/,
   // Runs inside the child (node --require): reads the variable the test gave that child.
   'test/e2e/fixtures/max-rss.cjs': /^CR_TEST_MAX_RSS_FILE$/,
   '*': /^[A-Z]+_(SEED|RUNS)$/,

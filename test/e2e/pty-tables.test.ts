@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/serve.js';
 import { fixedClock } from '../../src/server/clock.js';
 import { initStore } from '../../src/server/init-store.js';
 import { displayWidth } from '../../src/render/width.js';
-import { BIN } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { NOW } from '../helpers/fixture-store.js';
+import { spawnProcess } from '../helpers/process.js';
+import { crCommand } from '../helpers/cli.js';
 
 /**
  * Tables keep their shape (docs/cli-contract.md "At a terminal"): on a real pseudo-terminal
@@ -41,10 +41,9 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 /** bin/cr.js on a pty `cols` wide; the lines the terminal shows (colour and CR removed) and the exit code. */
 async function onPty(args: string[], cols: number): Promise<{ lines: string[]; code: number }> {
   const dir = tempDir('cr-pty-tables-cfg-');
-  const command = `stty cols ${cols} rows 50; exec node ${quote(BIN)} ${args.map(quote).join(' ')}`;
-  const r = await execa(SCRIPT, ['-qfec', command, '/dev/null'], {
+  const command = `stty cols ${cols} rows 50; exec ${crCommand(args).map(quote).join(' ')}`;
+  const r = await spawnProcess(SCRIPT, ['-qfec', command, '/dev/null'], {
     env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: dir,
       CR_CONFIG_DIR: dir,
       CR_NOW: NOW,
@@ -55,10 +54,7 @@ async function onPty(args: string[], cols: number): Promise<{ lines: string[]; c
       CR_BASE_URL: `${server.url}/api/v1`,
       CR_API_KEY: key,
     },
-    extendEnv: false,
-    reject: false,
-    timeout: 30_000,
-    stdin: 'ignore',
+    timeoutMs: 30_000,
   });
   const lines = String(r.stdout)
     .replace(/\u001b\[[0-9;]*m/g, '')

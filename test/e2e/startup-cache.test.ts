@@ -1,9 +1,9 @@
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
+import { runProcessSync } from '../helpers/process.js';
 
 afterAll(() => cleanupTempDirs());
 
@@ -147,7 +147,7 @@ describe('the per-user code cache', () => {
     for (const plant of ['fifo', 'symlink']) {
       unlinkSync(file);
       const fifo = join(home, `${plant}.fifo`);
-      execFileSync('mkfifo', ['-m', '600', plant === 'fifo' ? file : fifo]);
+      runProcessSync('mkfifo', ['-m', '600', plant === 'fifo' ? file : fifo]);
       if (plant === 'symlink') symlinkSync(fifo, file);
       const r = await runBin(['finance', 'summary', '--local', '--json'], {
         env: env(home),

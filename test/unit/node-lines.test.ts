@@ -1,14 +1,11 @@
-import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/paths.js';
+import { spawnProcess } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 
 afterAll(() => cleanupTempDirs());
-
-const run = promisify(execFile);
 
 /**
  * scripts/node-lines.sh installs the supported Node lines from the npm registry for .ci/run
@@ -20,9 +17,8 @@ describe('scripts/node-lines.sh without a registry', () => {
   it('fails naming the package and the registry, and leaves no half-made folder', async () => {
     const home = tempDir('cr-home-');
     const cache = join(home, 'lines');
-    const err = await run(join(ROOT, 'scripts', 'node-lines.sh'), ['24'], {
+    const err = await spawnProcess(join(ROOT, 'scripts', 'node-lines.sh'), ['24'], {
       env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
         HOME: home,
         CR_NODE_CACHE: cache,
         npm_config_registry: 'http://127.0.0.1:9/',
@@ -30,13 +26,10 @@ describe('scripts/node-lines.sh without a registry', () => {
         npm_config_cache: join(home, 'npm-cache'),
         npm_config_userconfig: join(home, 'npmrc'),
       },
-      timeout: 60_000,
-    }).then(
-      () => undefined,
-      (e: { code?: number; stderr?: string }) => e,
-    );
-    expect(err?.code).toBe(1);
-    expect(err?.stderr).toMatch(/^scripts\/node-lines\.sh: could not install node-linux-(x64|arm64)@24 from http:\/\/127\.0\.0\.1:9\//m);
+      timeoutMs: 60_000,
+    });
+    expect(err.exitCode).toBe(1);
+    expect(err.stderr).toMatch(/^scripts\/node-lines\.sh: could not install node-linux-(x64|arm64)@24 from http:\/\/127\.0\.0\.1:9\//m);
     expect(readdirSync(cache)).toEqual([]);
   });
 });

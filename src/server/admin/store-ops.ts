@@ -21,9 +21,11 @@ export async function seedStore(store: ApiStore, doc: unknown): Promise<SeedCoun
   const data = await store.snapshot();
   const ids = new Map<CollectionName, Set<unknown>>();
   const idsOf = (c: CollectionName) => {
-    let set = ids.get(c);
-    if (!set) ids.set(c, (set = new Set((data[c] as readonly { id?: unknown }[]).map((r) => r.id))));
-    return set;
+    const known = ids.get(c);
+    if (known) return known;
+    const made = new Set((data[c] as readonly { id?: unknown }[]).map((r) => r.id));
+    ids.set(c, made);
+    return made;
   };
   const plan = planSeed(doc, {
     has: (c, id) => idsOf(c).has(id),
