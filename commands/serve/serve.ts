@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { collect, intArg, storeOption, withExamples } from '../../src/cli-kit.js';
@@ -73,7 +73,7 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   const { ignoreClosedProcessOutput } = await import('../../src/server/log-text.js');
   ignoreClosedProcessOutput();
   // A file left by an earlier run must not be taken for this server's URL (README, CI recipe).
-  if (o.urlFile) rmSync(o.urlFile, { force: true });
+  if (o.urlFile) removeEarlierUrlFile(o.urlFile);
   let server;
   try {
     server = await startServer({
@@ -112,6 +112,25 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   ctx.notice(`cr serve: ${ctx.io.tty.out ? 'listening' : `listening on ${url}`} over ${server.storePath} (Ctrl-C to stop)`);
   // Stay in this action until a signal has drained the server; the handler exits 0.
   await new Promise<never>(() => {});
+}
+
+/**
+ * Removes the --url-file an earlier run left, before anything starts. One this user cannot
+ * remove (another user's file in a sticky folder such as /tmp, a directory) is refused with
+ * its reason: the server would otherwise never write its URL there, while a `cr local wait`
+ * read the file left in place.
+ */
+function removeEarlierUrlFile(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    throw new UsageError(
+      `--url-file ${file}: cannot replace what is there (${code ?? (err as Error).message})`,
+      'give a path in a folder only you can write, where no other file or folder is in the way',
+    );
+  }
 }
 
 /** Parses --faults (src/server/faults.ts); the seed is printed so a run can be repeated. */

@@ -103,7 +103,7 @@ async function embed(host: EmbeddedHost, storePath: string, opts: EmbedOptions):
     // Held for the agent's whole session: other --local runs and `cr local` commands send to
     // this listener (or are refused at once, naming it) instead of waiting for the lock.
     const baseUrl = `${opened.url}/api/v1`;
-    const unannounce = announceServe(storePath, baseUrl, opened.port, undefined, label);
+    const unannounce = announceServe(opened.storePath, baseUrl, opened.port, undefined, label);
     return {
       baseUrl,
       key,
@@ -159,10 +159,12 @@ async function viaServer(host: EmbeddedHost, storePath: string, ad: ServeAd): Pr
  */
 export async function startEmbedded(host: EmbeddedHost, opts: EmbedOptions = {}): Promise<LocalTarget> {
   host.now(); // a bad CR_NOW is a usage error before anything starts, not a 500 later
-  const [{ defaultStorePath }, { withStoreLock }] = await Promise.all([import('../server/store/store-path.js'), import('./lock-wait.js')]);
+  const [{ defaultStorePath }, { withStoreLock, adStorePath }] = await Promise.all([import('../server/store/store-path.js'), import('./lock-wait.js')]);
   const storePath = defaultStorePath(host.env);
   const { unsafeStoreFolder } = await import('./serve-ad.js');
-  const unsafe = unsafeStoreFolder(dirname(storePath));
+  // Both folders: the key file sits beside the path given, the lock and advertisement beside
+  // the store's target when the path is a symlink.
+  const unsafe = unsafeStoreFolder(dirname(storePath)) ?? unsafeStoreFolder(dirname(adStorePath(storePath)));
   if (unsafe) throw new LocalError(unsafe, EXIT.failure, { code: 'STORE_DIR_UNSAFE' });
   try {
     return await withStoreLock(() => embed(host, storePath, opts), { storePath, onServe: (ad) => viaServer(host, storePath, ad) });

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreLockedError } from '../server/store/lock.js';
 import type { Holder } from '../server/store/lock.js';
+import { resolveStorePath } from '../server/store/store-path.js';
 import { readServeAd } from './serve-ad.js';
 import type { ServeAd } from './serve-ad.js';
 
@@ -28,6 +29,18 @@ export function describeHolder(holder: Holder, ad?: ServeAd): string {
 }
 
 /**
+ * Where a server over this store advertises itself: beside the store's canonical path, as
+ * its lock and journal (a store reached through a symlink is its target, docs/api-decisions.md §9).
+ */
+export function adStorePath(storePath: string): string {
+  try {
+    return resolveStorePath(storePath);
+  } catch {
+    return storePath; // a loop of links: nothing can be served there either
+  }
+}
+
+/**
  * Runs `attempt` (which opens the store under its lock) and, while a short-lived process
  * holds the lock, tries again with a growing pause up to `waitMs`. A `cr serve` is not
  * short-lived: with `onServe` the command goes to it (src/local/serve-ad.ts), else it is
@@ -45,7 +58,7 @@ export async function withStoreLock<T>(attempt: () => Promise<T>, o: LockWaitOpt
       if (!(err instanceof StoreLockedError)) throw err;
       held = err;
     }
-    const ad = readServeAd(o.storePath, held.holder.pid);
+    const ad = readServeAd(adStorePath(o.storePath), held.holder.pid);
     if (ad && o.onServe) return o.onServe(ad);
     const serve = Boolean(ad) || held.holder.label === 'cr serve';
     const waitFor = !serve || (o.onServe !== undefined && !ad); // a starting server soon advertises itself

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { readTextFile, removeIfStill, writeFileAtomic } from './url-file.js';
+import { ownFile, readTextFile, removeIfStill, writeFileAtomic } from './url-file.js';
 
 /**
  * A running `cr serve` advertises its URL beside its store (`<store>.serve.json`: pid, url,
@@ -52,22 +52,6 @@ function advertiseServe(storePath: string, url: string, port: number, label?: st
 
 /** Loopback hosts an advertisement may point at: --local sends its admin key there. */
 const LOOPBACK_URL = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost):\d{1,5}\/api\/v1$/;
-
-/**
- * Whether the file was written by this user and no one else can have changed it: owned by
- * this user, not writable by group or others. Another local user could otherwise plant an
- * advertisement that sends `--local`'s admin key to their own port (docs/cli-contract.md
- * "Local mode in CI"). Where there are no uids (Windows), the mode check alone.
- */
-function ownFile(path: string): boolean {
-  try {
-    const st = statSync(path);
-    const uid = process.getuid?.();
-    return st.isFile() && (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The advertisement of the server with this pid, if it left a well-formed one that can be

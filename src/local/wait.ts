@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LocalError, EXIT } from '../errors.js';
 import { checkBaseUrl } from '../credentials.js';
 import { escapeControls } from '../bulk/escape.js';
-import { readTextFile } from './url-file.js';
+import { ownFile, readTextFile } from './url-file.js';
 
 const POLL_MS = 50;
 
@@ -19,7 +19,10 @@ function alive(pid: number): boolean {
  * The URL in the file when it is a whole http(s) URL (undefined while missing or being
  * replaced), and the pid on its `pid N` line, when there is one (src/local/serve-ad.ts).
  */
-function urlIn(file: string): { url?: string; pid?: number } {
+function urlIn(file: string): { url?: string; pid?: number; foreignOwner?: boolean } {
+  // Another user's file (or one anyone can write) says nothing about this user's server. A
+  // group-writable one is let through: a hand-written file under umask 002 (a group of one).
+  if (readTextFile(file) !== undefined && !ownFile(file, 0o002)) return { foreignOwner: true };
   const [first, second] = (readTextFile(file) ?? '').split('\n');
   const pid = /^pid (\d{1,10})$/.exec(second?.trim() ?? '')?.[1];
   try {
@@ -71,16 +74,18 @@ export async function waitForServer(o: { urlFile: string; timeoutMs: number; pid
         { code: 'SERVER_EXITED' },
       );
     }
-    const { url, pid } = urlIn(o.urlFile);
+    const { url, pid, foreignOwner } = urlIn(o.urlFile);
     // With --pid, only a URL that process wrote is its server's (src/local/serve-ad.ts, urlFileText).
     const foreign = url !== undefined && o.pid !== undefined && !writtenBy(pid, o.pid);
     if (url && !foreign && (await answers(url))) return url;
     if (Date.now() >= deadline) {
-      const what = foreign
-        ? `the URL in ${escapeControls(o.urlFile)} was written by ${pid === undefined ? 'another process' : `pid ${pid}`}, not by pid ${o.pid} (a file an earlier server left), and pid ${o.pid} wrote none`
-        : url
-          ? `the server at ${url} did not answer`
-          : `no URL appeared in ${escapeControls(o.urlFile)}`;
+      const what = foreignOwner
+        ? `${escapeControls(o.urlFile)} belongs to another user or others can write to it, so its URL is not trusted (write it in a folder only you can write)`
+        : foreign
+          ? `the URL in ${escapeControls(o.urlFile)} was written by ${pid === undefined ? 'another process' : `pid ${pid}`}, not by pid ${o.pid} (a file an earlier server left), and pid ${o.pid} wrote none`
+          : url
+            ? `the server at ${url} did not answer`
+            : `no URL appeared in ${escapeControls(o.urlFile)}`;
       throw new LocalError(`cr local wait: ${what} within ${Math.round(o.timeoutMs / 1000)} s`, EXIT.network, { code: 'SERVER_NOT_READY' });
     }
     await sleep(POLL_MS);

@@ -67,9 +67,9 @@ describe('parallel local commands on one store', () => {
       expect(r.stdout).toBe(first.stdout);
     }
     // Local administration goes through that server (src/local/administer.ts): its answer names the unknown website.
-    const create = await runBin(['local', 'keys', 'create', '--role', 'viewer', '--website', 'x'], { env: env(home), configDir: home });
+    const create = await runBin(['local', 'keys', 'create', '--role', 'viewer', '--website', '00000000-0000-4000-8000-000000000000'], { env: env(home), configDir: home });
     expect(create.exitCode).toBe(2);
-    expect(create.stderr).toContain('Unknown website x');
+    expect(create.stderr).toContain('Unknown website 00000000-0000-4000-8000-000000000000');
     // Listing reads without the lock.
     expect((await keysListed(home)).map((k) => k.name)).toEqual(['cr --local']);
 

@@ -9,6 +9,7 @@ import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
  * loopback listener beside the store, so other `--local` runs send to it and `cr local`
  * commands that must write are refused at once, naming it (docs/cli-contract.md §7.4, §7.5).
  */
+const UNKNOWN_WEBSITE = '00000000-0000-4000-8000-000000000000'; // a well-formed id the store does not have
 afterAll(() => cleanupTempDirs());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -31,9 +32,9 @@ describe('cr mcp stdio --local beside other local commands', () => {
 
       // Local administration goes through the listener that holds the store (docs/commands.md "cr local"):
       // the agent's server answers it, so its own validation speaks, at once.
-      const keys = await runBin(['local', 'keys', 'create', '--role', 'viewer', '--website', 'x'], { env, configDir: home, timeoutMs: 30_000 });
+      const keys = await runBin(['local', 'keys', 'create', '--role', 'viewer', '--website', UNKNOWN_WEBSITE], { env, configDir: home, timeoutMs: 30_000 });
       expect(keys.exitCode, keys.stderr).toBe(2);
-      expect(keys.stderr).toContain('Unknown website x');
+      expect(keys.stderr).toContain(`Unknown website ${UNKNOWN_WEBSITE}`);
     } finally {
       agent.stdin!.end();
     }

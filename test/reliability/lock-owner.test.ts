@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnProcess } from '../helpers/process.js';
-import { copyFileSync, existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LockUnreadableError, StoreLockedError, acquireLock, lockPathOf, processIdentity } from '../../src/server/store/lock.js';
@@ -99,6 +99,48 @@ describe('a lock that cannot be read', () => {
     const cli = (await asCliError(thrown)) as { exitCode: number; code: string; message: string };
     expect({ exit: cli.exitCode, code: cli.code }).toEqual({ exit: 1, code: 'STORE_LOCK_UNREADABLE' });
     expect(cli.message).toContain('left alone');
+  });
+});
+
+describe('a directory in place of the lock', () => {
+  it('is refused with STORE_LOCK_UNREADABLE (not an internal error), and left alone', async () => {
+    const store = join(tempDir('cr-owner-lockdir-'), 'store.json');
+    mkdirSync(lockPathOf(store));
+    let thrown: unknown;
+    try {
+      acquireLock(store, nodeFs, { staleMs: 200 });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(LockUnreadableError);
+    const cli = (await asCliError(thrown)) as { exitCode: number; code: string; message: string };
+    expect({ exit: cli.exitCode, code: cli.code }).toEqual({ exit: 1, code: 'STORE_LOCK_UNREADABLE' });
+    expect(cli.message).toContain('is a directory');
+    expect(statSync(lockPathOf(store)).isDirectory()).toBe(true);
+  });
+
+  it('put there while held: the holder is told it lost the store (no throw out of its heartbeat), and its next write is refused', async () => {
+    const dir = tempDir('cr-owner-lockdir-held-');
+    const path = join(dir, 'store.json');
+    copyFileSync(FIXTURE, path);
+    const lost: string[] = [];
+    const store = await Store.open(path, { onLockLost: () => lost.push('lost') });
+    const id = store.list('social_posts')[0]!.id;
+    rmSync(lockPathOf(path));
+    mkdirSync(lockPathOf(path));
+    await expect(store.commit([{ op: 'patch', collection: 'social_posts', id, patch: { content: 'after' } }])).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(lost).toEqual(['lost']);
+    await store.close();
+    // The heartbeat of a lock held directly: it notices on its own, and throws nothing.
+    const other = join(dir, 'other.json');
+    const seen: string[] = [];
+    const release = acquireLock(other, nodeFs, { heartbeatMs: 20, staleMs: 200, onLost: () => seen.push('lost') });
+    rmSync(lockPathOf(other));
+    mkdirSync(lockPathOf(other));
+    for (let i = 0; i < 100 && seen.length === 0; i++) await sleep(10);
+    release();
+    expect(seen).toEqual(['lost']);
+    expect(statSync(lockPathOf(other)).isDirectory()).toBe(true);
   });
 });
 

@@ -41,8 +41,10 @@ export class LockUnreadableError extends Error {
   ) {
     const errno = (cause as { code?: unknown }).code;
     super(
-      `cannot read the lock ${lockPath} (${typeof errno === 'string' ? errno : (cause as Error).message}); ` +
-        'a running server may hold it, so it is left alone: make it readable by this user (or stop the server that holds it), then try again',
+      errno === 'EISDIR'
+        ? `the lock ${lockPath} is a directory, not a lock file; it is left alone: remove it (rmdir) if no cr server uses this store, then try again`
+        : `cannot read the lock ${lockPath} (${typeof errno === 'string' ? errno : (cause as Error).message}); ` +
+            'a running server may hold it, so it is left alone: make it readable by this user (or stop the server that holds it), then try again',
       { cause },
     );
     this.name = 'LockUnreadableError';
@@ -57,8 +59,7 @@ function readLockText(fs: SyncFs, storePath: string, lockPath: string): string |
     return fs.readFile(lockPath).toString('utf8');
   } catch (err) {
     if (isCode(err, 'ENOENT')) return undefined;
-    if (isCode(err, 'EISDIR')) throw err; // not a lock file: never moved aside or removed
-    throw new LockUnreadableError(storePath, lockPath, err);
+    throw new LockUnreadableError(storePath, lockPath, err); // a directory too: never moved aside or removed
   }
 }
 
@@ -69,6 +70,19 @@ function readText(fs: SyncFs, path: string): string | null | undefined {
   } catch (err) {
     if (isCode(err, 'EISDIR')) throw err; // not a lock file: never moved aside or removed
     return isCode(err, 'ENOENT') ? undefined : null;
+  }
+}
+
+/**
+ * The lock's text as its holder checks it (heartbeat, commit): something else in its place,
+ * a directory too, is not this holder's lock any more (the store was lost), never a throw out
+ * of a timer that would stop the server outright.
+ */
+function heldText(fs: SyncFs, path: string): string | null | undefined {
+  try {
+    return readText(fs, path);
+  } catch {
+    return undefined;
   }
 }
 
@@ -267,7 +281,7 @@ export interface LockHandle {
 /** Refreshes the lock's mtime while held; calls `lost` once if the lock stops being ours. */
 function startHeartbeat(fs: SyncFs, lockPath: string, token: string, every: number, lost: () => void): () => void {
   const timer = setInterval(() => {
-    const text = readText(fs, lockPath);
+    const text = heldText(fs, lockPath);
     if (text === null) return; // unreadable for now (EIO, EMFILE): try again next beat
     if (text !== token) {
       clearInterval(timer);
@@ -303,6 +317,24 @@ export function acquireLock(storePath: string, storeFs: StoreFs = nodeFs, opts: 
   const token = JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), store: storePath, ...processIdentity(fs), label: opts.label });
   // Bounded: a pass wins, meets a live holder, makes progress on a stale lock, or waits 5 ms
   // while another process takes it over.
+  try {
+    return acquireWith(fs, storePath, lockPath, token, timing, opts);
+  } catch (err) {
+    // A directory in place of the lock (or of its takeover guard), met while judging it.
+    if (isCode(err, 'EISDIR') && !(err instanceof LockUnreadableError))
+      throw new LockUnreadableError(storePath, (err as { path?: string }).path ?? lockPath, err);
+    throw err;
+  }
+}
+
+function acquireWith(
+  fs: SyncFs,
+  storePath: string,
+  lockPath: string,
+  token: string,
+  timing: { heartbeatMs: number; staleMs: number },
+  opts: LockOptions,
+): LockHandle {
   for (let attempt = 0; attempt < 100; attempt++) {
     if (createLock(fs, lockPath, token)) {
       held.add(token);
@@ -321,7 +353,7 @@ export function acquireLock(storePath: string, storeFs: StoreFs = nodeFs, opts: 
       };
       const owned = () => {
         if (released || !held.has(token)) return false;
-        const text = readText(fs, lockPath);
+        const text = heldText(fs, lockPath);
         // Unreadable for now (EMFILE under load, EIO): as the heartbeat does, not taken for a
         // loss, which would stop the server for good; no one else can take over a lock they
         // cannot read either, and the journal's identity is still checked (commit.ts).

@@ -1,9 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { chmodSync, chownSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
-import { readServeAd, serveAdPathOf } from '../../../src/local/serve-ad.js';
+import { announceServe, readServeAd, serveAdPathOf } from '../../../src/local/serve-ad.js';
+import { startServer } from '../../../src/server/serve.js';
 
 /**
  * `--local` sends its admin key only to its own server (docs/cli-contract.md §7.4): the
@@ -66,5 +67,44 @@ describe('a store folder other users can write', () => {
     chmodSync(folder, 0o755);
     const r = await runCli(['brand', 'subjects', '--local', '--json'], { configDir: home, env: { HOME: home, CR_STORE: join(folder, 'store.json') } });
     expect(r.exitCode, r.stderr).toBe(0);
+  });
+});
+
+describe('a store reached through a symlink', () => {
+  it('is refused by --local when the folder of its target is writable by others (STORE_DIR_UNSAFE)', async () => {
+    const home = tempDir('cr-unsafe-link-');
+    const shared = join(home, 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    const mine = join(home, 'mine');
+    mkdirSync(mine, { mode: 0o755 });
+    symlinkSync(join(shared, 'store.json'), join(mine, 'store.json'));
+    const r = await runCli(['brand', 'subjects', '--local', '--json'], { configDir: home, env: { HOME: home, CR_STORE: join(mine, 'store.json') } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`Refusing the store folder ${shared}: other users can write to it`);
+    expect(existsSync(join(shared, 'store.json'))).toBe(false);
+  });
+
+  it('served by cr serve over the same target: --local sends to that server (its advertisement sits beside the target)', async () => {
+    const home = tempDir('cr-link-serve-');
+    const real = join(home, 'real');
+    const links = join(home, 'links');
+    mkdirSync(real, { mode: 0o755 });
+    mkdirSync(links, { mode: 0o755 });
+    const link = join(links, 'store.json');
+    symlinkSync(join(real, 'store.json'), link);
+    const env = { HOME: home, CR_STORE: link };
+    const first = await runCli(['brand', 'subjects', '--local', '--json'], { configDir: home, env });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const server = await startServer({ storePath: link, host: '127.0.0.1', port: 0, log: false, lockLabel: 'cr serve' });
+    const unannounce = announceServe(server.storePath, `${server.url}/api/v1`, server.port);
+    try {
+      const r = await runCli(['brand', 'subjects', '--local', '--json'], { configDir: home, env });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`sending to cr serve on port ${server.port}`);
+    } finally {
+      unannounce();
+      await server.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnProcess } from '../../helpers/process.js';
 import { runCli } from '../../helpers/run-cli.js';
@@ -20,6 +20,27 @@ describe('cr local wait', () => {
       const r = await runCli(['local', 'wait', '--url-file', file, '--timeout', '5']);
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(`${server.url}/api/v1\n`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    ['that anyone can write to', 0o666, undefined],
+    ['that another user owns', 0o644, 65534],
+  ])('does not trust a file %s, even naming the live server and its pid: exit 8, nothing printed', async (_what, mode, uid) => {
+    if (uid !== undefined && process.getuid?.() !== 0) return; // only root can give a file to another user
+    const dir = tempDir();
+    const server = await startServer({ storePath: join(dir, 'store.json'), port: 0, log: false });
+    try {
+      const file = join(dir, 'url.txt');
+      writeFileSync(file, urlFileText(`${server.url}/api/v1`, process.pid));
+      chmodSync(file, mode);
+      if (uid !== undefined) chownSync(file, uid, uid);
+      const r = await runCli(['local', 'wait', '--url-file', file, '--pid', String(process.pid), '--timeout', '1']);
+      expect(r.exitCode).toBe(8);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('belongs to another user or others can write to it');
     } finally {
       await server.close();
     }
