@@ -31,7 +31,7 @@ const SOAK = process.env.CR_SOAK === '1' ? soakFiles() : undefined;
 export default defineConfig({
   test: {
     // Runs once for the whole run (not per project): builds dist/ when it is stale.
-    globalSetup: ['test/global-setup.ts'],
+    globalSetup: ['test/global-setup.ts', 'test/pg-setup.ts'],
     ...timeouts,
     // vitest's default is one worker less than the cores: one worker on a 2-core machine, so
     // files ran one after another. Much of the suite waits (child processes, sockets,

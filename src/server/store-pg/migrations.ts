@@ -1,0 +1,113 @@
+/**
+ * The PostgreSQL store's schema, as numbered migrations (docs/shared-sandbox.md). They ship
+ * inside the bundle and run at start, in one transaction under an advisory lock, so several
+ * `cr serve` starting at once on one database apply each migration once. A database whose
+ * schema is newer than the newest migration here is refused: an older server would write
+ * rows a newer schema no longer means.
+ */
+export interface Migration {
+  version: number;
+  what: string;
+  sql: string;
+}
+
+/** pg_advisory_xact_lock key of the migrations: 'cr' as two bytes, then 1. */
+export const MIGRATION_LOCK_KEY = 0x637201;
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    what: 'records, revenue with its running totals, rate windows',
+    sql: `
+-- Every record of every collection, as the exact JSON text it was written with (json, not
+-- jsonb: export must give back the same bytes). seq keeps the store's order; lookup holds the
+-- field a collection is found by besides its id (a key's sha256, an entity's owner);
+-- website_id its scope field.
+CREATE TABLE cr_records (
+  seq bigserial PRIMARY KEY,
+  collection text NOT NULL,
+  id text,
+  website_id text,
+  lookup text,
+  body json NOT NULL
+);
+CREATE UNIQUE INDEX cr_records_id ON cr_records (collection, id) WHERE id IS NOT NULL;
+CREATE INDEX cr_records_scope ON cr_records (collection, website_id, seq);
+CREATE INDEX cr_records_lookup ON cr_records (collection, lookup) WHERE lookup IS NOT NULL;
+
+-- Revenue records keep the fields the finance summary aggregates as columns too, so the
+-- summary is computed in SQL from running totals instead of a pass over every record.
+CREATE TABLE cr_revenue (
+  seq bigint PRIMARY KEY REFERENCES cr_records (seq) ON DELETE CASCADE,
+  entity_id text NOT NULL,
+  active boolean NOT NULL,
+  monthly_cents bigint NOT NULL,
+  client_name text NOT NULL,
+  currency text NOT NULL,
+  renewal_date text,
+  next_invoice_date text
+);
+CREATE INDEX cr_revenue_renewal ON cr_revenue (entity_id, renewal_date) WHERE active;
+CREATE INDEX cr_revenue_due ON cr_revenue (entity_id, next_invoice_date) WHERE active;
+
+-- Running totals per entity, kept by the trigger below (or rebuilt after a bulk load).
+CREATE TABLE cr_entity_totals (
+  entity_id text PRIMARY KEY,
+  active_mrr bigint NOT NULL DEFAULT 0,
+  active_clients integer NOT NULL DEFAULT 0
+);
+CREATE TABLE cr_entity_clients (
+  entity_id text NOT NULL,
+  client_name text NOT NULL,
+  n integer NOT NULL,
+  PRIMARY KEY (entity_id, client_name)
+);
+CREATE TABLE cr_entity_currencies (
+  entity_id text NOT NULL,
+  currency text NOT NULL,
+  n integer NOT NULL,
+  PRIMARY KEY (entity_id, currency)
+);
+
+CREATE FUNCTION cr_revenue_count(r cr_revenue, d integer) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  before integer;
+BEGIN
+  INSERT INTO cr_entity_currencies AS c (entity_id, currency, n) VALUES (r.entity_id, r.currency, d)
+    ON CONFLICT (entity_id, currency) DO UPDATE SET n = c.n + d;
+  DELETE FROM cr_entity_currencies WHERE entity_id = r.entity_id AND currency = r.currency AND n <= 0;
+  IF NOT r.active THEN RETURN; END IF;
+  INSERT INTO cr_entity_totals AS t (entity_id, active_mrr) VALUES (r.entity_id, d * r.monthly_cents)
+    ON CONFLICT (entity_id) DO UPDATE SET active_mrr = t.active_mrr + d * r.monthly_cents;
+  INSERT INTO cr_entity_clients AS c (entity_id, client_name, n) VALUES (r.entity_id, r.client_name, d)
+    ON CONFLICT (entity_id, client_name) DO UPDATE SET n = c.n + d
+    RETURNING c.n - d INTO before;
+  IF before = 0 AND d > 0 THEN
+    UPDATE cr_entity_totals SET active_clients = active_clients + 1 WHERE entity_id = r.entity_id;
+  ELSIF before + d = 0 AND d < 0 THEN
+    UPDATE cr_entity_totals SET active_clients = active_clients - 1 WHERE entity_id = r.entity_id;
+    DELETE FROM cr_entity_clients WHERE entity_id = r.entity_id AND client_name = r.client_name AND n = 0;
+  END IF;
+END $$;
+
+CREATE FUNCTION cr_revenue_totals() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN PERFORM cr_revenue_count(OLD, -1); END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN PERFORM cr_revenue_count(NEW, 1); END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER cr_revenue_totals AFTER INSERT OR UPDATE OR DELETE ON cr_revenue
+  FOR EACH ROW EXECUTE FUNCTION cr_revenue_totals();
+
+-- One fixed window per key (docs/api-decisions.md §3), counted by one upsert so that any
+-- number of servers count one key exactly.
+CREATE TABLE cr_rate_windows (
+  key_id text PRIMARY KEY,
+  window_start bigint NOT NULL,
+  count integer NOT NULL
+);
+`,
+  },
+];
+
+export const NEWEST_SCHEMA = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,36 @@
+import { execa } from 'execa';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+
+/**
+ * The PostgreSQL server the PostgreSQL-store tests run on (docs/shared-sandbox.md): the one
+ * CR_TEST_PG_URL names (`.ci/run` starts one), else a fresh cluster of Debian's server that
+ * this run starts in a temporary folder and stops at the end (scripts/pg-cluster.sh). Each
+ * test file makes databases of its own on it (test/helpers/postgres.ts).
+ */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SCRIPT = join(ROOT, 'scripts', 'pg-cluster.sh');
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const given = process.env.CR_TEST_PG_URL;
+  if (given) {
+    project.provide('pgUrl', given);
+    return async () => undefined;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'cr-pg-'));
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, LANG: 'C.UTF-8' };
+  const { stdout } = await execa('bash', [SCRIPT, 'start', join(dir, 'cluster')], { env, extendEnv: false, timeout: 120_000 });
+  project.provide('pgUrl', stdout.trim());
+  return async () => {
+    await execa('bash', [SCRIPT, 'stop', join(dir, 'cluster')], { env, extendEnv: false, timeout: 60_000, reject: false });
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgUrl: string;
+  }
+}

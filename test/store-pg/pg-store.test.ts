@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgStore } from '../../src/server/store-pg/pg-store.js';
+import { pgFinanceSummary } from '../../src/server/store-pg/finance-sql.js';
+import { SchemaTooNewError } from '../../src/server/store-pg/migrate.js';
+import { NEWEST_SCHEMA } from '../../src/server/store-pg/migrations.js';
+import { financeSummary } from '../../src/server/compute/finance.js';
+import { fixtureStore, USER } from '../helpers/fixture-store.js';
+import { freshDatabase } from '../helpers/postgres.js';
+
+describe('the PostgreSQL store', () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let store: PgStore;
+  const data = fixtureStore();
+
+  beforeAll(async () => {
+    db = await freshDatabase();
+    store = await PgStore.open(db.url, { max: 4 });
+    await store.upsert(data as never);
+  });
+  afterAll(async () => {
+    await store?.close();
+    await db?.drop();
+  });
+
+  it('gives back every record in store order, byte for byte', async () => {
+    const out = await store.exportData();
+    for (const [name, list] of Object.entries(data)) {
+      if (!Array.isArray(list)) continue;
+      expect(JSON.stringify((out as never)[name]), name).toBe(JSON.stringify(list));
+    }
+  });
+
+  it('answers the finance summary as the in-memory computation does, for every owner and several days', async () => {
+    const owners = [USER, ...new Set(data.business_entities.map((e) => e.owner_id))];
+    for (const owner of owners) {
+      for (const today of ['2026-01-01', '2026-11-22', '2026-12-01', '2027-06-30']) {
+        const expected = financeSummary({ entities: data.business_entities, records: data.revenue_records, costs: data.cost_items, ownerId: owner, today });
+        expect(await pgFinanceSummary(store, owner, today), `${owner} ${today}`).toEqual(expected);
+      }
+    }
+  });
+
+  it('keeps the running totals right through patches of revenue records', async () => {
+    const r = data.revenue_records[0]!;
+    await store.commit([{ op: 'patch', collection: 'revenue_records', id: r.id, patch: { status: 'cancelled' } }]);
+    const after = data.revenue_records.map((x) => (x.id === r.id ? { ...x, status: 'cancelled' as const } : x));
+    const expected = financeSummary({ entities: data.business_entities, records: after, costs: data.cost_items, ownerId: USER, today: '2026-11-22' });
+    expect(await pgFinanceSummary(store, USER, '2026-11-22')).toEqual(expected);
+    await store.commit([{ op: 'patch', collection: 'revenue_records', id: r.id, patch: { status: r.status } }]);
+  });
+
+  it('counts a key exactly from concurrent hits, and restarts a window that ended', async () => {
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    const hits = await Promise.all(Array.from({ length: 200 }, () => store.rateHit('k1', now)));
+    expect(hits.map((h) => h.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(await store.ratePeek('k1', now + 1000)).toEqual({ start: now, count: 200 });
+    expect(await store.rateHit('k1', now + 3_600_000)).toEqual({ start: now + 3_600_000, count: 1 });
+  });
+
+  it('refuses a database whose schema is newer than it knows', async () => {
+    await store.sql`INSERT INTO cr_schema (version, what) VALUES (${NEWEST_SCHEMA + 1}, 'from the future')`;
+    await expect(PgStore.open(db.url, { max: 1 })).rejects.toBeInstanceOf(SchemaTooNewError);
+    await store.sql`DELETE FROM cr_schema WHERE version = ${NEWEST_SCHEMA + 1}`;
+  });
+});
