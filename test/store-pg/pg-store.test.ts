@@ -63,3 +63,26 @@ describe('the PostgreSQL store', () => {
     await store.sql`DELETE FROM cr_schema WHERE version = ${NEWEST_SCHEMA + 1}`;
   });
 });
+
+describe('loading a whole store into PostgreSQL', () => {
+  it('copies every record and builds the same finance totals the trigger keeps', async () => {
+    const { loadInto, DestinationNotEmptyError } = await import('../../src/server/store-pg/bulk-load.js');
+    const db = await freshDatabase();
+    const store = await PgStore.open(db.url, { max: 2 });
+    try {
+      const data = fixtureStore();
+      const odd = { ...data.revenue_records[0]!, id: 'odd\ttab\\slash\nline', client_name: 'Tab\there' };
+      data.revenue_records.push(odd as never);
+      await loadInto(store, data as never);
+      const out = await store.exportData();
+      expect(JSON.stringify(out.revenue_records)).toBe(JSON.stringify(data.revenue_records));
+      expect(JSON.stringify(out.api_keys)).toBe(JSON.stringify(data.api_keys));
+      const expected = financeSummary({ entities: data.business_entities, records: data.revenue_records, costs: data.cost_items, ownerId: USER, today: '2026-11-22' });
+      expect(await pgFinanceSummary(store, USER, '2026-11-22')).toEqual(expected);
+      await expect(loadInto(store, data as never)).rejects.toBeInstanceOf(DestinationNotEmptyError);
+    } finally {
+      await store.close();
+      await db.drop();
+    }
+  });
+});
