@@ -18,14 +18,26 @@ const field = (v: string | number | boolean | null): string =>
   v === null ? '\\N' : String(v).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 const line = (values: (string | number | boolean | null)[]) => `${values.map(field).join('\t')}\n`;
 
-/** Writes to a COPY stream, waiting for it to drain so millions of rows never sit in memory. */
-async function put(stream: Writable, text: string): Promise<void> {
-  if (!stream.write(text)) await once(stream, 'drain');
-}
-
-async function finish(stream: Writable): Promise<void> {
-  stream.end();
-  await once(stream, 'finish');
+/**
+ * Rows for a COPY stream, sent in chunks of about 256 KiB and waiting for the stream to drain,
+ * so millions of rows never sit in memory and no row costs a write call of its own (one call
+ * per row was a third of the load time).
+ */
+class CopyWriter {
+  private chunk = '';
+  constructor(private readonly stream: Writable) {}
+  async put(text: string): Promise<void> {
+    this.chunk += text;
+    if (this.chunk.length < 262_144) return;
+    const full = this.chunk;
+    this.chunk = '';
+    if (!this.stream.write(full)) await once(this.stream, 'drain');
+  }
+  async finish(): Promise<void> {
+    if (this.chunk) this.stream.write(this.chunk);
+    this.stream.end();
+    await once(this.stream, 'finish');
+  }
 }
 
 /**
@@ -44,23 +56,25 @@ export async function loadInto(store: PgStore, data: StoreData): Promise<{ recor
     const [last] = await tx`SELECT setval(pg_get_serial_sequence('cr_records', 'seq'), coalesce((SELECT max(seq) FROM cr_records), 0) + ${records + 1}) AS top`;
     let seq = Number(last!.top) - records;
     let revenueFirstSeq = 0;
-    const rows = await tx`COPY cr_records (seq, collection, id, website_id, lookup, body) FROM STDIN`.writable();
+    const rows = new CopyWriter(await tx`COPY cr_records (seq, collection, id, website_id, lookup, body) FROM STDIN`.writable());
     for (const name of COLLECTION_NAMES) {
       if (name === 'revenue_records') revenueFirstSeq = seq;
       for (const record of data[name] as unknown as Record<string, unknown>[]) {
         const c = columnsOf(name, record);
-        await put(rows, line([seq++, name, c.id, c.websiteId, c.lookup, JSON.stringify(record)]));
+        await rows.put(line([seq++, name, c.id, c.websiteId, c.lookup, JSON.stringify(record)]));
       }
     }
-    await finish(rows);
+    await rows.finish();
     await tx`ALTER TABLE cr_revenue DISABLE TRIGGER cr_revenue_totals`;
-    const rev = await tx`COPY cr_revenue (seq, entity_id, active, monthly_cents, client_name, currency, renewal_date, next_invoice_date) FROM STDIN`.writable();
+    const rev = new CopyWriter(
+      await tx`COPY cr_revenue (seq, entity_id, active, monthly_cents, client_name, currency, renewal_date, next_invoice_date) FROM STDIN`.writable(),
+    );
     let revenueSeq = revenueFirstSeq;
     for (const record of data.revenue_records as unknown as Record<string, unknown>[]) {
       const r = revenueColumnsOf(record);
-      await put(rev, line([revenueSeq++, r.entityId, r.active, r.monthlyCents, r.clientName, r.currency, r.renewalDate, r.nextInvoiceDate]));
+      await rev.put(line([revenueSeq++, r.entityId, r.active, r.monthlyCents, r.clientName, r.currency, r.renewalDate, r.nextInvoiceDate]));
     }
-    await finish(rev);
+    await rev.finish();
     await tx`ALTER TABLE cr_revenue ENABLE TRIGGER cr_revenue_totals`;
     await rebuildTotals(tx);
   });
