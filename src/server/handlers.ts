@@ -64,7 +64,9 @@ export const handlers: { [Op in OperationId]: Handler<ValidInputOf<Op>> } = {
     run: ({ store, clock, auth }) => {
       const today = utcDate(clock.now());
       return cachedRead(store, ['finance', auth.userId, today], async () =>
-        financeSummary({ ...(await store.financeRows(auth.userId)), ownerId: auth.userId, today }),
+        store.financeSummary
+          ? store.financeSummary(auth.userId, today)
+          : financeSummary({ ...(await store.financeRows(auth.userId)), ownerId: auth.userId, today }),
       );
     },
   },

@@ -8,6 +8,9 @@ import type { StoreData } from '../../src/server/store/schema.js';
 import { sha256Hex } from '../../src/server/auth.js';
 import { FIXTURE, IDS, KEYS, fixtureStore } from '../server/helpers.js';
 import { answeringLater } from './async-store.js';
+import { PgStore } from '../../src/server/store-pg/pg-store.js';
+import { loadInto } from '../../src/server/store-pg/bulk-load.js';
+import { freshDatabase } from '../helpers/postgres.js';
 
 /**
  * The store interface (src/server/store/api-store.ts) as a contract: every implementation
@@ -31,6 +34,15 @@ const implementations: Implementation[] = [
       const f = await fixtureStore();
       const store = await JsonStore.open(f.path, { rateSidecar: true });
       return { store, reopen: () => JsonStore.open(f.path, { rateSidecar: true }), cleanup: f.cleanup };
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    open: async () => {
+      const db = await freshDatabase();
+      const store = await PgStore.open(db.url, { max: 8 });
+      await loadInto(store, fixture());
+      return { store, reopen: () => PgStore.open(db.url, { max: 8 }), cleanup: db.drop };
     },
   },
 ];

@@ -16,6 +16,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 /** The field other than the id that a collection is looked up by (auth, finance). */
 const LOOKUP: Partial<Record<CollectionName, string>> = {
   api_keys: 'key_sha256',
+  websites: 'agency_id',
   business_entities: 'owner_id',
   cost_items: 'entity_id',
   revenue_records: 'entity_id',

@@ -39,7 +39,12 @@ export async function pgFinanceSummary(store: PgStore, ownerId: string, today: s
     const daysUntilDue = daysBetween(today, row.due as string);
     if (Number.isNaN(daysUntilDue)) continue;
     const record = JSON.parse(row.b as string);
-    alerts.push({ revenueRecord: pickShape(RevenueRecord, record), entityName: nameOf.get(row.entity_id as string)!, daysUntilDue, isOverdue: daysUntilDue < 0 });
+    alerts.push({
+      revenueRecord: pickShape(RevenueRecord, record),
+      entityName: nameOf.get(row.entity_id as string)!,
+      daysUntilDue,
+      isOverdue: daysUntilDue < 0,
+    });
   }
   alerts.sort(
     (a, b) =>

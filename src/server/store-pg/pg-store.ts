@@ -2,9 +2,12 @@ import type { Sql, TransactionSql } from 'postgres';
 import { COLLECTION_NAMES, emptyStore } from '../store/schema.js';
 import type { CollectionName, RecordOf, StoreData } from '../store/schema.js';
 import type { Mutation } from '../store/batch.js';
+import type { ApiStore, FinanceRows, RateWindow, WebsiteIds } from '../store/api-store.js';
+import type { FinanceSummary } from '../../api/schemas/finance.js';
+import { StoreUnavailableError } from '../store/errors.js';
 import { columnsOf, revenueColumnsOf } from './derive.js';
 import { migrate } from './migrate.js';
-import { WINDOW_MS } from '../rate-limit.js';
+import { pgFinanceSummary } from './finance-sql.js';
 
 type Row = Record<string, unknown>;
 type Tx = TransactionSql<Record<string, never>>;
@@ -19,13 +22,18 @@ export interface PgStoreOptions {
  * one row per record, every write one transaction. Nothing is cached in this process: any
  * number of servers on one database read each other's commits at once.
  */
-export class PgStore {
+export class PgStore implements ApiStore {
   readonly kind = 'postgres';
+  /** Other servers may commit at any time: nothing computed from the store may be kept. */
+  readonly version = undefined;
+  readonly location: string;
 
   private constructor(
-    readonly url: string,
+    url: string,
     readonly sql: Sql,
-  ) {}
+  ) {
+    this.location = redactUrl(url);
+  }
 
   /** Connects (loading the client only now: no other command pays for it) and migrates. */
   static async open(url: string, opts: PgStoreOptions = {}): Promise<PgStore> {
@@ -40,14 +48,14 @@ export class PgStore {
     return new PgStore(url, sql);
   }
 
-  async list<C extends CollectionName>(collection: C, opts: { websiteIds?: Iterable<string> } = {}): Promise<RecordOf<C>[]> {
+  private async list<C extends CollectionName>(collection: C, opts: { websiteIds?: Iterable<string> } = {}): Promise<RecordOf<C>[]> {
     const rows = opts.websiteIds
       ? await this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} AND website_id = ANY(${[...opts.websiteIds]}) ORDER BY seq`
       : await this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} ORDER BY seq`;
     return rows.map((r) => JSON.parse(r.b as string) as RecordOf<C>);
   }
 
-  async get<C extends CollectionName>(collection: C, id: string): Promise<RecordOf<C> | undefined> {
+  private async get<C extends CollectionName>(collection: C, id: string): Promise<RecordOf<C> | undefined> {
     const [row] = await this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} AND id = ${id}`;
     return row ? (JSON.parse(row.b as string) as RecordOf<C>) : undefined;
   }
@@ -60,13 +68,20 @@ export class PgStore {
   }
 
   /** Applies one write's mutations in one transaction: all of them or none, durable when it resolves. */
-  async commit(mutations: readonly Mutation[]): Promise<void> {
-    await this.sql.begin(async (tx) => {
-      for (const m of mutations) {
-        if (m.op === 'insert') await insertRecord(tx, m.collection, m.record);
-        else await patchRecord(tx, m.collection, m.id, m.patch);
-      }
-    });
+  async commit(mutations: Mutation[]): Promise<void> {
+    try {
+      await this.sql.begin(async (tx) => {
+        for (const m of mutations) {
+          if (m.op === 'insert') await insertRecord(tx, m.collection, m.record);
+          else await patchRecord(tx, m.collection, m.id, m.patch);
+        }
+      });
+    } catch (err) {
+      if (err instanceof MissingRecordError) throw err;
+      // The database did not confirm the commit (gone, restarting, refusing): nothing is
+      // acknowledged, and the caller answers 503 (docs/api-decisions.md §7).
+      throw new StoreUnavailableError({ cause: err });
+    }
   }
 
   /** Inserts or replaces records by id, in one transaction (seed, copy). */
@@ -83,25 +98,90 @@ export class PgStore {
   }
 
   /**
-   * Counts one request of the key in its fixed window (docs/api-decisions.md §3) and returns the
-   * window as it is after this request: one upsert, so servers sharing the database count
-   * exactly. A window that ended, or starts in the future, starts again at `now`.
+   * Counts one request of the key in its window (docs/api-decisions.md §3) with one upsert, so
+   * any number of servers sharing the database count one key exactly. A window that ended, or
+   * starts in the future, starts again at `now`.
    */
-  async rateHit(keyId: string, now: number): Promise<{ start: number; count: number }> {
+  async rateHit(keyId: string, now: number, windowMs: number): Promise<RateWindow> {
     const [row] = await this.sql`
       INSERT INTO cr_rate_windows AS w (key_id, window_start, count) VALUES (${keyId}, ${now}, 1)
       ON CONFLICT (key_id) DO UPDATE SET
-        window_start = CASE WHEN w.window_start <= ${now} AND ${now} < w.window_start + ${WINDOW_MS} THEN w.window_start ELSE ${now} END,
-        count = CASE WHEN w.window_start <= ${now} AND ${now} < w.window_start + ${WINDOW_MS} THEN w.count + 1 ELSE 1 END
+        window_start = CASE WHEN w.window_start <= ${now} AND ${now} < w.window_start + ${windowMs} THEN w.window_start ELSE ${now} END,
+        count = CASE WHEN w.window_start <= ${now} AND ${now} < w.window_start + ${windowMs} THEN w.count + 1 ELSE 1 END
       RETURNING window_start::float8 AS start, count`;
     return { start: Number(row!.start), count: Number(row!.count) };
   }
 
-  /** The key's window without counting (MCP exchanges without a tool call). */
-  async ratePeek(keyId: string, now: number): Promise<{ start: number; count: number }> {
+  async ratePeek(keyId: string, now: number, windowMs: number): Promise<RateWindow | undefined> {
     const [row] = await this.sql`SELECT window_start::float8 AS start, count FROM cr_rate_windows WHERE key_id = ${keyId}`;
-    const start = row ? Number(row.start) : now;
-    return start <= now && now < start + WINDOW_MS && row ? { start, count: Number(row.count) } : { start: now, count: 0 };
+    if (!row) return undefined;
+    const start = Number(row.start);
+    return start <= now && now < start + windowMs ? { start, count: Number(row.count) } : undefined;
+  }
+
+  // The reads of the store interface (api-store.ts), each one indexed query.
+  async keyBySha256(sha256: string) {
+    return (await this.findBy('api_keys', [sha256]))[0];
+  }
+  apiKey(id: string) {
+    return this.get('api_keys', id);
+  }
+  apiKeys() {
+    return this.list('api_keys');
+  }
+  user(id: string) {
+    return this.get('users', id);
+  }
+  async firstUser() {
+    return this.first('users');
+  }
+  agency(id: string) {
+    return this.get('agencies', id);
+  }
+  website(id: string) {
+    return this.get('websites', id);
+  }
+  async firstWebsite() {
+    return this.first('websites');
+  }
+  async agencyWebsites(agencyId: string) {
+    return this.findBy('websites', [agencyId]);
+  }
+  async financeRows(ownerId: string): Promise<FinanceRows> {
+    const entities = await this.findBy('business_entities', [ownerId]);
+    const ids = entities.map((e) => e.id);
+    const [records, costs] = await Promise.all([this.findBy('revenue_records', ids), this.findBy('cost_items', ids)]);
+    return { entities, records, costs };
+  }
+  /** The summary computed in the database (finance-sql.ts): the handler asks for it when a store offers it. */
+  financeSummary(ownerId: string, today: string): Promise<FinanceSummary> {
+    return pgFinanceSummary(this, ownerId, today);
+  }
+  adCampaign(id: string) {
+    return this.get('ad_campaigns', id);
+  }
+  socialPost(id: string) {
+    return this.get('social_posts', id);
+  }
+  learnings(websiteIds: WebsiteIds) {
+    return this.list('learnings', { websiteIds });
+  }
+  nurtureSequences(websiteIds: WebsiteIds) {
+    return this.list('nurture_sequences', { websiteIds });
+  }
+  visibilityScans(websiteId: string) {
+    return this.list('visibility_scans', { websiteIds: [websiteId] });
+  }
+  brandSubjects(websiteIds: WebsiteIds) {
+    return this.list('brand_subjects', { websiteIds });
+  }
+  crmAgents(websiteIds: WebsiteIds) {
+    return this.list('crm_agents', { websiteIds });
+  }
+
+  private async first<C extends CollectionName>(collection: C): Promise<RecordOf<C> | undefined> {
+    const [row] = await this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} ORDER BY seq LIMIT 1`;
+    return row ? (JSON.parse(row.b as string) as RecordOf<C>) : undefined;
   }
 
   /** Every record, in store order: the data of `cr local export` and `cr local copy`. */
@@ -117,6 +197,24 @@ export class PgStore {
   }
 }
 
+/** A patch of a record that does not exist: nothing of the commit applied. */
+class MissingRecordError extends Error {
+  constructor(collection: string, id: string) {
+    super(`No ${collection} record with id ${id}`);
+  }
+}
+
+/** The URL without its password, for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://(unparseable URL)';
+  }
+}
+
 async function insertRecord(tx: Tx, collection: CollectionName, record: Row): Promise<void> {
   const c = columnsOf(collection, record);
   const [row] = await tx`
@@ -128,7 +226,7 @@ async function insertRecord(tx: Tx, collection: CollectionName, record: Row): Pr
 
 async function patchRecord(tx: Tx, collection: CollectionName, id: string, patch: Row): Promise<void> {
   const [row] = await tx`SELECT seq, body::text AS b FROM cr_records WHERE collection = ${collection} AND id = ${id} FOR UPDATE`;
-  if (!row) throw new Error(`No ${collection} record with id ${id}`);
+  if (!row) throw new MissingRecordError(collection, id);
   const record = { ...(JSON.parse(row.b as string) as Row), ...patch };
   const c = columnsOf(collection, record);
   await tx`UPDATE cr_records SET website_id = ${c.websiteId}, lookup = ${c.lookup}, body = ${JSON.stringify(record)}::text::json WHERE seq = ${row.seq as string}`;

@@ -1,4 +1,5 @@
 import type { Mutation } from './batch.js';
+import type { FinanceSummary } from '../../api/schemas/finance.js';
 import type {
   AdCampaignRecord,
   AgencyRecord,
@@ -87,6 +88,12 @@ export interface ApiStore {
 
   /** One owner's business entities, and the revenue records and cost items of those entities. */
   financeRows(ownerId: string): Awaitable<FinanceRows>;
+  /**
+   * The finance summary computed by the store itself, for a store that can do it without
+   * reading every row (the PostgreSQL store's running totals, src/server/store-pg/finance-sql.ts).
+   * Optional: without it the handler computes from financeRows(). Same answer either way.
+   */
+  financeSummary?(ownerId: string, today: string): Promise<FinanceSummary>;
   adCampaign(id: string): Awaitable<AdCampaignRecord | undefined>;
   socialPost(id: string): Awaitable<SocialPostRecord | undefined>;
   learnings(websiteIds: WebsiteIds): Awaitable<readonly LearningRecord[]>;
