@@ -87,4 +87,4 @@ export function completeWith(option: Option, values: readonly string[]): Option 
 export const completionValues = (option: Option): readonly string[] | undefined => option.argChoices ?? completions.get(option);
 
 /** The --store option of every command that works on a local store file. */
-export const storeOption = () => new Option('--store <path>', 'store file (default: $CR_STORE or the per-user data folder)');
+export const storeOption = () => new Option('--store <path>', 'store file or postgres:// URL (default: $CR_STORE or the per-user data folder)');

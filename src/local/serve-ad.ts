@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { ownFile, readTextFile, removeIfStill, writeFileAtomic } from './url-file.js';
+import { isDatabaseUrl } from '../server/store-pg/url.js';
 
 /**
  * A running `cr serve` advertises its URL beside its store (`<store>.serve.json`: pid, url,
@@ -22,7 +23,8 @@ export const serveAdPathOf = (storePath: string) => `${storePath}.serve.json`;
  * `--url-file`, each written whole once listening. Returns what removes both on the way out.
  */
 export function announceServe(storePath: string, url: string, port: number, urlFile?: string, label?: string): () => void {
-  const unadvertise = advertiseServe(storePath, url, port, label);
+  // A database has no folder to advertise in; its servers share it without a lock (docs/shared-sandbox.md).
+  const unadvertise = isDatabaseUrl(storePath) ? () => {} : advertiseServe(storePath, url, port, label);
   const text = urlFileText(url);
   if (urlFile) writeFileAtomic(urlFile, text);
   return () => {

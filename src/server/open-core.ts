@@ -10,6 +10,7 @@ import { collectLoadGarbage } from './memory.js';
 import { RateLimiter } from './rate-limit.js';
 import { errorSummary, logSafe } from './log-text.js';
 import { defaultStorePath, resolveStorePath } from './store/store-path.js';
+import { isDatabaseUrl } from './store-pg/url.js';
 
 /** What the server's request pipeline needs, whatever carries the requests to it. */
 export interface OpenCoreOptions {
@@ -34,8 +35,8 @@ export interface OpenCoreOptions {
 /** The open store under its lock, its rate limiter, and the pipeline over both. */
 export interface OpenCore {
   storePath: string;
-  /** The store file itself (its stats and compaction, for tests); the pipeline reads `core.store`. */
-  store: Store;
+  /** The store file itself (its stats and compaction, for tests); none for a database. The pipeline reads `core.store`. */
+  store: Store | undefined;
   core: ServerCore;
   /** Flushes the rate-limit counters and the store, and releases the lock. */
   close(): Promise<void>;
@@ -48,6 +49,10 @@ export interface OpenCore {
  * (src/local/in-process.ts). Both run the same checks.
  */
 export async function openCore(opts: OpenCoreOptions): Promise<OpenCore> {
+  if (opts.storePath && isDatabaseUrl(opts.storePath)) {
+    const { openDatabaseCore } = await import('./open-db-core.js');
+    return openDatabaseCore(opts.storePath, opts);
+  }
   // The store's real path: sidecars (rate-limit counters too) sit beside the target of a symlink.
   const storePath = resolveStorePath(resolve(opts.storePath ?? defaultStorePath()), opts.fs);
   const clock = opts.clock ?? clockFromEnv();

@@ -46,7 +46,8 @@ export interface RunningServer {
   host: string;
   port: number;
   storePath: string;
-  store: Store;
+  /** The JSON store file (tests read its stats); reading it over a database (docs/shared-sandbox.md) throws. */
+  readonly store: Store;
   core: ServerCore;
   /**
    * Stops accepting, finishes in-flight requests (for at most the drain timeout, then closes
@@ -174,7 +175,18 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     })());
 
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  return { url: `http://${urlHost}:${actualPort}`, host, port: actualPort, storePath, store, core, close };
+  return {
+    url: `http://${urlHost}:${actualPort}`,
+    host,
+    port: actualPort,
+    storePath,
+    get store(): Store {
+      if (!store) throw new Error(`${storePath} is a database: it has no store file`);
+      return store;
+    },
+    core,
+    close,
+  };
 }
 
 /**

@@ -6,11 +6,12 @@ import { NEWEST_SCHEMA } from '../../src/server/store-pg/migrations.js';
 import { financeSummary } from '../../src/server/compute/finance.js';
 import { fixtureStore, USER } from '../helpers/fixture-store.js';
 import { freshDatabase } from '../helpers/postgres.js';
+import type { StoreData } from '../../src/server/store/schema.js';
 
 describe('the PostgreSQL store', () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>;
   let store: PgStore;
-  const data = fixtureStore();
+  const data = fixtureStore() as unknown as StoreData;
 
   beforeAll(async () => {
     db = await freshDatabase();
@@ -42,8 +43,8 @@ describe('the PostgreSQL store', () => {
 
   it('keeps the running totals right through patches of revenue records', async () => {
     const r = data.revenue_records[0]!;
-    await store.commit([{ op: 'patch', collection: 'revenue_records', id: r.id, patch: { status: 'cancelled' } }]);
-    const after = data.revenue_records.map((x) => (x.id === r.id ? { ...x, status: 'cancelled' as const } : x));
+    await store.commit([{ op: 'patch', collection: 'revenue_records', id: r.id, patch: { status: 'churned' } }]);
+    const after = data.revenue_records.map((x) => (x.id === r.id ? { ...x, status: 'churned' as const } : x));
     const expected = financeSummary({ entities: data.business_entities, records: after, costs: data.cost_items, ownerId: USER, today: '2026-11-22' });
     expect(await pgFinanceSummary(store, USER, '2026-11-22')).toEqual(expected);
     await store.commit([{ op: 'patch', collection: 'revenue_records', id: r.id, patch: { status: r.status } }]);
@@ -70,7 +71,7 @@ describe('loading a whole store into PostgreSQL', () => {
     const db = await freshDatabase();
     const store = await PgStore.open(db.url, { max: 2 });
     try {
-      const data = fixtureStore();
+      const data = fixtureStore() as unknown as StoreData;
       const odd = { ...data.revenue_records[0]!, id: 'odd\ttab\\slash\nline', client_name: 'Tab\there' };
       data.revenue_records.push(odd as never);
       await loadInto(store, data as never);

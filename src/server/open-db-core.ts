@@ -1,0 +1,26 @@
+import { createCore } from './core.js';
+import { clockFromEnv, realClock } from './clock.js';
+import { RateLimiter } from './rate-limit.js';
+import { errorSummary } from './log-text.js';
+import type { OpenCore, OpenCoreOptions } from './open-core.js';
+
+/**
+ * The request pipeline over a PostgreSQL store (docs/shared-sandbox.md): the same core as
+ * over the JSON file (open-core.ts), with the database in place of the file, its lock and
+ * its sidecars. The client library loads here, only for such a store.
+ */
+export async function openDatabaseCore(url: string, opts: OpenCoreOptions): Promise<OpenCore> {
+  const { PgStore } = await import('./store-pg/pg-store.js');
+  const store = await PgStore.open(url);
+  let rateLimiter: RateLimiter;
+  try {
+    rateLimiter = new RateLimiter({ store, limit: opts.rateLimit, now: opts.realClock ?? realClock });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const onInternalError = opts.onInternalError ?? ((err: unknown) => opts.notice(`cr serve: internal error: ${errorSummary(err)}`));
+  const core = createCore({ store, clock: opts.clock ?? clockFromEnv(), rateLimiter, onInternalError });
+  let closing: Promise<void> | undefined;
+  return { storePath: store.location, store: undefined, core, close: () => (closing ??= store.close()) };
+}

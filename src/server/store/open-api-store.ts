@@ -1,0 +1,16 @@
+import type { ApiStore } from './api-store.js';
+import { JsonStore } from './json-store.js';
+import { isDatabaseUrl } from '../store-pg/url.js';
+
+/**
+ * Opens the store a `--store` value names, for the local tool set (keys, seed, export, copy):
+ * a JSON file under its lock, or a PostgreSQL database (docs/shared-sandbox.md), whose client
+ * loads only then.
+ */
+export async function openApiStore(location: string, opts: { lockLabel?: string } = {}): Promise<ApiStore> {
+  if (isDatabaseUrl(location)) {
+    const { PgStore } = await import('../store-pg/pg-store.js');
+    return PgStore.open(location, { max: 4 });
+  }
+  return JsonStore.open(location, opts);
+}
