@@ -6,6 +6,7 @@
 #   scripts/pg-cluster.sh start DIR   initdb + start; prints the connection URL on stdout
 #   scripts/pg-cluster.sh stop DIR    fast shutdown, then removes DIR
 #   scripts/pg-cluster.sh url DIR     the URL of a cluster started in DIR
+#   scripts/pg-cluster.sh restart DIR fast shutdown, then start again on the same port
 #
 # PostgreSQL refuses to run as root, so as root the server runs as the `postgres` user
 # (runuser); as anyone else it runs as that user. The package is installed when missing
@@ -46,7 +47,13 @@ case "$cmd" in
   start)
     bin="$(find_bin)"
     mkdir -p "$dir"
-    if [[ "$(id -u)" == 0 ]]; then chown postgres: "$dir"; fi
+    if [[ "$(id -u)" == 0 ]]; then
+      chown postgres: "$dir"
+      if ! runuser -u postgres -- test -w "$dir"; then
+        echo "pg-cluster: the postgres user cannot reach $dir (a folder above it is private); use a folder it can traverse" >&2
+        exit 1
+      fi
+    fi
     chmod 700 "$dir"
     port="$(free_port)"
     as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth=trust --no-sync -E UTF8 >"$dir/initdb.log" 2>&1 ||
@@ -67,8 +74,12 @@ case "$cmd" in
   url)
     cat "$dir/url"
     ;;
+  restart)
+    bin="$(find_bin)"
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -m fast -w -t 60 restart >/dev/null
+    ;;
   *)
-    echo "usage: $0 start|stop|url DIR" >&2
+    echo "usage: $0 start|stop|url|restart DIR" >&2
     exit 2
     ;;
 esac

@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return async () => undefined;
   }
   const dir = mkdtempSync(join(tmpdir(), 'cr-pg-'));
+  // The cluster runs as the postgres user (scripts/pg-cluster.sh), which must reach its folder.
+  chmodSync(dir, 0o755);
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, LANG: 'C.UTF-8' };
   const { stdout } = await execa('bash', [SCRIPT, 'start', join(dir, 'cluster')], { env, extendEnv: false, timeout: 120_000 });
   project.provide('pgUrl', stdout.trim());

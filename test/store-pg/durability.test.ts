@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { chmodSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PgStore } from '../../src/server/store-pg/pg-store.js';
+import { loadInto } from '../../src/server/store-pg/bulk-load.js';
+import { FIXTURE, IDS, KEYS, NOW } from '../server/helpers.js';
+import { ROOT } from '../helpers/paths.js';
+import { tempDir } from '../helpers/tmp.js';
+import { startCrServe, type CrServe } from './serve-process.js';
+
+/**
+ * Nothing answered 200 is lost (docs/shared-sandbox.md): under write load, a server killed
+ * with SIGKILL, and PostgreSQL itself restarted (fast shutdown). This file runs a cluster of
+ * its own, since it restarts it. Load: bounded count and time, 127.0.0.1 only.
+ */
+const SCRIPT = join(ROOT, 'scripts', 'pg-cluster.sh');
+const clusterEnv = (dir: string) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, LANG: 'C.UTF-8' });
+const body = JSON.stringify({ name: 'Feed', source_type: 'rss', query_config: { feed_url: 'https://feed.example/rss' } });
+
+interface LoadResult {
+  acknowledged: string[];
+  refused: number;
+}
+
+/** `clients` loops POSTing listeners round-robin over the live servers until `count` are sent or `ms` pass. */
+async function writeLoad(servers: CrServe[], live: () => CrServe[], count: number, ms: number, clients = 30): Promise<LoadResult> {
+  const acknowledged: string[] = [];
+  let refused = 0;
+  let sent = 0;
+  const until = Date.now() + ms;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      while (sent < count && Date.now() < until) {
+        const targets = live();
+        const s = targets[(sent + c) % targets.length]!;
+        sent++;
+        try {
+          const res = await fetch(`${s.url}/content/listeners?website_id=${IDS.W1}`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${KEYS.editorW1}`, 'content-type': 'application/json' },
+            body,
+            signal: AbortSignal.timeout(10_000),
+          });
+          const json = (await res.json().catch(() => undefined)) as { data?: { id?: string } } | undefined;
+          if (res.status === 200 && json?.data?.id) acknowledged.push(json.data.id);
+          else refused++;
+        } catch {
+          refused++; // connection reset by the killed server, or a time-out: not acknowledged
+        }
+      }
+    }),
+  );
+  void servers;
+  return { acknowledged, refused };
+}
+
+describe('acknowledged writes on PostgreSQL', () => {
+  const dir = tempDir('cr-pg-durable-');
+  // The cluster runs as the postgres user (scripts/pg-cluster.sh), which must reach its folder.
+  chmodSync(dir, 0o755);
+  const cluster = join(dir, 'cluster');
+  let url: string;
+  let servers: CrServe[] = [];
+  let store: PgStore;
+
+  beforeAll(async () => {
+    const started = await execa('bash', [SCRIPT, 'start', cluster], { env: clusterEnv(dir), extendEnv: false, timeout: 120_000 });
+    url = started.stdout.trim();
+    store = await PgStore.open(url, { max: 2 });
+    await loadInto(store, JSON.parse(readFileSync(FIXTURE, 'utf8')));
+    servers = await Promise.all([0, 1, 2].map(() => startCrServe(url, { CR_NOW: NOW }, ['--rate-limit', '1000000'])));
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await store?.close();
+    await execa('bash', [SCRIPT, 'stop', cluster], { env: clusterEnv(dir), extendEnv: false, timeout: 60_000, reject: false });
+  });
+
+  const stored = async () => new Set((await store.sql`SELECT id FROM cr_records WHERE collection = 'content_listeners'`).map((r) => r.id as string));
+
+  it('keeps every write answered 200 when one of three servers is killed with SIGKILL under load', async () => {
+    const victim = servers[1]!;
+    const live = () => (victim.proc.exitCode === null && !victim.proc.killed ? servers : servers.filter((s) => s !== victim));
+    const load = writeLoad(servers, live, 1500, 30_000);
+    setTimeout(() => victim.proc.kill('SIGKILL'), 400);
+    const { acknowledged } = await load;
+    expect(victim.proc.killed).toBe(true);
+    expect(acknowledged.length).toBeGreaterThan(100);
+    const have = await stored();
+    expect(acknowledged.filter((id) => !have.has(id))).toEqual([]);
+    servers = servers.filter((s) => s !== victim);
+  }, 60_000);
+
+  it('keeps every write answered 200 across a PostgreSQL restart under load, and serves again after it', async () => {
+    const load = writeLoad(servers, () => servers, 1500, 40_000);
+    await new Promise((r) => setTimeout(r, 300));
+    await execa('bash', [SCRIPT, 'restart', cluster], { env: clusterEnv(dir), extendEnv: false, timeout: 120_000 });
+    const { acknowledged, refused } = await load;
+    for (const s of servers) expect(s.proc.exitCode, s.log().slice(-3000)).toBeNull();
+    const have = await stored();
+    expect(acknowledged.filter((id) => !have.has(id))).toEqual([]);
+    expect(acknowledged.length + refused).toBeGreaterThan(0);
+    for (const s of servers) {
+      const res = await fetch(`${s.url}/content/listeners?website_id=${IDS.W1}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEYS.editorW1}`, 'content-type': 'application/json' },
+        body,
+      });
+      expect(res.status).toBe(200);
+    }
+  }, 120_000);
+});
