@@ -49,21 +49,25 @@ export class PgStore implements ApiStore {
   }
 
   private async list<C extends CollectionName>(collection: C, opts: { websiteIds?: Iterable<string> } = {}): Promise<RecordOf<C>[]> {
-    const rows = opts.websiteIds
-      ? await this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} AND website_id = ANY(${[...opts.websiteIds]}) ORDER BY seq`
-      : await this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} ORDER BY seq`;
+    const rows = await unavailableOnFailure(() =>
+      opts.websiteIds
+        ? this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} AND website_id = ANY(${[...opts.websiteIds]}) ORDER BY seq`
+        : this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} ORDER BY seq`,
+    );
     return rows.map((r) => JSON.parse(r.b as string) as RecordOf<C>);
   }
 
   private async get<C extends CollectionName>(collection: C, id: string): Promise<RecordOf<C> | undefined> {
-    const [row] = await this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} AND id = ${id}`;
+    const [row] = await unavailableOnFailure(() => this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} AND id = ${id}`);
     return row ? (JSON.parse(row.b as string) as RecordOf<C>) : undefined;
   }
 
   /** Records of a collection by their lookup field (derive.ts: a key's sha256, an entity's owner…). */
   async findBy<C extends CollectionName>(collection: C, values: readonly string[]): Promise<RecordOf<C>[]> {
     if (values.length === 0) return [];
-    const rows = await this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} AND lookup = ANY(${values as string[]}) ORDER BY seq`;
+    const rows = await unavailableOnFailure(
+      () => this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} AND lookup = ANY(${values as string[]}) ORDER BY seq`,
+    );
     return rows.map((r) => JSON.parse(r.b as string) as RecordOf<C>);
   }
 
@@ -103,17 +107,19 @@ export class PgStore implements ApiStore {
    * starts in the future, starts again at `now`.
    */
   async rateHit(keyId: string, now: number, windowMs: number): Promise<RateWindow> {
-    const [row] = await this.sql`
+    const [row] = await unavailableOnFailure(
+      () => this.sql`
       INSERT INTO cr_rate_windows AS w (key_id, window_start, count) VALUES (${keyId}, ${now}, 1)
       ON CONFLICT (key_id) DO UPDATE SET
         window_start = CASE WHEN w.window_start <= ${now} AND ${now} < w.window_start + ${windowMs} THEN w.window_start ELSE ${now} END,
         count = CASE WHEN w.window_start <= ${now} AND ${now} < w.window_start + ${windowMs} THEN w.count + 1 ELSE 1 END
-      RETURNING window_start::float8 AS start, count`;
+      RETURNING window_start::float8 AS start, count`,
+    );
     return { start: Number(row!.start), count: Number(row!.count) };
   }
 
   async ratePeek(keyId: string, now: number, windowMs: number): Promise<RateWindow | undefined> {
-    const [row] = await this.sql`SELECT window_start::float8 AS start, count FROM cr_rate_windows WHERE key_id = ${keyId}`;
+    const [row] = await unavailableOnFailure(() => this.sql`SELECT window_start::float8 AS start, count FROM cr_rate_windows WHERE key_id = ${keyId}`);
     if (!row) return undefined;
     const start = Number(row.start);
     return start <= now && now < start + windowMs ? { start, count: Number(row.count) } : undefined;
@@ -155,7 +161,7 @@ export class PgStore implements ApiStore {
   }
   /** The summary computed in the database (finance-sql.ts): the handler asks for it when a store offers it. */
   financeSummary(ownerId: string, today: string): Promise<FinanceSummary> {
-    return pgFinanceSummary(this, ownerId, today);
+    return unavailableOnFailure(() => pgFinanceSummary(this, ownerId, today));
   }
   adCampaign(id: string) {
     return this.get('ad_campaigns', id);
@@ -180,7 +186,7 @@ export class PgStore implements ApiStore {
   }
 
   private async first<C extends CollectionName>(collection: C): Promise<RecordOf<C> | undefined> {
-    const [row] = await this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} ORDER BY seq LIMIT 1`;
+    const [row] = await unavailableOnFailure(() => this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} ORDER BY seq LIMIT 1`);
     return row ? (JSON.parse(row.b as string) as RecordOf<C>) : undefined;
   }
 
@@ -194,6 +200,18 @@ export class PgStore implements ApiStore {
 
   async close(): Promise<void> {
     await this.sql.end({ timeout: 5 });
+  }
+}
+
+/**
+ * A read the database did not answer (gone, restarting, refusing connections): 503
+ * STORE_UNAVAILABLE, as for writes, rather than an internal error (docs/shared-sandbox.md).
+ */
+async function unavailableOnFailure<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    throw new StoreUnavailableError({ cause: err });
   }
 }
 
