@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { keysCommand } from './keys/index.js';
 import { initCommand } from './init.js';
+import { copyCommand } from './copy.js';
 import { restoreCommand } from './restore.js';
 import { waitCommand } from './wait.js';
 import { seedCommand } from './seed.js';
@@ -18,6 +19,7 @@ export function register(program: Command, ctx: Context): void {
   group.addCommand(websitesCommand(ctx));
   group.addCommand(postsCommand(ctx));
   group.addCommand(restoreCommand(ctx));
+  group.addCommand(copyCommand(ctx));
   group.addCommand(waitCommand(ctx));
   program.addCommand(group);
 }

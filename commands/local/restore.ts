@@ -3,6 +3,7 @@ import type { Context } from '../../src/context.js';
 import { withExamples, storeOption } from '../../src/cli-kit.js';
 import { asCliError } from '../../src/local/errors.js';
 import { writeJson } from '../../src/render/json.js';
+import { UsageError } from '../../src/errors.js';
 
 export const restoreCommand = (ctx: Context) =>
   withExamples(
@@ -18,9 +19,17 @@ export const restoreCommand = (ctx: Context) =>
 
 async function restore(ctx: Context, o: { store?: string; from?: string }): Promise<void> {
   const [{ defaultStorePath }, { restoreStore }] = await Promise.all([import('../../src/server/serve.js'), import('../../src/server/store/restore.js')]);
+  const store = o.store ?? defaultStorePath(ctx.env);
+  const { isDatabaseUrl } = await import('../../src/server/store-pg/url.js');
+  if (isDatabaseUrl(store)) {
+    throw new UsageError(
+      "cr local restore restores JSON store files; a PostgreSQL store is restored with PostgreSQL's own backups",
+      'use pg_dump/pg_restore or your base backups (docs/shared-sandbox.md); cr local copy --from postgres://… --to FILE makes a JSON snapshot',
+    );
+  }
   let result;
   try {
-    result = await restoreStore(o.store ?? defaultStorePath(ctx.env), { from: o.from });
+    result = await restoreStore(store, { from: o.from });
   } catch (err) {
     throw await asCliError(err);
   }
