@@ -34,7 +34,7 @@ export async function startCrServe(store: string, env: Record<string, string> = 
     if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`cr serve did not start: ${log}`);
     await sleep(25);
   }
-  const url = readFileSync(urlFile, 'utf8').trim();
+  const url = readFileSync(urlFile, 'utf8').split('\n')[0]!.trim();
   return {
     url,
     proc,
