@@ -1,6 +1,7 @@
 import type { ApiStore } from '../server/store/api-store.js';
 import type { AdminClient } from './admin-client.js';
 import { asCliError } from './errors.js';
+import { isDatabaseUrl } from '../server/store-pg/url.js';
 
 export interface Administration<T> {
   /** No server holds the store: the work done over it, opened under its lock. */
@@ -16,6 +17,7 @@ export interface Administration<T> {
  * out alike: the extension's refusals become the errors the store itself throws.
  */
 export async function administer<T>(storePath: string, work: Administration<T>): Promise<T> {
+  if (isDatabaseUrl(storePath)) return administerDatabase(storePath, work);
   const [{ withStoreLock }, { withOpenStore }] = await Promise.all([import('./lock-wait.js'), import('../server/admin/store-ops.js')]);
   try {
     return await withStoreLock(() => withOpenStore(storePath, work.offline), {
@@ -27,6 +29,25 @@ export async function administer<T>(storePath: string, work: Administration<T>):
     });
   } catch (err) {
     throw await asCliError(await asStoreError(err));
+  }
+}
+
+/**
+ * A PostgreSQL store has no lock and no one server that holds it: every server and every
+ * local command works on the database at once, each write one transaction
+ * (docs/shared-sandbox.md). So the work is done here, directly.
+ */
+async function administerDatabase<T>(url: string, work: Administration<T>): Promise<T> {
+  const { openApiStore } = await import('../server/store/open-api-store.js');
+  try {
+    const store = await openApiStore(url);
+    try {
+      return await work.offline(store);
+    } finally {
+      await store.close();
+    }
+  } catch (err) {
+    throw await asCliError(err);
   }
 }
 

@@ -5,6 +5,7 @@ import { journalPathOf, snapshotId } from '../server/store/journal.js';
 import { replayJournal } from '../server/store/replay.js';
 import { nodeFs } from '../server/store/fs-layer.js';
 import type { StoreData } from '../server/store/schema.js';
+import { isDatabaseUrl } from '../server/store-pg/url.js';
 
 const readOrUndefined = (path: string) =>
   readFile(path).catch((err: NodeJS.ErrnoException) => {
@@ -21,6 +22,16 @@ const readOrUndefined = (path: string) =>
  * snapshot) is met by reading both again.
  */
 export async function readStore(path: string): Promise<StoreData> {
+  // A PostgreSQL store (docs/shared-sandbox.md) is read in one transaction's view: its own last commit.
+  if (isDatabaseUrl(path)) {
+    const { openApiStore } = await import('../server/store/open-api-store.js');
+    const store = await openApiStore(path);
+    try {
+      return (await store.snapshot()) as StoreData;
+    } finally {
+      await store.close();
+    }
+  }
   for (let attempt = 1; ; attempt++) {
     const bytes = await readOrUndefined(path);
     if (!bytes) throw new StoreError(path, 'no store here (cr local init creates one)');

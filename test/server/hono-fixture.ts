@@ -41,7 +41,7 @@ export async function startHonoFixture(): Promise<FixtureTarget> {
   return {
     path: opened.storePath,
     dir: join(opened.storePath, '..'),
-    store: opened.store,
+    store: opened.store!,
     core: opened.core,
     req,
     stop: async () => {

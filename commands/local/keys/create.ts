@@ -39,6 +39,13 @@ export async function create(ctx: Context, o: CreateOptions): Promise<void> {
     import('../../../src/server/admin/store-ops.js'),
   ]);
   const storePath = await storePathOf(ctx.env, o.store);
+  const { isDatabaseUrl } = await import('../../../src/server/store-pg/url.js');
+  if (o.forLocal && isDatabaseUrl(storePath)) {
+    throw new UsageError(
+      '--for-local keeps the key beside a store file; a postgres:// store has no folder',
+      'create the key without --for-local and give it to --local as CR_API_KEY',
+    );
+  }
   const name = o.name ?? (o.forLocal ? 'cr --local' : undefined);
   // Works beside a running server too: then the server makes the key (src/local/administer.ts).
   const made = await administer<{ key: string; info: KeyInfo }>(storePath, {

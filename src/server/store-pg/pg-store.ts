@@ -190,6 +190,11 @@ export class PgStore implements ApiStore {
     return row ? (JSON.parse(row.b as string) as RecordOf<C>) : undefined;
   }
 
+  /** Every record, in store order (api-store.ts): what seed checks against and export prints. */
+  snapshot(): Promise<StoreData> {
+    return this.exportData();
+  }
+
   /** Every record, in store order: the data of `cr local export` and `cr local copy`. */
   async exportData(): Promise<StoreData> {
     const data = emptyStore() as unknown as Record<string, Row[]>;
