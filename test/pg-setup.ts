@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { spawnProcess } from './helpers/process.js';
 import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,11 +23,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dir = mkdtempSync(join(tmpdir(), 'cr-pg-'));
   // The cluster runs as the postgres user (scripts/pg-cluster.sh), which must reach its folder.
   chmodSync(dir, 0o755);
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, LANG: 'C.UTF-8' };
-  const { stdout } = await execa('bash', [SCRIPT, 'start', join(dir, 'cluster')], { env, extendEnv: false, timeout: 120_000 });
-  project.provide('pgUrl', stdout.trim());
+  const started = await spawnProcess('bash', [SCRIPT, 'start', join(dir, 'cluster')], { env: { HOME: dir }, timeoutMs: 120_000 });
+  if (started.exitCode !== 0) throw new Error(`scripts/pg-cluster.sh start failed: ${started.stderr}`);
+  project.provide('pgUrl', String(started.stdout).trim());
   return async () => {
-    await execa('bash', [SCRIPT, 'stop', join(dir, 'cluster')], { env, extendEnv: false, timeout: 60_000, reject: false });
+    await spawnProcess('bash', [SCRIPT, 'stop', join(dir, 'cluster')], { env: { HOME: dir }, timeoutMs: 60_000 });
   };
 }
 

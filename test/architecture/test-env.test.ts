@@ -18,6 +18,8 @@ const READS: Record<string, RegExp> = {
   'test/helpers/cli.ts': /^CR_TEST_BIN$/,
   'test/helpers/paths.ts': /^CR_TEST_NODE$/,
   'test/helpers/soak.ts': /^CR_SOAK$/,
+  // The PostgreSQL server .ci/run started for the run (test/pg-setup.ts starts one otherwise).
+  'test/pg-setup.ts': /^CR_TEST_PG_URL$/,
   // Where the caller's npm keeps its downloads: the install test reuses them (offline-friendly).
   'test/e2e/package-install.test.ts': /^npm_config_cache$/,
   // Runs inside the child (node --require): reads the variable the test gave that child.

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
 import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PgStore } from '../../src/server/store-pg/pg-store.js';
@@ -7,7 +6,8 @@ import { loadInto } from '../../src/server/store-pg/bulk-load.js';
 import { FIXTURE, IDS, KEYS, NOW } from '../server/helpers.js';
 import { ROOT } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
-import { startCrServe, type CrServe } from './serve-process.js';
+import { spawnServe, type ServeProcess } from '../helpers/serve.js';
+import { spawnProcess } from '../helpers/process.js';
 
 /**
  * Nothing answered 200 is lost (docs/shared-sandbox.md): under write load, a server killed
@@ -15,7 +15,12 @@ import { startCrServe, type CrServe } from './serve-process.js';
  * its own, since it restarts it. Load: bounded count and time, 127.0.0.1 only.
  */
 const SCRIPT = join(ROOT, 'scripts', 'pg-cluster.sh');
-const clusterEnv = (dir: string) => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, LANG: 'C.UTF-8' });
+/** The cluster script, as a child of its own; throws with its stderr when it fails. */
+async function cluster(command: string, dir: string, folder: string): Promise<string> {
+  const r = await spawnProcess('bash', [SCRIPT, command, folder], { env: { HOME: dir }, timeoutMs: 120_000 });
+  if (r.exitCode !== 0) throw new Error(`scripts/pg-cluster.sh ${command} failed: ${r.stderr}`);
+  return String(r.stdout).trim();
+}
 const body = JSON.stringify({ name: 'Feed', source_type: 'rss', query_config: { feed_url: 'https://feed.example/rss' } });
 
 interface LoadResult {
@@ -24,7 +29,7 @@ interface LoadResult {
 }
 
 /** `clients` loops POSTing listeners round-robin over the live servers until `count` are sent or `ms` pass. */
-async function writeLoad(servers: CrServe[], live: () => CrServe[], count: number, ms: number, clients = 30): Promise<LoadResult> {
+async function writeLoad(servers: ServeProcess[], live: () => ServeProcess[], count: number, ms: number, clients = 30): Promise<LoadResult> {
   const acknowledged: string[] = [];
   let refused = 0;
   let sent = 0;
@@ -36,7 +41,7 @@ async function writeLoad(servers: CrServe[], live: () => CrServe[], count: numbe
         const s = targets[(sent + c) % targets.length]!;
         sent++;
         try {
-          const res = await fetch(`${s.url}/content/listeners?website_id=${IDS.W1}`, {
+          const res = await fetch(`${s.baseUrl}/content/listeners?website_id=${IDS.W1}`, {
             method: 'POST',
             headers: { authorization: `Bearer ${KEYS.editorW1}`, 'content-type': 'application/json' },
             body,
@@ -59,33 +64,36 @@ describe('acknowledged writes on PostgreSQL', () => {
   const dir = tempDir('cr-pg-durable-');
   // The cluster runs as the postgres user (scripts/pg-cluster.sh), which must reach its folder.
   chmodSync(dir, 0o755);
-  const cluster = join(dir, 'cluster');
+  const folder = join(dir, 'cluster');
   let url: string;
-  let servers: CrServe[] = [];
+  let servers: ServeProcess[] = [];
   let store: PgStore;
 
   beforeAll(async () => {
-    const started = await execa('bash', [SCRIPT, 'start', cluster], { env: clusterEnv(dir), extendEnv: false, timeout: 120_000 });
-    url = started.stdout.trim();
+    url = await cluster('start', dir, folder);
     store = await PgStore.open(url, { max: 2 });
     await loadInto(store, JSON.parse(readFileSync(FIXTURE, 'utf8')));
-    servers = await Promise.all([0, 1, 2].map(() => startCrServe(url, { CR_NOW: NOW }, ['--rate-limit', '1000000'])));
+    servers = await Promise.all([0, 1, 2].map(() => spawnServe(['--store', url, '--rate-limit', '1000000'], { env: { CR_NOW: NOW } })));
   }, 120_000);
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
     await store?.close();
-    await execa('bash', [SCRIPT, 'stop', cluster], { env: clusterEnv(dir), extendEnv: false, timeout: 60_000, reject: false });
+    await cluster('stop', dir, folder).catch(() => undefined);
   });
 
   const stored = async () => new Set((await store.sql`SELECT id FROM cr_records WHERE collection = 'content_listeners'`).map((r) => r.id as string));
 
   it('keeps every write answered 200 when one of three servers is killed with SIGKILL under load', async () => {
     const victim = servers[1]!;
-    const live = () => (victim.proc.exitCode === null && !victim.proc.killed ? servers : servers.filter((s) => s !== victim));
+    let killed = false;
+    const live = () => (killed ? servers.filter((s) => s !== victim) : servers);
     const load = writeLoad(servers, live, 1500, 30_000);
-    setTimeout(() => victim.proc.kill('SIGKILL'), 400);
+    setTimeout(() => {
+      victim.kill('SIGKILL');
+      killed = true;
+    }, 400);
     const { acknowledged } = await load;
-    expect(victim.proc.killed).toBe(true);
+    expect((await victim.exited).signal).toBe('SIGKILL');
     expect(acknowledged.length).toBeGreaterThan(100);
     const have = await stored();
     expect(acknowledged.filter((id) => !have.has(id))).toEqual([]);
@@ -95,14 +103,14 @@ describe('acknowledged writes on PostgreSQL', () => {
   it('keeps every write answered 200 across a PostgreSQL restart under load, and serves again after it', async () => {
     const load = writeLoad(servers, () => servers, 1500, 40_000);
     await new Promise((r) => setTimeout(r, 300));
-    await execa('bash', [SCRIPT, 'restart', cluster], { env: clusterEnv(dir), extendEnv: false, timeout: 120_000 });
+    await cluster('restart', dir, folder);
     const { acknowledged, refused } = await load;
-    for (const s of servers) expect(s.proc.exitCode, s.log().slice(-3000)).toBeNull();
+    for (const s of servers) expect(s.child.exitCode, s.stderr().slice(-3000)).toBeNull();
     const have = await stored();
     expect(acknowledged.filter((id) => !have.has(id))).toEqual([]);
     expect(acknowledged.length + refused).toBeGreaterThan(0);
     for (const s of servers) {
-      const res = await fetch(`${s.url}/content/listeners?website_id=${IDS.W1}`, {
+      const res = await fetch(`${s.baseUrl}/content/listeners?website_id=${IDS.W1}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${KEYS.editorW1}`, 'content-type': 'application/json' },
         body,

@@ -5,7 +5,7 @@ import { loadInto } from '../../src/server/store-pg/bulk-load.js';
 import { createApiKey } from '../../src/server/keys.js';
 import { FIXTURE, IDS, KEYS, NOW } from '../server/helpers.js';
 import { freshDatabase } from '../helpers/postgres.js';
-import { startCrServe, type CrServe } from './serve-process.js';
+import { spawnServe, type ServeProcess } from '../helpers/serve.js';
 
 /**
  * Three `cr serve` processes on one PostgreSQL database behave as one service
@@ -15,13 +15,13 @@ import { startCrServe, type CrServe } from './serve-process.js';
 describe('several cr serve on one database', () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>;
   let store: PgStore;
-  let servers: CrServe[] = [];
+  let servers: ServeProcess[] = [];
 
   beforeAll(async () => {
     db = await freshDatabase();
     store = await PgStore.open(db.url, { max: 4 });
     await loadInto(store, JSON.parse(readFileSync(FIXTURE, 'utf8')));
-    servers = await Promise.all([0, 1, 2].map(() => startCrServe(db.url, { CR_NOW: NOW })));
+    servers = await Promise.all([0, 1, 2].map(() => spawnServe(['--store', db.url], { env: { CR_NOW: NOW } })));
   }, 60_000);
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
@@ -29,7 +29,7 @@ describe('several cr serve on one database', () => {
     await db?.drop();
   });
 
-  const get = (s: CrServe, key: string, path = '/intelligence/learnings') => fetch(`${s.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  const get = (s: ServeProcess, key: string, path = '/intelligence/learnings') => fetch(`${s.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
 
   it('answers exactly 1,000 of 1,100 requests of one key spread over three servers, and refuses 100 with 429', async () => {
     const { key } = await createApiKey(store, { role: 'viewer', websiteId: IDS.W1 });
@@ -66,7 +66,7 @@ describe('several cr serve on one database', () => {
 
   it('reads through one server what another just wrote', async () => {
     const at = '2025-07-01T09:00:00.000Z';
-    const res = await fetch(`${servers[0]!.url}/social/posts/${IDS.postDraft}/schedule`, {
+    const res = await fetch(`${servers[0]!.baseUrl}/social/posts/${IDS.postDraft}/schedule`, {
       method: 'POST',
       headers: { authorization: `Bearer ${KEYS.editorW1}`, 'content-type': 'application/json' },
       body: JSON.stringify({ scheduled_at: at }),
@@ -76,7 +76,7 @@ describe('several cr serve on one database', () => {
     expect(post?.status).toBe('scheduled');
     expect(post?.scheduledAt).toBe(at);
     // The same post scheduled again through another server finds it scheduled (no stale copy).
-    const again = await fetch(`${servers[2]!.url}/social/posts/${IDS.postDraft}/schedule`, {
+    const again = await fetch(`${servers[2]!.baseUrl}/social/posts/${IDS.postDraft}/schedule`, {
       method: 'POST',
       headers: { authorization: `Bearer ${KEYS.editorW1}`, 'content-type': 'application/json' },
       body: JSON.stringify({ scheduled_at: at }),
