@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { LocalError, EXIT } from '../errors.js';
+import { LocalError, UsageError, EXIT } from '../errors.js';
 import { asCliError } from './errors.js';
 import type { ApiStore } from '../server/store/api-store.js';
 import type { StoreData } from '../server/store/schema.js';
@@ -161,6 +161,14 @@ export async function startEmbedded(host: EmbeddedHost, opts: EmbedOptions = {})
   host.now(); // a bad CR_NOW is a usage error before anything starts, not a 500 later
   const [{ defaultStorePath }, { withStoreLock, adStorePath }] = await Promise.all([import('../server/store/store-path.js'), import('./lock-wait.js')]);
   const storePath = defaultStorePath(host.env);
+  const { isDatabaseUrl } = await import('../server/store-pg/url.js');
+  if (isDatabaseUrl(storePath)) {
+    // --local keeps its own key beside a store file; a shared database is served, not embedded (docs/shared-sandbox.md).
+    throw new UsageError(
+      '--local runs over a store file, and CR_STORE names a postgres:// database',
+      'serve it with `cr serve --store postgres://…` and point CR_BASE_URL at that server, or unset CR_STORE for --local',
+    );
+  }
   const { unsafeStoreFolder } = await import('./serve-ad.js');
   // Both folders: the key file sits beside the path given, the lock and advertisement beside
   // the store's target when the path is a symlink.

@@ -4,6 +4,7 @@ import { IDS, KEYS, NOW, startFixtureServer } from './helpers.js';
 import type { ReqOptions } from './helpers.js';
 import { startInProcessFixture } from './in-process-fixture.js';
 import { startHonoFixture } from './hono-fixture.js';
+import { startPgFixture } from './pg-fixture.js';
 import type { FixtureTarget } from './in-process-fixture.js';
 
 /**
@@ -12,7 +13,21 @@ import type { FixtureTarget } from './in-process-fixture.js';
  * pipeline (src/server/pipeline.ts): HTTP (127.0.0.1:0), --local's in-process carrier, and the
  * Hono app's Fetch handler, which must answer every row the same way.
  */
-const carriers = { HTTP: startFixtureServer, 'in-process (--local)': startInProcessFixture, 'Hono app (Fetch)': startHonoFixture };
+const carriers = {
+  HTTP: startFixtureServer,
+  'in-process (--local)': startInProcessFixture,
+  'Hono app (Fetch)': startHonoFixture,
+  'HTTP over PostgreSQL': startPgFixture,
+};
+
+const onDatabase = (srv: FixtureTarget) => srv.path.startsWith('postgres://');
+
+/** A collection as stored: the store file after a fold, or the database's rows. */
+async function persisted(srv: FixtureTarget, collection: 'ad_creatives' | 'social_posts'): Promise<any[]> {
+  if (onDatabase(srv)) return [...(await srv.core.store.snapshot())[collection]];
+  await srv.store.compact(); // fold the journal into the store file
+  return JSON.parse(await readFile(srv.path, 'utf8'))[collection];
+}
 
 const V = '/api/v1';
 const adBody = { ad_format: 'single_image', name: 'Summer creative', destination_url: 'https://acme.example/landing' };
@@ -321,8 +336,9 @@ describe.each(Object.keys(carriers) as (keyof typeof carriers)[])('over %s', (ca
     });
 
     it('anything unexpected → 500 Internal error with no internals', async () => {
-      const original = srv.store.list.bind(srv.store);
-      (srv.store as any).list = () => {
+      const store = srv.core.store as any;
+      const original = store.crmAgents;
+      store.crmAgents = () => {
         throw new Error('secret internal detail /home/x/store.ts');
       };
       try {
@@ -333,7 +349,7 @@ describe.each(Object.keys(carriers) as (keyof typeof carriers)[])('over %s', (ca
         expect(res.text).not.toContain('secret');
         expect(res.headers['x-ratelimit-limit']).toBe('1000');
       } finally {
-        (srv.store as any).list = original;
+        store.crmAgents = original;
       }
     });
 
@@ -373,7 +389,7 @@ describe.each(Object.keys(carriers) as (keyof typeof carriers)[])('over %s', (ca
 
   describe('decisions §2: authentication, scope, roles', () => {
     it('the store holds only sha256 of keys, never a plain key', async () => {
-      const text = await readFile(srv.path, 'utf8');
+      const text = onDatabase(srv) ? JSON.stringify(await srv.core.store.snapshot()) : await readFile(srv.path, 'utf8');
       for (const k of Object.values(KEYS)) expect(text).not.toContain(k);
       const { createHash } = await import('node:crypto');
       expect(text).toContain(createHash('sha256').update(KEYS.editorW1).digest('hex'));
@@ -534,8 +550,7 @@ describe.each(Object.keys(carriers) as (keyof typeof carriers)[])('over %s', (ca
       });
       expect(d.id).toMatch(/^[0-9a-f-]{36}$/);
       for (const leaked of ['websiteId', 'headline', 'description', 'productLineId', 'extra_field']) expect(d).not.toHaveProperty(leaked);
-      await srv.store.compact(); // fold the journal into the store file
-      const stored = JSON.parse(await readFile(srv.path, 'utf8')).ad_creatives.find((c: any) => c.id === d.id);
+      const stored = (await persisted(srv, 'ad_creatives')).find((c: any) => c.id === d.id);
       expect(stored).toMatchObject({ websiteId: IDS.W1, headline: 'H', description: 'D' });
     });
 
@@ -624,8 +639,7 @@ describe.each(Object.keys(carriers) as (keyof typeof carriers)[])('over %s', (ca
       expect(again.json.data).toEqual({ id: IDS.postDraft, status: 'scheduled', scheduledAt: '2025-06-21T10:00:00Z' });
       const resched = await srv.req('POST', `${V}/social/posts/${IDS.postScheduled}/schedule`, { key: KEYS.editorW1, body: { scheduled_at: future } });
       expect(resched.json.data.status).toBe('scheduled');
-      await srv.store.compact(); // fold the journal into the store file
-      const stored = JSON.parse(await readFile(srv.path, 'utf8')).social_posts.find((p: any) => p.id === IDS.postDraft);
+      const stored = (await persisted(srv, 'social_posts')).find((p: any) => p.id === IDS.postDraft);
       expect(stored).toMatchObject({ status: 'scheduled', scheduledAt: '2025-06-21T10:00:00Z', updatedAt: '2025-06-15T12:00:00.000Z' });
     });
 

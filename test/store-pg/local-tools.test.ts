@@ -1,14 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/run-cli.js';
 import { tempDir, cleanupTempDirs } from '../helpers/tmp.js';
-import { FIXTURE } from '../server/helpers.js';
+import { FIXTURE, IDS } from '../server/helpers.js';
 import { freshDatabase } from '../helpers/postgres.js';
 import { readStore } from '../../src/local/read-store.js';
 
-/** `cr local copy` between a JSON file and PostgreSQL (docs/shared-sandbox.md), and restore's refusal. */
-describe('cr local copy', () => {
+/** The local tool set on a postgres:// store (docs/shared-sandbox.md): copy, keys, seed, export; restore's and --local's refusals. */
+describe('cr local on PostgreSQL', () => {
   const drops: (() => Promise<void>)[] = [];
   afterAll(async () => {
     for (const d of drops) await d();
@@ -57,5 +57,40 @@ describe('cr local copy', () => {
     const r = await runCli(['local', 'restore', '--store', db.url]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("PostgreSQL's own backups");
+  });
+
+  it('makes, lists and revokes keys, seeds and exports, on the database directly', async () => {
+    const dir = tempDir('cr-pg-tools-');
+    const source = join(dir, 'store.json');
+    copyFileSync(FIXTURE, source);
+    const db = await freshDatabase();
+    drops.push(db.drop);
+    expect((await runCli(['local', 'copy', '--from', source, '--to', db.url])).exitCode).toBe(0);
+    const made = await runCli(['local', 'keys', 'create', '--role', 'viewer', '--website', IDS.W1, '--store', db.url, '--json']);
+    expect(made.exitCode, made.stderr).toBe(0);
+    const key = JSON.parse(made.stdout) as { id: string; key: string };
+    expect(key.key).toMatch(/^cr_[0-9a-f]{40}$/);
+    const listed = await runCli(['local', 'keys', 'list', '--store', db.url, '--json']);
+    expect((JSON.parse(listed.stdout) as { id: string }[]).map((k) => k.id)).toContain(key.id);
+    expect(listed.stdout).not.toContain(key.key);
+    expect((await runCli(['local', 'keys', 'revoke', key.id, '--store', db.url])).exitCode).toBe(0);
+    const exported = await runCli(['local', 'export', '--store', db.url, '--only', 'api_keys']);
+    expect(exported.exitCode, exported.stderr).toBe(0);
+    const revoked = (JSON.parse(exported.stdout) as { api_keys: { id: string; revoked_at: string | null }[] }).api_keys.find((k) => k.id === key.id);
+    expect(revoked?.revoked_at).toBeTruthy();
+    const fixtures = join(dir, 'seed.json');
+    writeFileSync(fixtures, JSON.stringify({ users: [{ id: 'u-seeded', email: 'seeded@example.com', name: 'Seeded' }] }));
+    const seeded = await runCli(['local', 'seed', fixtures, '--store', db.url]);
+    expect(seeded.exitCode, seeded.stderr).toBe(0);
+    const users = JSON.parse((await runCli(['local', 'export', '--store', db.url, '--only', 'users'])).stdout) as { users: { id: string }[] };
+    expect(users.users.map((u) => u.id)).toContain('u-seeded');
+  });
+
+  it('refuses --local over a postgres:// CR_STORE, naming what to do', async () => {
+    const db = await freshDatabase();
+    drops.push(db.drop);
+    const r = await runCli(['finance', 'summary', '--local'], { env: { CR_STORE: db.url } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('cr serve --store postgres://');
   });
 });
