@@ -14,7 +14,14 @@ import { ROOT } from './imports.js';
  * match it. Build output (`dist/`) and paths a command creates at run time are not cited here.
  */
 
-const DOC_FILES = ['README.md', 'CONTRIBUTING.md', 'test/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const DOC_FILES = [
+  'README.md',
+  'CONTRIBUTING.md',
+  'test/README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const CODE_DIRS = ['src', 'commands', 'scripts', 'test', 'bench', 'bin'];
 const CODE_EXT = /\.(?:ts|mts|cts|js|mjs|cjs)$/;
 
@@ -70,7 +77,12 @@ function exists(path: string): boolean {
   if (!clean.includes('*')) return existsSync(join(ROOT, clean));
   const dir = dirname(clean);
   if (dir.includes('*') || !existsSync(join(ROOT, dir))) return false;
-  const glob = new RegExp(`^${clean.slice(dir.length + 1).replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+  const glob = new RegExp(
+    `^${clean
+      .slice(dir.length + 1)
+      .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')}$`,
+  );
   return readdirSync(join(ROOT, dir)).some((f) => glob.test(f));
 }
 
@@ -110,10 +122,7 @@ describe('cited paths', () => {
   });
 
   it('finds a stale citation (the check can fail)', () => {
-    expect(missing('src/x.ts', ['// see test/core/startup.test.ts and DESIGN.md, src/server/*.ts'], false)).toEqual([
-      'src/x.ts: test/core/startup.test.ts',
-      'src/x.ts: DESIGN.md',
-    ]);
+    expect(missing('src/x.ts', ['// see test/core/startup.test.ts and DESIGN.md, src/server/*.ts'], false)).toEqual(['src/x.ts: test/core/startup.test.ts', 'src/x.ts: DESIGN.md']);
     expect(missing('docs/x.md', ['[a](store-format.md#where) [b](../README.md) [c](gone.md)'], true)).toEqual(['docs/x.md: gone.md']);
   });
 });

@@ -69,7 +69,11 @@ describe('docs/output.md "For scripts"', () => {
 
 describe('README "First steps in a script"', () => {
   it('shows --json, --jq, --jsonl, -q and cr api', () => {
-    for (const part of ['--json', '--jq', '--jsonl', '-q', 'cr api']) expect(firstSteps.some((l) => l.includes(part)), part).toBe(true);
+    for (const part of ['--json', '--jq', '--jsonl', '-q', 'cr api'])
+      expect(
+        firstSteps.some((l) => l.includes(part)),
+        part,
+      ).toBe(true);
   });
 
   it.each(firstSteps)('%s', async (line) => {
