@@ -76,7 +76,7 @@ export async function rootProgram(): Promise<Command> {
       .showSuggestionAfterError(true)
       .addHelpText(
         'after',
-        "\nRun `cr <command> --help` for a command's flags and examples.\nHelp topics: `cr help environment`, `cr help exit-codes`, `cr help formatting`.\nDocs: README.md (quick start, profiles, exit codes).",
+        "\nRun `cr <command> --help` for a command's flags and examples.\nHelp topics: `cr help environment`, `cr help exit-codes`, `cr help formatting`.\nDocs: README.md (quick start), docs/commands.md, docs/output.md, docs/exit-codes.md.",
       )
   );
 }

@@ -1,6 +1,6 @@
 /**
  * `cr help environment`, `cr help exit-codes`, `cr help formatting`: what a command's help
- * does not say (docs/cli-contract.md "Help"). Loaded only when asked for.
+ * does not say (docs/cli-contract.md "At a terminal", help). Loaded only when asked for.
  */
 export const TOPICS: Record<string, string> = {
   environment: `Environment variables
@@ -29,13 +29,14 @@ A profile named with --profile is a flag: its own key beats CR_API_KEY.
   3    not authenticated: a 401, or no key configured
   4    permission: a 403
   5    not found: a 404
-  6    invalid request: a 400, 409, 413 or 415
+  6    invalid request: a 400, 409, 413, 415 or 422
   7    rate limited: a 429; the message says when to retry
   8    network or server: unreachable, time-out (TIMEOUT), TLS, or a 5xx after retries
+  78   the local store file is damaged (STORE_INVALID); cr local restore brings a backup back
   130  interrupted
 
 An error is one line on standard error, "error: <message> (<CODE>)"; with --json it is
-one JSON line, {"error": ..., "code": ..., "status": ...}.
+one JSON line, {"error": ..., "code": ..., "status": ...}. More: docs/exit-codes.md.
 `,
   formatting: `Output formats
 

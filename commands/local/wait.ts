@@ -11,7 +11,7 @@ const DEFAULT_WAIT_SECONDS = 30;
 
 /**
  * `cr local wait --url-file FILE`: the other half of `cr serve --url-file` in a CI script
- * (README "Local mode", the CI recipe). Returns once the URL in FILE answers, and prints it,
+ * (docs/local-server.md, the CI recipe). Returns once the URL in FILE answers, and prints it,
  * so `CR_BASE_URL=$(cr local wait …)` can never read an empty file or a server still starting.
  */
 export const waitCommand = (ctx: Context) =>

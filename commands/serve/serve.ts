@@ -50,7 +50,7 @@ export const serveCommand = (ctx: Context) =>
       .option('--max-connections <n>', 'open connections at most; more are closed at once', intArg('--max-connections', 1), 1024)
       .option(
         '--faults <spec>',
-        'inject faults for testing scripts, e.g. "scheduleSocialPost:status=503,rate=0.2;*:latency=50ms"; never on /api/v1/openapi.json, which cr local wait polls (README: Fault injection)',
+        'inject faults for testing scripts, e.g. "scheduleSocialPost:status=503,rate=0.2;*:latency=50ms"; never on /api/v1/openapi.json, which cr local wait polls (docs/fault-injection.md)',
       )
       .option('--seed <n>', 'seed of the --faults draws (default: random, printed)', intArg('--seed', 0))
       .option('--url-file <file>', 'write the base URL to this file once listening (whole, never half-written); removed on exit')
@@ -72,7 +72,7 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   // A log reader that goes away (`cr serve 2>&1 | head`) must not stop the server (docs/api-decisions.md §9).
   const { ignoreClosedProcessOutput } = await import('../../src/server/log-text.js');
   ignoreClosedProcessOutput();
-  // A file left by an earlier run must not be taken for this server's URL (README, CI recipe).
+  // A file left by an earlier run must not be taken for this server's URL (docs/local-server.md, the CI recipe).
   if (o.urlFile) removeEarlierUrlFile(o.urlFile);
   let server;
   try {
@@ -143,7 +143,7 @@ async function faultPlan(ctx: Context, spec: string, seed?: number) {
     ctx.notice(`cr serve: injecting faults (${plan.rules.length} rule${plan.rules.length === 1 ? '' : 's'}, --seed ${chosen})`);
     return plan;
   } catch (err) {
-    if (err instanceof FaultSpecError) throw new UsageError(`--faults: ${err.message}`, 'see README.md, "Fault injection"');
+    if (err instanceof FaultSpecError) throw new UsageError(`--faults: ${err.message}`, 'see docs/fault-injection.md');
     throw err;
   }
 }

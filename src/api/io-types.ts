@@ -1,7 +1,7 @@
 /**
  * Request and handler types of each operation, derived from the endpoint table's zod
  * schemas. Type-only (nothing here exists at run time), so the CLI can type its calls with
- * `import type` and still never load zod (DESIGN.md, start-up).
+ * `import type` and still never load zod (CONTRIBUTING.md, "How `cr` starts").
  */
 import type { z } from 'zod';
 import type { Endpoints } from './endpoints.js';

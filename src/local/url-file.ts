@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * Small files a running `cr serve` leaves for others: the `--url-file` a CI script waits on
- * (README "Local mode", the CI recipe) and the advertisement beside its store that `--local`
+ * (docs/local-server.md, the CI recipe) and the advertisement beside its store that `--local`
  * reads to talk to it. Each is written whole (temp file in the same folder, then rename), so
  * a reader sees either no file or the complete text, never an empty or half-written one.
  */

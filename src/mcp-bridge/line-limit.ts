@@ -4,7 +4,7 @@ import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 /**
  * The longest line the bridge reads from the agent: the SDK's stdio ReadBuffer default. Past
  * it the SDK's transport closes itself and the bridge would stop answering with stdin still
- * open; instead such a line is dropped here and answered under its id (README "MCP over stdio").
+ * open; instead such a line is dropped here and answered under its id (docs/mcp.md, "MCP over stdio").
  */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
 /** How much of each end of a dropped line is kept to find its id. */

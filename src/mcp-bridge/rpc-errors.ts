@@ -6,7 +6,7 @@ import { HttpFailure, NetworkFailure } from './failures.js';
  * JSON-RPC error codes the bridge answers with when `<base>/mcp` could not answer. They sit
  * in the implementation-defined server range (-32000..-32099) of JSON-RPC 2.0, one per
  * thing an agent can do something about; `data` carries the HTTP status, the API's code and,
- * for 429, when to retry (README "MCP over stdio").
+ * for 429, when to retry (docs/mcp.md, "MCP over stdio").
  */
 export const RPC = {
   /** Network failure or an unexpected HTTP status. */

@@ -11,7 +11,7 @@ import { errorEnvelope } from './errors.js';
  *
  *   --faults 'RULE;RULE;…'      RULE = ROUTE:FAULT[,ATTR…]
  *   ROUTE   `*` (every request), an operationId (`scheduleSocialPost`), or a path glob
- *           under /api/v1, where `*` is one path segment and `**` any number (README.md)
+ *           under /api/v1, where `*` is one path segment and `**` any number (docs/fault-injection.md)
  *   FAULT   status=429|500|503   answer with that error envelope (429 with Retry-After
  *                                and X-RateLimit-* headers, like the real limiter)
  *           latency=DURATION     wait before handling (Toxiproxy latency); jitter=DURATION

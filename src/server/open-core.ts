@@ -46,7 +46,7 @@ export interface OpenCore {
  * Opens the store (created when missing; refused when invalid or held by another server)
  * and builds the request pipeline over it: key, rate limit, role, validation, scope.
  * `cr serve` puts an HTTP listener in front of it (serve.ts); `--local` calls it in-process
- * (src/local/in-process.ts). Both run the same checks.
+ * (src/local/in-process-dispatcher.ts). Both run the same checks.
  */
 export async function openCore(opts: OpenCoreOptions): Promise<OpenCore> {
   if (opts.storePath && isDatabaseUrl(opts.storePath)) {

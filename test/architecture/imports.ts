@@ -30,7 +30,7 @@ export function importsOf(file: string): string[] {
   return [...text.matchAll(SPECIFIER)].map((m) => m[1]!);
 }
 
-/** Relative imports of `file` resolved to repository paths of .ts sources (`./x.js` → `src/x.ts`). */
+/** Relative imports of `file` resolved to repository paths of .ts sources (`./cli.js` imported from src/main.ts → `src/cli.ts`). */
 export function localImportsOf(file: string): string[] {
   return importsOf(file)
     .filter((s) => s.startsWith('.'))

@@ -7,7 +7,7 @@ import { soak } from '../helpers/soak.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 
 /**
- * The README's CI recipe (the fenced block after `<!-- ci-recipe -->`), run as written with
+ * The CI recipe of docs/local-server.md (the fenced block after `<!-- ci-recipe -->`), run as written with
  * bash, several times in a row (3 in `npm test`, 20 in `npm run test:soak`): `cr serve` in the background, then commands against it, must not
  * race (docs/cli-contract.md "Local mode in CI"). Real processes: the race is between two of them. Each run
  * has its own folder, config and store; its trap stops its server before bash exits.
@@ -17,13 +17,13 @@ afterAll(() => cleanupTempDirs());
 const RUNS = soak(3, 20);
 
 function recipe(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const block = /<!-- ci-recipe -->\n```bash\n([\s\S]*?)```/.exec(readme);
-  if (!block) throw new Error('README.md has no ```bash block after <!-- ci-recipe -->');
+  const page = readFileSync(join(ROOT, 'docs', 'local-server.md'), 'utf8');
+  const block = /<!-- ci-recipe -->\n```bash\n([\s\S]*?)```/.exec(page);
+  if (!block) throw new Error('docs/local-server.md has no ```bash block after <!-- ci-recipe -->');
   return block[1]!;
 }
 
-describe('README CI recipe', () => {
+describe('the CI recipe of docs/local-server.md', () => {
   it(`runs as written, ${RUNS} times in a row, each exiting 0 with its server stopped`, { timeout: soak(60_000, 240_000) }, async () => {
     const script = recipe();
     expect(script).toContain('cr serve');

@@ -10,13 +10,20 @@ import { startServer, type RunningServer } from '../../src/server/serve.js';
 import { fixedClock } from '../../src/server/clock.js';
 
 /**
- * The README's "For scripts" examples, run as written by bash (with pipefail) against the
+ * The "For scripts" examples of docs/output.md, run as written by bash (with pipefail) against the
  * real local server: a real shell is the point (pipes, redirection, xargs), so the built
  * CLI runs as `cr` on PATH.
  */
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const section = readme.slice(readme.indexOf('## For scripts'), readme.indexOf('## Exit codes'));
-const examples = (/```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '').split('\n').filter((l) => l.startsWith('cr '));
+/** The `cr` lines of the first sh block after `heading` in `file`. */
+function shLines(file: string, heading: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const at = text.indexOf(heading);
+  if (at < 0) return [];
+  return (/```sh\n([\s\S]*?)```/.exec(text.slice(at))?.[1] ?? '').split('\n').filter((l) => l.startsWith('cr '));
+}
+const examples = shLines('docs/output.md', '## For scripts');
+/** The README's first steps for script writers point to this page; they run the same way. */
+const firstSteps = shLines('README.md', '## First steps in a script');
 
 let server: RunningServer;
 let dir: string;
@@ -35,7 +42,7 @@ afterAll(async () => {
 
 const sh = (line: string) => spawnProcess('bash', ['-c', `set -euo pipefail\n${line}`], { cwd: dir, env });
 
-describe('README "For scripts"', () => {
+describe('docs/output.md "For scripts"', () => {
   it('has one example for each flag', () => {
     for (const flag of ['--jq', '--csv', '--jsonl', '-q', '--paginate', '-H', '--include'])
       expect(
@@ -57,5 +64,22 @@ describe('README "For scripts"', () => {
     if (line.includes('wc -l')) expect(r.stdout.trim()).toBe('450');
     if (line.includes('xargs')) expect(r.stdout.trim().split('\n')).toHaveLength(3);
     if (line.includes('--paginate')) expect(r.stdout).toBe('450');
+  });
+});
+
+describe('README "First steps in a script"', () => {
+  it('shows --json, --jq, --jsonl, -q and cr api', () => {
+    for (const part of ['--json', '--jq', '--jsonl', '-q', 'cr api'])
+      expect(
+        firstSteps.some((l) => l.includes(part)),
+        part,
+      ).toBe(true);
+  });
+
+  it.each(firstSteps)('%s', async (line) => {
+    const r = await sh(line);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.length).toBeGreaterThan(0);
+    if (line.includes('wc -l')) expect(r.stdout.trim()).toBe('450');
   });
 });

@@ -7,7 +7,7 @@ import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
 /**
- * The single executable (README "Single executable"; `npm run build:sea` makes dist/sea/cr),
+ * The single executable (docs/install.md, "Single executable"; `npm run build:sea` makes dist/sea/cr),
  * when CR_TEST_BIN names it (.ci/run does). It runs from a folder of its own, with no
  * node_modules above it, and with an empty PATH: no Node anywhere. Its output is compared
  * byte for byte with `node bin/cr.js` from this checkout.

@@ -5,7 +5,7 @@ import { cleanupTempDirs, tempDir, writeConfig } from '../helpers/tmp.js';
 import { KEYS, startFixtureServer } from '../server/helpers.js';
 
 /**
- * `cr mcp stdio` at the size limits (README "MCP over stdio"): a message larger than the
+ * `cr mcp stdio` at the size limits (docs/mcp.md, "MCP over stdio"): a message larger than the
  * bridge reads (10 MiB a line) is answered with an error under its id and the bridge keeps
  * serving; a call the server refuses as too large (1 MiB, HTTP 413) reaches the agent as the
  * API's 413, not as a dropped connection that "may have been applied". Real local server.

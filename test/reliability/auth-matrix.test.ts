@@ -93,7 +93,7 @@ function expected(c: Case, op: Op): { status: number; envelope: Record<string, u
 
 const snapshot = () => JSON.stringify([srv.store.list('ad_creatives'), srv.store.list('content_listeners'), srv.store.list('social_posts')]);
 
-describe('auth matrix (item 8)', () => {
+describe('auth matrix', () => {
   it('REST: every endpoint × every refused caller gets its documented status, message and code', async () => {
     const before = snapshot();
     let checked = 0;

@@ -7,7 +7,7 @@ import { ensureBuilt, listenerRecord, rng, runBin, spawnServe } from './durabili
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
 /**
- * Backups and recovery (reliability item 2): every snapshot rewrite keeps the previous two
+ * Backups and recovery (docs/reliability.md): every snapshot rewrite keeps the previous two
  * as <store>.bak.1 / .bak.2; a damaged store file (empty, NUL-filled, truncated at a random
  * offset, one flipped bit) is refused at start with exit 78 and a message naming the file,
  * the problem and the newest valid backup, and is left byte-identical; `cr local restore`

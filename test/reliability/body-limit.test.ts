@@ -48,7 +48,7 @@ const ROUTES: WriteRoute[] = [
 
 const state = () => JSON.stringify([srv.store.list('ad_creatives'), srv.store.list('content_listeners'), srv.store.list('social_posts')]);
 
-describe('body limit (item 7)', () => {
+describe('body limit', () => {
   for (const chunked of [false, true]) {
     it(`1 MiB + 1 byte ${chunked ? 'chunked (no Content-Length)' : 'with Content-Length'}: 413 envelope on every write route and MCP, store unchanged`, async () => {
       const before = state();

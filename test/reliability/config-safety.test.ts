@@ -26,7 +26,7 @@ function freshConfigDir(): string {
 const cr = (args: string[], configDir: string, o: { umask?: string; input?: string } = {}) =>
   runBin(args, { configDir, umask: o.umask, input: o.input, env: { CR_CONFIG_DIR: configDir, HOME: join(configDir, '..') } });
 
-describe('config safety (item 11)', () => {
+describe('config safety', () => {
   for (const umask of ['000', '022']) {
     it(`umask ${umask}: config file 0600 in a 0700 folder, after login and after every later write`, async () => {
       const dir = freshConfigDir();

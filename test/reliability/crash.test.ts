@@ -9,7 +9,7 @@ import { cleanupsAfterAll } from '../helpers/cleanups.js';
 import { soak } from '../helpers/soak.js';
 
 /**
- * Crash safety (reliability item 1): the built server takes 1,000 concurrent creates and is
+ * Crash safety (docs/reliability.md): the built server takes 1,000 concurrent creates and is
  * killed with SIGKILL at a random moment, 20 times over the same store (5 in `npm test`,
  * 20 in `npm run test:soak`). After each kill the store loads, every create answered 200 is
  * there, and every record validates.

@@ -12,7 +12,7 @@ import { IDS, KEYS, fixtureStore, startFixtureServer } from '../server/helpers.j
 import type { TestServer } from '../server/helpers.js';
 
 /**
- * Disk full and write errors (reliability item 3), injected through the store's fs layer:
+ * Disk full and write errors (docs/reliability.md), injected through the store's fs layer:
  * ENOSPC/EIO on the journal append, on its fsync, on the snapshot's temp file and on the
  * snapshot rename. An unjournaled write answers the 503 envelope; the store file is intact,
  * no temp file is left, and the next write succeeds once the fault clears.

@@ -63,7 +63,7 @@ const foreignOrigins = () => [
   'chrome-extension://abcdef',
 ];
 
-describe('DNS rebinding (item 13)', () => {
+describe('DNS rebinding', () => {
   it('a foreign Host gets the 403 envelope on every route, even with a valid admin key', async () => {
     const before = JSON.stringify(srv.store.list('content_listeners'));
     let n = 0;
@@ -111,7 +111,7 @@ describe('DNS rebinding (item 13)', () => {
   });
 });
 
-describe('cr serve binds loopback only (item 13)', () => {
+describe('cr serve binds loopback only', () => {
   beforeAll(async () => {
     await ensureBuilt();
   }, 120_000);

@@ -55,7 +55,7 @@ const tryConnect = (port: number) =>
     s.on('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED' ? 'refused' : (e.code ?? 'error')));
   });
 
-describe('graceful stop (item 12)', () => {
+describe('graceful stop', () => {
   beforeAll(async () => {
     await ensureBuilt();
   }, 120_000);

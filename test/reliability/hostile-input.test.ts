@@ -368,7 +368,7 @@ const settledRss = async () => {
 
 const protoSnapshot = () => JSON.stringify([Object.prototype, Array.prototype, Function.prototype, String.prototype].map((p) => Object.getOwnPropertyNames(p).sort()));
 
-describe('hostile input (item 6)', () => {
+describe('hostile input', () => {
   it(`${RUNS} generated hostile requests: no 5xx, every answer an envelope (or JSON-RPC on /mcp), no prototype pollution, bounded memory`, async () => {
     const samples = fc.sample(hostile, { numRuns: RUNS, seed: SEED });
     const protoBefore = protoSnapshot();

@@ -34,7 +34,7 @@ function filesUnder(dir: string): string[] {
   return out;
 }
 
-describe('keys never leak (item 9)', () => {
+describe('keys never leak', () => {
   beforeAll(async () => {
     await ensureBuilt();
   }, 120_000);

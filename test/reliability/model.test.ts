@@ -12,7 +12,7 @@ import { listenerRecord } from './durability-helpers.js';
 import { soak } from '../helpers/soak.js';
 
 /**
- * Model-based test of the store (reliability item 5): random sequences of creates (listeners,
+ * Model-based test of the store (docs/reliability.md): random sequences of creates (listeners,
  * ads, bursts that share a group commit), schedules (patches), clean restarts, forced folds
  * and crashes (the store dropped without close: with a torn journal tail, with a write in
  * flight, with a fold cut between the snapshot rename and the journal reset). After every

@@ -6,7 +6,7 @@ import { ensureBuilt, runBin, spawnServe } from './durability-helpers.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 
 /**
- * One writer per store (reliability item 4): while `cr serve` holds a store, a second
+ * One writer per store (docs/reliability.md): while `cr serve` holds a store, a second
  * `cr serve` on it exits non-zero at once (it does not wait for the lock: a 5 s process
  * timeout would show it), saying who holds it, and `cr local keys create` goes through the
  * server; after the holder is SIGKILLed its stale lock is taken over by the next server. The

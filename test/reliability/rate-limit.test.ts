@@ -17,7 +17,7 @@ const RATE_LIMITED = { success: false, error: 'Rate limit exceeded', code: 'RATE
 
 afterAll(() => cleanupTempDirs());
 
-describe('rate limit in-process (item 10)', () => {
+describe('rate limit in-process', () => {
   it('default limit: 1,000 pass, the 1,001st gets 429 with Retry-After: 3600; other keys unaffected', async () => {
     const srv = await startFixtureServer(); // no rateLimit option: the default
     const client = keepAliveClient(srv.url, 8);
@@ -83,7 +83,7 @@ describe('rate limit in-process (item 10)', () => {
   });
 });
 
-describe('rate limit across restarts of cr serve (item 10)', () => {
+describe('rate limit across restarts of cr serve', () => {
   beforeAll(async () => {
     await ensureBuilt();
   }, 120_000);

@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the security and limits tests (docs/reliability.md, items 6–13): the
+ * Shared pieces of the security and limits tests (docs/reliability.md, "Requests: input, limits and keys"): the
  * operations with a valid request each, a keep-alive HTTP client, raw sockets, MCP calls and
  * `cr serve` processes over any store path (test/helpers/serve.ts).
  */

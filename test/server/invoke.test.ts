@@ -76,9 +76,18 @@ describe('invoke: the pipeline shared by REST and MCP', () => {
 });
 
 describe('docs/store-format.md', () => {
-  it('embeds exactly the test fixture', async () => {
-    const doc = await readFile(fileURLToPath(new URL('../../docs/store-format.md', import.meta.url)), 'utf8');
-    const block = /```json\n([\s\S]*?)```/.exec(doc)![1]!;
-    expect(JSON.parse(block)).toEqual(JSON.parse(await readFile(FIXTURE, 'utf8')));
+  it('links, as its complete example, the fixture these tests load as a store', async () => {
+    const docUrl = new URL('../../docs/store-format.md', import.meta.url);
+    const doc = await readFile(fileURLToPath(docUrl), 'utf8');
+    const example = doc.slice(doc.indexOf('## Complete example'));
+    const target = /\]\(([^)]+\.json)\)/.exec(example)?.[1];
+    expect(target && fileURLToPath(new URL(target, docUrl))).toBe(FIXTURE);
+    // What the page says of it: the Acme keys see Acme Studio at an MRR of 20833 cents, and four invoice alerts, one overdue.
+    const core = createCore({ store: await load(), clock: fixedClock(NOW), limits: { rateLimit: 10 } });
+    const r = await core.invoke('getFinanceSummary', { headers: { authorization: `Bearer ${KEYS.adminW1}` } });
+    expect(example).toContain('MRR of 208.33');
+    const data = (r.body as { data: { summaries: { entity: { name: string }; activeMrr: number }[]; invoiceAlerts: { isOverdue: boolean }[] } }).data;
+    expect(data.summaries.find((s) => s.entity.name === 'Acme Studio')?.activeMrr).toBe(20833);
+    expect(data.invoiceAlerts.map((a) => a.isOverdue).sort()).toEqual([false, false, false, true]);
   });
 });

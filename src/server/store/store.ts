@@ -17,7 +17,7 @@ import { StoreError } from './errors.js';
 import { safeJsonParse } from '../json.js';
 
 // What the server and the CLI use of the store, from one module; each concern has its own
-// file beside this one (DESIGN.md, src/server/store/).
+// file beside this one in src/server/store/ (docs/store-format.md, "Durability").
 export { StoreError, StoreFullError, StoreUnavailableError } from './errors.js';
 export { StoreLockedError } from './lock.js';
 export { parseStoreText, parseStoreBuffer, serialize } from './snapshot.js';
