@@ -118,11 +118,19 @@ export async function buildProgram(ctx: Context, argv: string[], all = false): P
     });
     checkScriptFlags(action, ctx.globals);
     // website_id is a uuid in every schema that takes it (src/api/schemas/common.ts): checked before anything is sent.
-    if (ctx.globals.website !== undefined) checkUuid('--website', ctx.globals.website);
+    // A local store's own ids are what its fixtures say (docs/fixtures.md): `cr local …` looks them up as given.
+    if (ctx.globals.website !== undefined && !isLocalStoreCommand(action)) checkUuid('--website', ctx.globals.website);
     if (ctx.globals.jq !== undefined) await (await import('./render/jq.js')).checkJq(ctx.globals.jq);
   });
   configureTree(program, ctx);
   return program;
+}
+
+/** `cr local …`: commands on a local store, whose ids are the store's own, not the API's uuids. */
+function isLocalStoreCommand(cmd: Command): boolean {
+  let top = cmd;
+  while (top.parent?.parent) top = top.parent;
+  return top.name() === 'local';
 }
 
 /** exitOverride and quiet output on every command, so usage errors reach one handler. */

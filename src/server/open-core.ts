@@ -1,46 +1,16 @@
 import { resolve } from 'node:path';
 import { createCore } from './core.js';
-import type { ServerCore } from './core-types.js';
 import { clockFromEnv, realClock } from './clock.js';
-import type { Clock, RealClock } from './clock.js';
-import type { Store, OpenStoreOptions } from './store/store.js';
+import type { OpenStoreOptions } from './store/store.js';
+import type { OpenCore, OpenCoreOptions } from './open-core-types.js';
 import { JsonStore } from './store/json-store.js';
-import type { StoreFs } from './store/fs-layer.js';
 import { collectLoadGarbage } from './memory.js';
 import { RateLimiter } from './rate-limit.js';
 import { errorSummary, logSafe } from './log-text.js';
 import { defaultStorePath, resolveStorePath } from './store/store-path.js';
 import { isDatabaseUrl } from './store-pg/url.js';
 
-/** What the server's request pipeline needs, whatever carries the requests to it. */
-export interface OpenCoreOptions {
-  storePath?: string;
-  rateLimit?: number;
-  /** Business clock; default from CR_NOW, else the system clock. */
-  clock?: Clock;
-  /** Real clock of the rate-limit window (tests only). */
-  realClock?: RealClock;
-  fs?: StoreFs;
-  /** Journal fold thresholds and backups kept (tests; defaults in Store.open). */
-  storeOptions?: Pick<OpenStoreOptions, 'journalMaxBytes' | 'journalMaxRecords' | 'backups' | 'initial' | 'lockTiming'>;
-  /** Size cap of the store in MiB (docs/api-decisions.md §9, `--max-store-mb`; default 256). */
-  maxStoreMb?: number;
-  /** Lines about the store (a fold failing, then working again, the lock lost) and internal errors. */
-  notice: (line: string) => void;
-  onInternalError?: (err: unknown) => void;
-  /** What holds the store's lock, in words ("cr serve", "cr --local"): named to a refused process. */
-  lockLabel?: string;
-}
-
-/** The open store under its lock, its rate limiter, and the pipeline over both. */
-export interface OpenCore {
-  storePath: string;
-  /** The store file itself (its stats and compaction, for tests); none for a database. The pipeline reads `core.store`. */
-  store: Store | undefined;
-  core: ServerCore;
-  /** Flushes the rate-limit counters and the store, and releases the lock. */
-  close(): Promise<void>;
-}
+export type { OpenCore, OpenCoreOptions } from './open-core-types.js';
 
 /**
  * Opens the store (created when missing; refused when invalid or held by another server)

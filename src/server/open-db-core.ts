@@ -2,7 +2,7 @@ import { createCore } from './core.js';
 import { clockFromEnv, realClock } from './clock.js';
 import { RateLimiter } from './rate-limit.js';
 import { errorSummary } from './log-text.js';
-import type { OpenCore, OpenCoreOptions } from './open-core.js';
+import type { OpenCore, OpenCoreOptions } from './open-core-types.js';
 
 /**
  * The request pipeline over a PostgreSQL store (docs/shared-sandbox.md): the same core as

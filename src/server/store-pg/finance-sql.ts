@@ -2,8 +2,14 @@ import { BusinessEntity, RevenueRecord } from '../../api/schemas/finance.js';
 import type { EntitySummary, FinanceSummary, InvoiceAlert } from '../../api/schemas/finance.js';
 import { addDays, daysBetween } from '../compute/finance.js';
 import { pickShape } from '../compute/pick.js';
-import type { CostItemRecord } from '../store/schema.js';
-import type { PgStore } from './pg-store.js';
+import type { CollectionName, CostItemRecord, RecordOf } from '../store/schema.js';
+import type { Sql } from 'postgres';
+
+/** What the summary needs of the PostgreSQL store (pg-store.ts): its connection and its lookups. */
+export interface FinanceSource {
+  readonly sql: Sql;
+  findBy<C extends CollectionName>(collection: C, values: readonly string[]): Promise<RecordOf<C>[]>;
+}
 
 const byName = (a: BusinessEntity, b: BusinessEntity) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
@@ -13,7 +19,7 @@ const byName = (a: BusinessEntity, b: BusinessEntity) => (a.name < b.name ? -1 :
  * (migrations.ts) and two index range scans, so its cost does not grow with the number of
  * revenue records (docs/shared-sandbox.md has the figures).
  */
-export async function pgFinanceSummary(store: PgStore, ownerId: string, today: string, alertDays = 7): Promise<FinanceSummary> {
+export async function pgFinanceSummary(store: FinanceSource, ownerId: string, today: string, alertDays = 7): Promise<FinanceSummary> {
   const sql = store.sql;
   const entities = (await store.findBy('business_entities', [ownerId])).filter((e) => e.owner_id === ownerId).sort(byName);
   const ids = entities.map((e) => e.id);

@@ -1,0 +1,37 @@
+import type { ServerCore } from './core-types.js';
+import type { Clock, RealClock } from './clock.js';
+import type { Store, OpenStoreOptions } from './store/store.js';
+import type { StoreFs } from './store/fs-layer.js';
+
+// The options and result of opening the server's core (open-core.ts), apart so that the
+// database's opener (open-db-core.ts) shares them without an import circle.
+
+/** What the server's request pipeline needs, whatever carries the requests to it. */
+export interface OpenCoreOptions {
+  storePath?: string;
+  rateLimit?: number;
+  /** Business clock; default from CR_NOW, else the system clock. */
+  clock?: Clock;
+  /** Real clock of the rate-limit window (tests only). */
+  realClock?: RealClock;
+  fs?: StoreFs;
+  /** Journal fold thresholds and backups kept (tests; defaults in Store.open). */
+  storeOptions?: Pick<OpenStoreOptions, 'journalMaxBytes' | 'journalMaxRecords' | 'backups' | 'initial' | 'lockTiming'>;
+  /** Size cap of the store in MiB (docs/api-decisions.md §9, `--max-store-mb`; default 256). */
+  maxStoreMb?: number;
+  /** Lines about the store (a fold failing, then working again, the lock lost) and internal errors. */
+  notice: (line: string) => void;
+  onInternalError?: (err: unknown) => void;
+  /** What holds the store's lock, in words ("cr serve", "cr --local"): named to a refused process. */
+  lockLabel?: string;
+}
+
+/** The open store under its lock, its rate limiter, and the pipeline over both. */
+export interface OpenCore {
+  storePath: string;
+  /** The store file itself (its stats and compaction, for tests); none for a database. The pipeline reads `core.store`. */
+  store: Store | undefined;
+  core: ServerCore;
+  /** Flushes the rate-limit counters and the store, and releases the lock. */
+  close(): Promise<void>;
+}
