@@ -1,0 +1,173 @@
+/**
+ * `npm run bench:pg`: the PostgreSQL store's figures (docs/shared-sandbox.md), beside the JSON
+ * file store's on the same machine in the same run:
+ *   - `cr local copy`'s loader (COPY) with BENCH_PG_LOAD revenue records (default 2,000,000);
+ *   - GET /finance/summary p50 with BENCH_PG_SUMMARY revenue records (default 1,000,000);
+ *   - durable POST ads create, 50 writers: over three `cr serve` on one database, and over one
+ *     `cr serve` on a JSON file; every acknowledged id checked in the store afterwards (lost).
+ * Starts a throw-away cluster (scripts/pg-cluster.sh) unless CR_BENCH_PG_URL names a server.
+ * All traffic on 127.0.0.1, bounded in time. Writes its section of docs/benchmarks.md
+ * (between <!-- bench:pg --> markers) unless BENCH_DOC=-.
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, loadavg } from 'node:os';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import { runLoad } from './load.mjs';
+import { generateStore } from './gen-store.mjs';
+
+const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+const env = process.env;
+const LOAD_N = Number(env.BENCH_PG_LOAD ?? 2_000_000);
+const SUMMARY_N = Number(env.BENCH_PG_SUMMARY ?? 1_000_000);
+const WRITE_MS = Number(env.BENCH_PG_WRITE_MS ?? 10_000);
+const DOC = env.BENCH_DOC ?? join(ROOT, 'docs', 'benchmarks.md');
+const { PgStore } = await import(join(ROOT, 'dist/src/server/store-pg/pg-store.js'));
+const { loadInto } = await import(join(ROOT, 'dist/src/server/store-pg/bulk-load.js'));
+
+const dir = mkdtempSync(join(tmpdir(), 'cr-bench-pg-'));
+chmodSync(dir, 0o755);
+const script = join(ROOT, 'scripts', 'pg-cluster.sh');
+const server = env.CR_BENCH_PG_URL ?? execFileSync('bash', [script, 'start', join(dir, 'cluster')], { encoding: 'utf8' }).trim();
+const children = [];
+
+async function database(name) {
+  const admin = postgres(server, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(server);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** A store of `n` revenue records (bench/gen-store.mjs) loaded into a new database; seconds taken by the load. */
+async function loaded(name, n) {
+  const url = await database(name);
+  const made = generateStore(n);
+  const store = await PgStore.open(url, { max: 2 });
+  const t0 = performance.now();
+  await loadInto(store, made.data);
+  const seconds = (performance.now() - t0) / 1000;
+  await store.close();
+  return {
+    url,
+    seconds,
+    key: made.key,
+    websiteId: made.websiteId,
+    records: Object.values(made.data).reduce((s, v) => s + (Array.isArray(v) ? v.length : 0), 0),
+  };
+}
+
+/** `cr serve` over `store` on 127.0.0.1:0; resolves with its origin once it prints its URL. */
+function serve(store) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/cr.js'), 'serve', '--store', store, '--port', '0', '--rate-limit', '100000000'], {
+      env: { PATH: env.PATH, HOME: dir, CR_CONFIG_DIR: join(dir, 'cfg'), NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /^(http:\/\/\S+)\/api\/v1$/m.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.stderr.resume();
+    child.once('exit', (code) => reject(new Error(`cr serve exited ${code}`)));
+  });
+}
+
+const ads = (websiteId) => (i) =>
+  JSON.stringify({
+    website_id: websiteId,
+    name: `bench ad ${i}`,
+    ad_format: 'single_image',
+    destination_url: 'https://example.com/landing',
+    headline: 'H',
+    platform: 'meta',
+  });
+
+/** 50 writers spread over the origins for WRITE_MS; acknowledged ids. */
+async function writes(origins, key, websiteId) {
+  const per = Math.ceil(50 / origins.length);
+  const runs = await Promise.all(
+    origins.map((origin) =>
+      runLoad({
+        origin,
+        path: '/api/v1/content/ads/creatives/create',
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}` },
+        body: ads(websiteId),
+        connections: per,
+        durationMs: WRITE_MS,
+        ackId: (j) => j?.data?.id,
+      }),
+    ),
+  );
+  const ids = runs.flatMap((r) => r.ids).filter(Boolean);
+  return { ids, perSecond: ids.length / (WRITE_MS / 1000) };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const results = { load: LOAD_N, summaryN: SUMMARY_N, loadAvg: loadavg()[0] };
+try {
+  const big = await loaded('cr_bench_load', LOAD_N);
+  results.loadSeconds = big.seconds;
+  results.loadRecords = big.records;
+  console.log(`load: ${big.records} records (${LOAD_N} revenue) in ${big.seconds.toFixed(1)} s`);
+  const admin = postgres(server, { max: 1, onnotice: () => {} });
+  await admin.unsafe('DROP DATABASE IF EXISTS cr_bench_load WITH (FORCE)');
+  await admin.end();
+
+  const s = await loaded('cr_bench_summary', SUMMARY_N);
+  const origins = [await serve(s.url), await serve(s.url), await serve(s.url)];
+  const times = [];
+  for (let i = 0; i < 200; i++) {
+    const t0 = performance.now();
+    const res = await fetch(`${origins[0]}/api/v1/finance/summary`, { headers: { authorization: `Bearer ${s.key}` } });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`summary answered ${res.status}`);
+    times.push(performance.now() - t0);
+  }
+  results.summaryP50 = median(times);
+  console.log(`GET /finance/summary at ${SUMMARY_N}: p50 ${results.summaryP50.toFixed(1)} ms`);
+
+  const pgWrites = await writes(origins, s.key, s.websiteId);
+  const check = await PgStore.open(s.url, { max: 2 });
+  const have = new Set((await check.sql`SELECT id FROM cr_records WHERE collection = 'ad_creatives'`).map((r) => r.id));
+  await check.close();
+  results.pgWrites = pgWrites.perSecond;
+  results.pgLost = pgWrites.ids.filter((id) => !have.has(id)).length;
+  console.log(`POST ads, 50 writers over 3 servers on PostgreSQL: ${pgWrites.perSecond.toFixed(0)}/s, lost ${results.pgLost}`);
+
+  const file = join(dir, 'store.json');
+  const small = generateStore(1000);
+  writeFileSync(file, JSON.stringify(small.data));
+  const jsonOrigin = await serve(file);
+  const jsonWrites = await writes([jsonOrigin], small.key, small.websiteId);
+  results.jsonWrites = jsonWrites.perSecond;
+  console.log(`POST ads, 50 writers over 1 server on a JSON file: ${jsonWrites.perSecond.toFixed(0)}/s`);
+} finally {
+  for (const c of children) c.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  if (!env.CR_BENCH_PG_URL) execFileSync('bash', [script, 'stop', join(dir, 'cluster')]);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const section = `<!-- bench:pg -->
+## PostgreSQL store (\`npm run bench:pg\`, ${new Date().toISOString().slice(0, 10)}, load average ${results.loadAvg.toFixed(1)})
+
+| row | PostgreSQL | JSON file | target |
+|---|---|---|---|
+| load ${LOAD_N.toLocaleString('en')} revenue records (${results.loadRecords.toLocaleString('en')} records in all) with \`cr local copy\`'s loader | ${results.loadSeconds.toFixed(1)} s | cannot hold them (one JSON document) | < 120 s |
+| GET /finance/summary at ${SUMMARY_N.toLocaleString('en')} revenue records, p50 of 200 | ${results.summaryP50.toFixed(1)} ms | – | ≤ 50 ms |
+| durable POST ads create, 50 writers (PostgreSQL: over three servers) | ${results.pgWrites.toFixed(0)}/s, lost ${results.pgLost} | ${results.jsonWrites.toFixed(0)}/s (one server) | ≥ 3,000/s, 0 lost |
+<!-- /bench:pg -->`;
+console.log(section);
+if (DOC !== '-') {
+  const text = readFileSync(DOC, 'utf8');
+  const re = /<!-- bench:pg -->[\s\S]*<!-- \/bench:pg -->/;
+  writeFileSync(DOC, re.test(text) ? text.replace(re, section) : `${text.trimEnd()}\n\n${section}\n`);
+}
