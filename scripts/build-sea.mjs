@@ -78,6 +78,12 @@ const env = { PATH: '', HOME: OUT, CR_CONFIG_DIR: OUT };
 const said = run(BIN, ['--version'], { env }).trim();
 if (said !== version) throw new Error(`scripts/build-sea.mjs: ${BIN} --version said ${JSON.stringify(said)}, not ${version}`);
 const info = JSON.parse(run(BIN, ['version', '--json'], { env }));
+// The embedded caches come from this same Node binary, so a rejected one means the entry runs
+// the bundle under other V8 flags than the training runs did (src/run-bundle.ts, setBundleFlags):
+// a defect of the entry, not of this machine, and every run of the executable would pay for it.
+if (info.startupCache.status === 'rejected') {
+  throw new Error(`scripts/build-sea.mjs: ${BIN} rejects its embedded code cache: src/sea-main.ts must set the V8 flags src/run-bundle.ts sets`);
+}
 if (!info.startupCache.inUse) console.warn(`warning: the single executable does not use its code cache (${info.startupCache.status})`);
 const mb = (statSync(BIN).size / 2 ** 20).toFixed(1);
 console.log(`${BIN}: cr ${version}, Node ${process.version}, ${process.platform}-${process.arch}, ${mb} MiB`);
