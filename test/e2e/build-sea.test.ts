@@ -6,7 +6,7 @@ import { ROOT } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 
 /**
- * `npm run build:sea`'s failures (README "Single executable"): scripts/build-sea.mjs run in a
+ * `npm run build:sea`'s failures (docs/install.md, "Single executable"): scripts/build-sea.mjs run in a
  * copy of this checkout's build (dist/bundle, the sources it bundles, scripts/, and a
  * node_modules of links into this one's), so nothing of the real dist/ is touched. A failure
  * says why in one line, exits 1 and leaves no dist/sea/cr, which before postject runs is a plain
