@@ -11,7 +11,7 @@
 // The result runs on the OS and architecture of the Node that built it (here Linux x64), and
 // needs no Node, npm or node_modules at run time.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -25,7 +25,32 @@ const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const require = createRequire(import.meta.url);
 const jqWeb = join(require.resolve('jq-web/package.json'), '..');
 
-if (!existsSync('dist/bundle/cli.js')) throw new Error('scripts/build-sea.mjs: dist/bundle/cli.js is missing; run `npm run build` first');
+/** A build that cannot go on: one line saying why, exit 1, and no dist/sea/cr left behind. */
+function fail(message) {
+  rmSync(OUT, { recursive: true, force: true });
+  console.error(`scripts/build-sea.mjs: ${message}`);
+  process.exit(1);
+}
+
+// Everything is checked before anything is written: a failed build must not leave a
+// dist/sea/cr behind, least of all a plain copy of Node (what it is before postject runs).
+if (!existsSync('dist/bundle/cli.js')) fail('dist/bundle/cli.js is missing; run `npm run build:sea` (it builds first)');
+// The code caches embedded beside the bundle are V8's, made by the Node that ran `npm run build`
+// (scripts/code-cache.mjs); the executable is this Node. Another Node would reject them on every
+// run, so the two must be the same. scripts/bundle.mjs writes the builder into the launcher.
+const builtBy = /"(v\d+\.\d+\.\d+-[a-z0-9]+)"/.exec(readFileSync('dist/bundle/launch.cjs', 'utf8'))?.[1];
+const thisNode = `${process.version}-${process.arch}`;
+if (builtBy !== thisNode) {
+  fail(
+    `dist/bundle was built with Node ${builtBy ?? '(unknown)'}, not this Node (${thisNode}): run \`npm run build:sea\` with the Node to embed (it rebuilds with that Node)`,
+  );
+}
+let postject;
+try {
+  postject = require.resolve('postject/dist/cli.js');
+} catch {
+  fail('postject is not installed (a devDependency): run `npm install` in the checkout, without --omit=dev');
+}
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 
@@ -63,21 +88,25 @@ function run(file, args, options = {}) {
     return execFileSync(file, args, { ...quiet, ...options });
   } catch (err) {
     process.stderr.write(`${err.stdout ?? ''}${err.stderr ?? ''}`);
-    throw new Error(`scripts/build-sea.mjs: ${file} ${args.join(' ')} failed`);
+    fail(`${file} ${args.join(' ')} failed`);
   }
 }
 
 run(process.execPath, ['--experimental-sea-config', config]);
 copyFileSync(process.execPath, BIN);
 chmodSync(BIN, 0o755);
-run(process.execPath, [require.resolve('postject/dist/cli.js'), BIN, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', FUSE]);
+run(process.execPath, [postject, BIN, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', FUSE]);
 rmSync(blob);
 
 // The executable answers by itself, with nothing of this machine's Node on PATH.
 const env = { PATH: '', HOME: OUT, CR_CONFIG_DIR: OUT };
 const said = run(BIN, ['--version'], { env }).trim();
-if (said !== version) throw new Error(`scripts/build-sea.mjs: ${BIN} --version said ${JSON.stringify(said)}, not ${version}`);
+if (said !== version) fail(`${BIN} --version said ${JSON.stringify(said)}, not ${version}`);
 const info = JSON.parse(run(BIN, ['version', '--json'], { env }));
+// The embedded caches come from this same Node (checked above), so a rejected one means the
+// entry runs the bundle under other V8 flags than the training runs did (src/run-bundle.ts,
+// setBundleFlags): a defect of the entry, and every run of the executable would pay for it.
+if (info.startupCache.status === 'rejected') fail(`${BIN} rejects its embedded code cache: src/sea-main.ts must set the V8 flags src/run-bundle.ts sets`);
 if (!info.startupCache.inUse) console.warn(`warning: the single executable does not use its code cache (${info.startupCache.status})`);
 const mb = (statSync(BIN).size / 2 ** 20).toFixed(1);
 console.log(`${BIN}: cr ${version}, Node ${process.version}, ${process.platform}-${process.arch}, ${mb} MiB`);

@@ -1,5 +1,6 @@
 // Makes the tarball to publish (README "Install"): `npm run build:package` builds, then writes
-// dist/cr-cli-<version>.tgz (or into --destination DIR); `npm publish dist/cr-cli-<version>.tgz`.
+// dist/cr-cli-<version>.tgz (or into --destination DIR); `npm publish ./dist/cr-cli-<version>.tgz`
+// (with the `./`: npm reads `dist/cr-cli-…tgz` as a GitHub repository, owner `dist`).
 //
 // Why not `npm pack` in the checkout: its package.json has a `prepare` script (it builds `cr`
 // after `npm install` in a clone, README "Quick start"), and npm warns on every install of a

@@ -25,17 +25,7 @@ import { recordCodeCache } from './startup-cache.js';
 type BundleFn = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
 
 export function runBundle(): void {
-  // undici parses HTTP with llhttp compiled to WebAssembly. V8 optimises hot wasm in
-  // background threads that process exit must wait for: ~40 ms a run for a CLI making one
-  // or two requests. The baseline compiler alone is plenty for that. Set before compiling:
-  // V8's flags are part of what a code cache must match.
-  setFlagsFromString('--liftoff-only');
-  // V8 checks a code cache's header (version, flags, source length) but, in release builds,
-  // not its body: a cache damaged past the header (a disk fault, a write lost in a crash)
-  // is deserialised and aborts the process ("Fatal error … unreachable code") on every run.
-  // With this flag V8 writes a checksum into each cache it makes and rejects one that does
-  // not match, so a damaged cache only costs a compile (CONTRIBUTING.md, "How cr starts").
-  setFlagsFromString('--verify-snapshot-checksum');
+  setBundleFlags();
   const argv = process.argv.slice(2);
   zodWithoutJit(argv);
   const bundle = join(import.meta.dirname, 'cli.js');
@@ -74,6 +64,26 @@ export function runBundle(): void {
   const mod = { exports: {} as { main?: () => Promise<void> } };
   (script.runInThisContext() as BundleFn)(mod.exports, createRequire(bundle), mod, bundle, dirname(bundle));
   void mod.exports.main!();
+}
+
+/**
+ * The V8 flags the bundle runs under. The build trains the code caches under them
+ * (scripts/code-cache.mjs runs bin/cr.js) and V8 rejects a cache made under other flags, so
+ * every launcher of the bundle (this file, and src/sea-main.ts for the single executable)
+ * sets exactly these, before it compiles the bundle.
+ */
+export function setBundleFlags(): void {
+  // undici parses HTTP with llhttp compiled to WebAssembly. V8 optimises hot wasm in
+  // background threads that process exit must wait for: ~40 ms a run for a CLI making one
+  // or two requests. The baseline compiler alone is plenty for that. Set before compiling:
+  // V8's flags are part of what a code cache must match.
+  setFlagsFromString('--liftoff-only');
+  // V8 checks a code cache's header (version, flags, source length) but, in release builds,
+  // not its body: a cache damaged past the header (a disk fault, a write lost in a crash)
+  // is deserialised and aborts the process ("Fatal error … unreachable code") on every run.
+  // With this flag V8 writes a checksum into each cache it makes and rejects one that does
+  // not match, so a damaged cache only costs a compile (CONTRIBUTING.md, "How cr starts").
+  setFlagsFromString('--verify-snapshot-checksum');
 }
 
 /**

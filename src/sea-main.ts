@@ -1,7 +1,6 @@
 import { getAsset } from 'node:sea';
-import { setFlagsFromString } from 'node:v8';
 import { Script, constants as vmConstants } from 'node:vm';
-import { runsServerCode, zodWithoutJit } from './run-bundle.js';
+import { runsServerCode, setBundleFlags, zodWithoutJit } from './run-bundle.js';
 import { recordCodeCache, startupCache } from './startup-cache.js';
 import { answerVersion } from './version.js';
 
@@ -23,7 +22,7 @@ function main(): void {
   const argv = process.argv.slice(2);
   if (answerVersion(argv, process.stdout)) return;
   // The flags and zod setting run-bundle.ts gives the bundle: the code caches were trained with them.
-  setFlagsFromString('--liftoff-only');
+  setBundleFlags();
   zodWithoutJit(argv);
   // The bundle is ASCII (esbuild charset: 'ascii'), so latin1 reads it exactly.
   const source = Buffer.from(getAsset(BUNDLE_NAME)).toString('latin1');

@@ -54,6 +54,11 @@ export async function posts(ctx: Context, o: PostsOptions): Promise<void> {
         dateColumn('SCHEDULED', (p: SocialPostRecord) => p.scheduledAt, when, { time: true }),
         { header: 'CONTENT', value: (p) => String(p.content).replace(/\s+/g, ' '), max: 50 },
       ],
+      // The store's own field names and full values (as --json prints them).
+      csvColumns: (['id', 'websiteId', 'status', 'scheduledAt', 'content', 'createdAt', 'updatedAt'] as const).map((field) => ({
+        header: field,
+        value: (p: SocialPostRecord) => p[field] ?? null,
+      })),
       empty: 'No posts.',
     },
   );

@@ -43,6 +43,11 @@ export async function websites(ctx: Context, o: { store?: string }): Promise<voi
         { header: 'DOMAIN', value: (w) => String(w.domain) },
         { header: 'AGENCY', kind: 'id', value: (w) => w.agency_id ?? '' },
       ],
+      // The store's own field names (as --json prints them).
+      csvColumns: (['id', 'name', 'domain', 'agency_id', 'owner_id'] as const).map((field) => ({
+        header: field,
+        value: (w: WebsiteRecord) => w[field] ?? null,
+      })),
       empty: 'No websites (cr local seed FILE adds some).',
     },
   );
