@@ -40,6 +40,10 @@ export async function asCliError(err: unknown): Promise<unknown> {
     import('../server/keys.js'),
   ]);
   if (err instanceof StoreError) return new LocalError(err.message, EXIT_BAD_STORE, { cause: err, code: 'STORE_INVALID' });
+  // The PostgreSQL store's (docs/shared-sandbox.md): named, not internal errors; no database client loads for this.
+  if (err instanceof Error && err.name === 'SchemaTooNewError') return new LocalError(err.message, EXIT_BAD_STORE, { cause: err, code: 'STORE_SCHEMA_NEWER' });
+  if (err instanceof Error && (err as { code?: unknown }).code === 'STORE_UNREACHABLE')
+    return new LocalError(err.message, 1, { cause: err, code: 'STORE_UNREACHABLE' });
   if (err instanceof StoreLockedError) return new LocalError(err.message, 1, { cause: err, code: 'STORE_LOCKED' });
   if (err instanceof LockUnreadableError) return new LocalError(err.message, 1, { cause: err, code: 'STORE_LOCK_UNREADABLE' });
   if (err instanceof KeyError) {

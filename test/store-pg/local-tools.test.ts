@@ -93,4 +93,21 @@ describe('cr local on PostgreSQL', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('cr serve --store postgres://');
   });
+
+  it('names an unreachable database, and refuses one whose schema is newer (exit 78), serving nothing', async () => {
+    const gone = await runCli(['serve', '--store', 'postgres://cr:secret@127.0.0.1:9/none', '--port', '0']);
+    expect(gone.exitCode).toBe(1);
+    expect(gone.stderr).toContain('cannot open the store at postgres://cr:***@127.0.0.1:9/none');
+    expect(gone.stderr).not.toContain('secret');
+    const db = await freshDatabase();
+    drops.push(db.drop);
+    expect((await runCli(['local', 'keys', 'list', '--store', db.url])).exitCode).toBe(0); // migrates
+    const { default: postgres } = await import('postgres');
+    const sql = postgres(db.url, { max: 1, onnotice: () => undefined });
+    await sql`INSERT INTO cr_schema (version, what) VALUES (999, 'from the future')`;
+    await sql.end();
+    const newer = await runCli(['serve', '--store', db.url, '--port', '0']);
+    expect(newer.exitCode).toBe(78);
+    expect(newer.stderr).toContain('newer than this cr knows');
+  });
 });

@@ -3,6 +3,7 @@ import { MIGRATION_LOCK_KEY, MIGRATIONS, NEWEST_SCHEMA } from './migrations.js';
 
 /** A database whose schema this server cannot serve (newer than it knows). */
 export class SchemaTooNewError extends Error {
+  override readonly name = 'SchemaTooNewError';
   constructor(readonly found: number) {
     super(`the database's cr schema is version ${found}, newer than this cr knows (${NEWEST_SCHEMA}): upgrade cr on this machine to serve it`);
   }

@@ -6,7 +6,7 @@ import type { ApiStore, FinanceRows, RateWindow, WebsiteIds } from '../store/api
 import type { FinanceSummary } from '../../api/schemas/finance.js';
 import { StoreUnavailableError } from '../store/errors.js';
 import { columnsOf, revenueColumnsOf } from './derive.js';
-import { migrate } from './migrate.js';
+import { migrate, SchemaTooNewError } from './migrate.js';
 import { pgFinanceSummary } from './finance-sql.js';
 
 type Row = Record<string, unknown>;
@@ -58,7 +58,8 @@ export class PgStore implements ApiStore {
       await migrate(sql);
     } catch (err) {
       await Promise.all([sql.end({ timeout: 1 }), rateSql.end({ timeout: 1 })]);
-      throw err;
+      if (err instanceof SchemaTooNewError) throw err;
+      throw new DatabaseUnreachableError(redactUrl(url), err);
     }
     return new PgStore(url, sql, rateSql);
   }
@@ -239,6 +240,15 @@ async function unavailableOnFailure<T>(read: () => Promise<T>): Promise<T> {
     return await read();
   } catch (err) {
     throw new StoreUnavailableError({ cause: err });
+  }
+}
+
+/** The database could not be reached or refused the server (wrong host, port, user, database). */
+export class DatabaseUnreachableError extends Error {
+  readonly code = 'STORE_UNREACHABLE';
+  constructor(location: string, cause: unknown) {
+    const why = (cause as { code?: string; message?: string })?.code ?? (cause as Error)?.message ?? String(cause);
+    super(`cannot open the store at ${location} (${why})`, { cause });
   }
 }
 
