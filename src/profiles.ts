@@ -110,7 +110,7 @@ export class ProfileStore {
 
 /**
  * Makes the config folder (0700) when it is missing and returns true; else checks that
- * nobody else can write it: keys in a shared folder such as /tmp (mode 1777) could be
+ * it is the user's (or root's) and nobody else can write it: keys in a shared folder such as /tmp (mode 1777) could be
  * swapped or read by its other users. Exit 1 with the reason; nothing is changed.
  */
 function prepareFolder(dir: string): boolean {
@@ -120,6 +120,15 @@ function prepareFolder(dir: string): boolean {
   }
   const st = statSync(dir);
   const mode = st.mode & 0o7777;
+  // A folder of another user's is theirs to swap the file in (a base URL of theirs gets the key): refused as ssh does.
+  const me = process.getuid?.();
+  if (me !== undefined && st.uid !== me && st.uid !== 0) {
+    throw new LocalError(
+      `Refusing to store keys in ${dir}: it belongs to another user (uid ${st.uid}); use a folder of your own (CR_CONFIG_DIR)`,
+      1,
+      { code: 'CONFIG_DIR_UNSAFE' },
+    );
+  }
   if (st.mode & 0o022) {
     throw new LocalError(
       `Refusing to store keys in ${dir}: other users can write to it (mode ${mode.toString(8)}); use a folder only you can write (CR_CONFIG_DIR), or run chmod go-w ${dir}`,

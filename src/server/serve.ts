@@ -10,6 +10,7 @@ import { openCore } from './open-core.js';
 import { tableFirstListener } from './node-listener.js';
 import { createPipeline } from './pipeline.js';
 import { receivedAt } from './received-at.js';
+import { normaliseTarget } from './request-target.js';
 import { allowedHostSet } from './host-check.js';
 import type { OpenCoreOptions } from './open-core.js';
 import { mountExtraRoutes } from './extra-routes.js';
@@ -113,13 +114,15 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const onInternalError = opts.onInternalError ?? ((err: unknown) => notice(`cr serve: internal error: ${errorSummary(err)}`));
   // The port first, the store after: a server that cannot listen leaves no store file or
   // journal behind (docs/api-decisions.md §7). Requests that arrive before the store is open wait for it.
-  const s = createServer({ ...SERVER_TIMEOUTS });
+  // No Host is judged by the Host check (request-target.ts), not refused by Node with a bare 400.
+  const s = createServer({ ...SERVER_TIMEOUTS, requireHostHeader: false });
   const connections = manageConnections(s, opts.limits ?? {}, write ?? (() => undefined));
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   let opening: Promise<unknown> = Promise.resolve();
   s.on(
     'request',
     connections.wrap((req, res) => {
+      normaliseTarget(req);
       // Host names are case-insensitive; the Fetch adapter refuses `LOCALHOST:4010` otherwise.
       if (req.headers.host) req.headers.host = req.headers.host.toLowerCase();
       // The log's duration counts from here, injected latency included.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBin } from '../helpers/cli.js';
 import { tempDir, cleanupTempDirs, makeKey } from '../helpers/tmp.js';
@@ -117,4 +117,15 @@ describe('config safety', () => {
     expect(mode(file)).toBe(0o600);
     expect(existsSync(`${file}.lock`)).toBe(false);
   }, 60_000);
+
+  // Only root can give a folder to another user; elsewhere this case cannot be set up.
+  it.runIf(process.getuid?.() === 0)('a config folder that belongs to another user is refused (exit 1), and nothing is written in it', async () => {
+    const dir = freshConfigDir();
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    chownSync(dir, 65534, 65534);
+    const r = await cr(['auth', 'login', '--base-url', BASE, '--with-key', '--no-verify'], dir, { input: makeKey() + '\n' });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/belongs to another user/);
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
 });
