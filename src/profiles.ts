@@ -123,11 +123,9 @@ function prepareFolder(dir: string): boolean {
   // A folder of another user's is theirs to swap the file in (a base URL of theirs gets the key): refused as ssh does.
   const me = process.getuid?.();
   if (me !== undefined && st.uid !== me && st.uid !== 0) {
-    throw new LocalError(
-      `Refusing to store keys in ${dir}: it belongs to another user (uid ${st.uid}); use a folder of your own (CR_CONFIG_DIR)`,
-      1,
-      { code: 'CONFIG_DIR_UNSAFE' },
-    );
+    throw new LocalError(`Refusing to store keys in ${dir}: it belongs to another user (uid ${st.uid}); use a folder of your own (CR_CONFIG_DIR)`, 1, {
+      code: 'CONFIG_DIR_UNSAFE',
+    });
   }
   if (st.mode & 0o022) {
     throw new LocalError(

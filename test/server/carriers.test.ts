@@ -164,7 +164,11 @@ describe('--local answers what cr serve answers', () => {
   it('a throw in the carrier itself (the routes fail to load): 500 with nothing of it, reported once', async () => {
     const reported: unknown[] = [];
     const broken = new InProcessDispatcher(
-      inProcessServer(local.core, () => Promise.reject(new Error('secret internal detail')), (err) => reported.push(err)),
+      inProcessServer(
+        local.core,
+        () => Promise.reject(new Error('secret internal detail')),
+        (err) => reported.push(err),
+      ),
     );
     const res = await broken.request({ origin: IN_PROCESS_ORIGIN, path: `${V}/openapi.json`, method: 'GET' });
     const text = await res.body.text();
