@@ -9,7 +9,7 @@ import type { Store } from './store/store.js';
 import { openCore } from './open-core.js';
 import { tableFirstListener } from './node-listener.js';
 import { createPipeline } from './pipeline.js';
-import { receivedAt } from './received-at.js';
+import { receivedAt, refusedWith } from './received-at.js';
 import { normaliseTarget } from './request-target.js';
 import { allowedHostSet } from './host-check.js';
 import type { OpenCoreOptions } from './open-core.js';
@@ -97,6 +97,8 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', envelopeText('Request timeout', 'BAD_REQUEST')]
         : [400, 'Bad Request', envelopeText('Bad request', 'BAD_REQUEST')];
+  // A connection that ended mid-body (HPE_INVALID_EOF_STATE) is a client gone: its log line stays 499.
+  if (err.code !== 'HPE_INVALID_EOF_STATE') refusedWith.set(socket, status);
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );

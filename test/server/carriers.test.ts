@@ -96,6 +96,22 @@ describe('socket carrier: the request target and Host as RFC 9112 reads them', (
   });
 });
 
+describe('socket carrier: bytes Node refuses mid-body', () => {
+  it('bad chunked framing: the client gets the 400 envelope, and the log line says 400 too (not 499), on table and escaped paths', async () => {
+    for (const path of [`${V}/content/listeners`, `${V}/content/%6cisteners`]) {
+      const count = internal.length;
+      const res = await raw(
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${KEYS.editorW1}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+      );
+      await new Promise((r) => setTimeout(r, 50));
+      expect(res.status, path).toBe(400);
+      expect(res.json, path).toEqual({ success: false, error: 'Bad request', code: 'BAD_REQUEST' });
+      expect(lines.slice(-1)[0], path).toMatch(new RegExp(` POST ${V}/content/listeners 400 `));
+      expect(internal.length, path).toBe(count);
+    }
+  });
+});
+
 describe('every carrier: two Authorization headers are no key, whichever comes first', () => {
   const challenge = 'Bearer realm="cr", error="invalid_token"';
   for (const [first, second] of [
