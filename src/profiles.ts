@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { withFileLock } from './file-lock.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { LocalError } from './errors.js';
@@ -69,28 +70,39 @@ export class ProfileStore {
   }
 
   save(name: string, profile: Profile, makeActive = true): void {
-    const profiles = { ...this.all(), [name]: profile };
-    this.write({ profiles, activeProfile: makeActive ? name : this.activeName() });
+    this.write((now) => ({ profiles: { ...now.all(), [name]: profile }, activeProfile: makeActive ? name : now.activeName() }));
   }
 
   use(name: string): void {
-    this.write({ profiles: this.all(), activeProfile: name });
+    this.write((now) => ({ profiles: now.all(), activeProfile: name }));
   }
 
   remove(name: string): void {
-    const profiles = { ...this.all() };
-    delete profiles[name];
-    const active = this.activeName();
-    this.write({ profiles, activeProfile: active === name ? undefined : active });
+    this.write((now) => {
+      const profiles = { ...now.all() };
+      delete profiles[name];
+      const active = now.activeName();
+      return { profiles, activeProfile: active === name ? undefined : active };
+    });
   }
 
-  private write(next: ConfigShape): void {
+  /**
+   * One change, applied to the file as it is on disk now: another cr (a parallel `cr auth
+   * login --profile other`) may have written since this one read it, and a change made to the
+   * copy read at start would drop that write. The lock (file-lock.ts) makes read, change and
+   * write one step among cr processes.
+   */
+  private write(change: (now: ProfileStore) => ConfigShape): void {
     const created = prepareFolder(this.dir);
-    const { activeProfile: _old, ...rest } = this.file;
-    const file: ConfigFile = { ...rest, profiles: next.profiles, ...(next.activeProfile === undefined ? {} : { activeProfile: next.activeProfile }) };
-    // Whole or not at all (temp file and rename), created 0600 and re-tightened (umask-proof).
-    writeFileAtomic(this.path, `${JSON.stringify(file, undefined, '\t')}\n`, 0o600);
-    this.file = file;
+    withFileLock(`${this.path}.lock`, () => {
+      if (existsSync(this.path)) this.file = readConfigFile(this.path);
+      const next = change(this);
+      const { activeProfile: _old, ...rest } = this.file;
+      const file: ConfigFile = { ...rest, profiles: next.profiles, ...(next.activeProfile === undefined ? {} : { activeProfile: next.activeProfile }) };
+      // Whole or not at all (temp file and rename), created 0600 and re-tightened (umask-proof).
+      writeFileAtomic(this.path, `${JSON.stringify(file, undefined, '\t')}\n`, 0o600);
+      this.file = file;
+    });
     // Only a folder made here is ours to tighten.
     if (created) chmodSync(this.dir, 0o700);
   }
@@ -98,7 +110,7 @@ export class ProfileStore {
 
 /**
  * Makes the config folder (0700) when it is missing and returns true; else checks that
- * nobody else can write it: keys in a shared folder such as /tmp (mode 1777) could be
+ * it is the user's (or root's) and nobody else can write it: keys in a shared folder such as /tmp (mode 1777) could be
  * swapped or read by its other users. Exit 1 with the reason; nothing is changed.
  */
 function prepareFolder(dir: string): boolean {
@@ -108,6 +120,13 @@ function prepareFolder(dir: string): boolean {
   }
   const st = statSync(dir);
   const mode = st.mode & 0o7777;
+  // A folder of another user's is theirs to swap the file in (a base URL of theirs gets the key): refused as ssh does.
+  const me = process.getuid?.();
+  if (me !== undefined && st.uid !== me && st.uid !== 0) {
+    throw new LocalError(`Refusing to store keys in ${dir}: it belongs to another user (uid ${st.uid}); use a folder of your own (CR_CONFIG_DIR)`, 1, {
+      code: 'CONFIG_DIR_UNSAFE',
+    });
+  }
   if (st.mode & 0o022) {
     throw new LocalError(
       `Refusing to store keys in ${dir}: other users can write to it (mode ${mode.toString(8)}); use a folder only you can write (CR_CONFIG_DIR), or run chmod go-w ${dir}`,

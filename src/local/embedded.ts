@@ -113,10 +113,11 @@ async function embed(host: EmbeddedHost, storePath: string, opts: EmbedOptions):
       },
     };
   }
-  const [{ openCore }, { inProcessServer, IN_PROCESS_ORIGIN }, { InProcessDispatcher }] = await Promise.all([
+  const [{ openCore }, { inProcessServer, IN_PROCESS_ORIGIN }, { InProcessDispatcher }, { errorSummary }] = await Promise.all([
     import('../server/open-core.js'),
     import('../server/in-process.js'),
     import('./in-process-dispatcher.js'),
+    import('../server/log-text.js'),
   ]);
   const notice = (line: string) => host.notice(line);
   const { opened, key } = await openLocal(host, storePath, (initial) => openCore({ ...common, notice, storeOptions: { initial } }));
@@ -124,7 +125,8 @@ async function embed(host: EmbeddedHost, storePath: string, opts: EmbedOptions):
     const [{ createApp }, { mountExtraRoutes }] = await Promise.all([import('../server/app.js'), import('../server/extra-routes.js')]);
     return createApp({ store: opened.core.store, core: opened.core, extend: mountExtraRoutes, routesOnly: true });
   };
-  const dispatcher = new InProcessDispatcher(inProcessServer(opened.core, fullApp));
+  const onInternalError = (err: unknown) => notice(`cr: --local: internal error: ${errorSummary(err)}`);
+  const dispatcher = new InProcessDispatcher(inProcessServer(opened.core, fullApp, onInternalError));
   return { baseUrl: `${IN_PROCESS_ORIGIN}/api/v1`, key, dispatcher, close: () => opened.close() };
 }
 

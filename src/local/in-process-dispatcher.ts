@@ -9,7 +9,14 @@ function plainHeaders(headers: Dispatcher.DispatchOptions['headers']): Record<st
   const pairs: [string, unknown][] = [];
   if (Array.isArray(headers)) for (let i = 0; i + 1 < headers.length; i += 2) pairs.push([String(headers[i]), headers[i + 1]]);
   else pairs.push(...Object.entries(headers as Record<string, unknown>));
-  for (const [name, value] of pairs) if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  // A field named twice is both values joined by ", ", as a web Headers and cr serve give it
+  // (src/server/request-target.ts): two Authorization headers are no key, never the last one.
+  for (const [name, value] of pairs) {
+    if (value === undefined) continue;
+    const key = name.toLowerCase();
+    const text = Array.isArray(value) ? value.join(', ') : String(value);
+    out[key] = key in out ? `${out[key]}, ${text}` : text;
+  }
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { receivedAt } from './received-at.js';
+import { receivedAt, refusedWith } from './received-at.js';
 import type { IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
 import type { Context as HonoContext } from 'hono';
@@ -101,6 +101,7 @@ function pipelineMiddleware(pipeline: Pipeline) {
         origin: incoming ? incoming.headers.origin : c.req.header('origin'),
         readBody: () => (incoming ? readIncomingText(incoming) : readBodyText(c.req.raw)),
         clientGone: (err) => uploadAborted(c, err),
+        refusedWith: () => incoming && refusedWith.get(incoming.socket),
         arrivedAt: incoming && receivedAt.get(incoming),
       },
       async () => {

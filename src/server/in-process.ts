@@ -37,8 +37,8 @@ const IN_PROCESS_HOST = 'localhost';
  * another ~20 ms. A request names no Host of its own unless given one (`cr api -H`), and
  * then it is judged like one over HTTP.
  */
-export function inProcessServer(core: ServerCore, routes: () => Promise<FetchApp>): InProcessServer {
-  const pipeline = createPipeline({ core, allowed: allowedHostSet(), onInternalError: () => undefined });
+export function inProcessServer(core: ServerCore, routes: () => Promise<FetchApp>, onInternalError: (err: unknown) => void): InProcessServer {
+  const pipeline = createPipeline({ core, allowed: allowedHostSet(), onInternalError });
   return (req) => {
     const body = req.body ?? '';
     return pipeline(
@@ -59,10 +59,16 @@ export function inProcessServer(core: ServerCore, routes: () => Promise<FetchApp
 }
 
 async function viaApp(app: FetchApp, req: PlainRequest): Promise<PlainAnswer> {
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && req.body !== undefined;
-  const res = await app.fetch(
-    new Request(IN_PROCESS_ORIGIN + req.path, { method: req.method, headers: { host: IN_PROCESS_HOST, ...req.headers }, body: hasBody ? req.body : undefined }),
-  );
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'TRACE' && req.body !== undefined;
+  const init = { method: req.method, headers: { host: IN_PROCESS_HOST, ...req.headers }, body: hasBody ? req.body : undefined };
+  let request: Request;
+  if (req.method === 'TRACE') {
+    // The Fetch Request refuses TRACE; built as a GET that names TRACE, as @hono/node-server
+    // does for cr serve, so the routes answer it the same (405 on a table path).
+    request = new Request(IN_PROCESS_ORIGIN + req.path, { ...init, method: 'GET' });
+    Object.defineProperty(request, 'method', { get: () => 'TRACE' });
+  } else request = new Request(IN_PROCESS_ORIGIN + req.path, init);
+  const res = await app.fetch(request);
   const headers: Record<string, string> = {};
   res.headers.forEach((value, name) => {
     headers[name] = value;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readIncomingText } from './body.js';
 import type { Pipeline } from './pipeline.js';
-import { receivedAt } from './received-at.js';
+import { receivedAt, refusedWith } from './received-at.js';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -37,6 +37,7 @@ export function tableFirstListener(o: TableFirstOptions): Listener {
       origin,
       readBody: () => readIncomingText(req),
       clientGone: (err) => uploadAborted(req, err),
+      refusedWith: () => refusedWith.get(req.socket),
       arrivedAt: receivedAt.get(req),
     });
     if (!pending) return o.fallback(req, res);

@@ -45,6 +45,8 @@ export interface PipelineRequest extends CarriedRequest {
   origin: string | undefined;
   /** Whether an error reading the request is its client going away mid-upload (nothing to answer or report). */
   clientGone?: (err: unknown) => boolean;
+  /** The status the carrier already answered the connection with, when it refused the request's bytes itself. */
+  refusedWith?: () => number | undefined;
   /**
    * When the server took the request (performance.now()), if before the pipeline: `cr serve
    * --faults` latency is waited first, and the log's duration is what the client waited
@@ -93,7 +95,7 @@ export function createPipeline(o: PipelineOptions): Pipeline {
   const finish = (req: PipelineRequest, answer: PipelineAnswer, started: number): PipelineAnswer => {
     answer.headers.date = date();
     if (log) {
-      const status = answer.clientGone ? CLIENT_CLOSED_REQUEST : answer.status;
+      const status = answer.clientGone ? (req.refusedWith?.() ?? CLIENT_CLOSED_REQUEST) : answer.status;
       log({ method: req.method, path: logPath(req.url), status, ms: Math.round(performance.now() - started), keyId: answer.keyId });
     }
     return answer;

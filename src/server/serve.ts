@@ -9,7 +9,8 @@ import type { Store } from './store/store.js';
 import { openCore } from './open-core.js';
 import { tableFirstListener } from './node-listener.js';
 import { createPipeline } from './pipeline.js';
-import { receivedAt } from './received-at.js';
+import { receivedAt, refusedWith } from './received-at.js';
+import { normaliseTarget } from './request-target.js';
 import { allowedHostSet } from './host-check.js';
 import type { OpenCoreOptions } from './open-core.js';
 import { mountExtraRoutes } from './extra-routes.js';
@@ -96,6 +97,8 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', envelopeText('Request timeout', 'BAD_REQUEST')]
         : [400, 'Bad Request', envelopeText('Bad request', 'BAD_REQUEST')];
+  // A connection that ended mid-body (HPE_INVALID_EOF_STATE) is a client gone: its log line stays 499.
+  if (err.code !== 'HPE_INVALID_EOF_STATE') refusedWith.set(socket, status);
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
@@ -113,13 +116,15 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const onInternalError = opts.onInternalError ?? ((err: unknown) => notice(`cr serve: internal error: ${errorSummary(err)}`));
   // The port first, the store after: a server that cannot listen leaves no store file or
   // journal behind (docs/api-decisions.md §7). Requests that arrive before the store is open wait for it.
-  const s = createServer({ ...SERVER_TIMEOUTS });
+  // No Host is judged by the Host check (request-target.ts), not refused by Node with a bare 400.
+  const s = createServer({ ...SERVER_TIMEOUTS, requireHostHeader: false });
   const connections = manageConnections(s, opts.limits ?? {}, write ?? (() => undefined));
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   let opening: Promise<unknown> = Promise.resolve();
   s.on(
     'request',
     connections.wrap((req, res) => {
+      normaliseTarget(req);
       // Host names are case-insensitive; the Fetch adapter refuses `LOCALHOST:4010` otherwise.
       if (req.headers.host) req.headers.host = req.headers.host.toLowerCase();
       // The log's duration counts from here, injected latency included.

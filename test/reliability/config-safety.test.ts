@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBin } from '../helpers/cli.js';
 import { tempDir, cleanupTempDirs, makeKey } from '../helpers/tmp.js';
@@ -99,4 +99,33 @@ describe('config safety', () => {
       }
     });
   }
+
+  it('ten `cr auth login --profile pN` at once: every profile is kept, and keys the file held besides profiles stay', async () => {
+    const dir = freshConfigDir();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, 'config.json');
+    writeFileSync(file, `${JSON.stringify({ profiles: {}, fromNewerCr: { kept: true } })}\n`, { mode: 0o600 });
+    const names = Array.from({ length: 10 }, (_, i) => `p${i}`);
+    const runs = await Promise.all(
+      names.map((name, i) => cr(['auth', 'login', '--profile', name, '--base-url', BASE, '--with-key', '--no-verify'], dir, { input: makeKey('1a2b', `00${i}0`) + '\n' })),
+    );
+    for (const r of runs) expect(r.exitCode, r.stderr).toBe(0);
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    expect(Object.keys(config.profiles).sort()).toEqual(names);
+    expect(config.fromNewerCr).toEqual({ kept: true });
+    expect(names).toContain(config.activeProfile);
+    expect(mode(file)).toBe(0o600);
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  }, 60_000);
+
+  // Only root can give a folder to another user; elsewhere this case cannot be set up.
+  it.runIf(process.getuid?.() === 0)('a config folder that belongs to another user is refused (exit 1), and nothing is written in it', async () => {
+    const dir = freshConfigDir();
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    chownSync(dir, 65534, 65534);
+    const r = await cr(['auth', 'login', '--base-url', BASE, '--with-key', '--no-verify'], dir, { input: makeKey() + '\n' });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/belongs to another user/);
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
 });

@@ -20,7 +20,7 @@ export async function startInProcessFixture(): Promise<FixtureTarget> {
   const s = await fixtureStore();
   const opened = await openCore({ storePath: s.path, clock: fixedClock(NOW), notice: () => {}, onInternalError: () => {} });
   const fullApp = async () => createApp({ store: opened.core.store, core: opened.core, extend: mountExtraRoutes, routesOnly: true, onInternalError: () => {} });
-  const dispatcher = new InProcessDispatcher(inProcessServer(opened.core, fullApp));
+  const dispatcher = new InProcessDispatcher(inProcessServer(opened.core, fullApp, () => {}));
   const req = async (method: string, path: string, o: ReqOptions = {}): Promise<Res> => {
     const headers: Record<string, string> = { ...o.headers };
     if (o.key) headers.authorization = `Bearer ${o.key}`;

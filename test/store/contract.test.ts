@@ -145,6 +145,20 @@ describe.each(implementations)('store contract: $name', (impl) => {
     expect(await store.user('u-lost')).toBeUndefined();
   });
 
+  it('keeps its own copy of what a commit wrote: the caller changing its objects afterwards changes nothing stored', async () => {
+    const { store } = await start();
+    const record = user('u-copy');
+    const patch = { status: 'scheduled' };
+    await store.commit([
+      { op: 'insert', collection: 'users', record },
+      { op: 'patch', collection: 'social_posts', id: IDS.postDraft, patch },
+    ]);
+    record.name = 'changed by the caller';
+    patch.status = 'cancelled';
+    expect((await store.user('u-copy'))?.name).toBe('u-copy');
+    expect((await store.socialPost(IDS.postDraft))?.status).toBe('scheduled');
+  });
+
   it('counts rate-limit hits per key and window, atomically under concurrent hits', async () => {
     const { store } = await start();
     const counts = await Promise.all(Array.from({ length: 50 }, () => store.rateHit('k1', T0, HOUR)));

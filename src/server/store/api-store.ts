@@ -106,6 +106,7 @@ export interface ApiStore {
    * Applies the mutations all or none; resolves once they are durable and visible to every
    * read. A patch of a missing record rejects (nothing applied); a store that cannot write
    * rejects with StoreUnavailableError, one past its size cap with StoreFullError (errors.ts).
+   * The store keeps its own copy: the caller's objects stay the caller's to change.
    */
   commit(mutations: Mutation[]): Promise<void>;
 

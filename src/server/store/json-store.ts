@@ -58,8 +58,13 @@ export class JsonStore extends DataReads implements ApiStore {
     return this.file.generation;
   }
 
-  commit(mutations: Mutation[]): Promise<void> {
-    return this.file.commit(mutations);
+  /**
+   * The store's own copy is taken at once (api-store.ts, as the memory store does): a caller
+   * changing its objects later, even before the batch is journaled, changes neither the
+   * journal nor what readers see, so memory never parts from the file.
+   */
+  async commit(mutations: Mutation[]): Promise<void> {
+    return this.file.commit(structuredClone(mutations));
   }
 
   rateHit(keyId: string, now: number, windowMs: number): RateWindow {

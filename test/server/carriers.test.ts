@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCore } from '../../src/server/open-core.js';
+import type { OpenCore } from '../../src/server/open-core.js';
+import { inProcessServer, IN_PROCESS_ORIGIN } from '../../src/server/in-process.js';
+import { createApp } from '../../src/server/app.js';
+import { mountExtraRoutes } from '../../src/server/extra-routes.js';
+import { fixedClock } from '../../src/server/clock.js';
+import { InProcessDispatcher } from '../../src/local/in-process-dispatcher.js';
+import { KEYS, NOW, fixtureStore, startFixtureServer } from './helpers.js';
+import type { TestServer } from './helpers.js';
+import { parseRawResponse, rawExchange } from '../reliability/support.js';
+
+/**
+ * Requests a browser never sends, through each carrier of the request pipeline
+ * (src/server/pipeline.ts): raw bytes to `cr serve`'s socket (its listener, and the Hono app
+ * behind it for escaped paths), and --local's in-process dispatcher. What one carrier answers,
+ * the others answer alike, with the envelope, Date and one log line (docs/api-decisions.md §1, §8).
+ */
+const V = '/api/v1';
+const SUMMARY = `${V}/finance/summary`;
+const FORBIDDEN = { success: false, error: 'Forbidden host or origin', code: 'FORBIDDEN' };
+const BOGUS = `cr_${'0'.repeat(40)}`;
+
+let http: TestServer;
+let port: number;
+const lines: string[] = [];
+const internal: unknown[] = [];
+let local: OpenCore;
+let dispatcher: InProcessDispatcher;
+let cleanupLocal: () => Promise<void>;
+
+beforeAll(async () => {
+  http = await startFixtureServer({ log: (line) => lines.push(line), onInternalError: (err) => internal.push(err) });
+  port = http.port;
+  const s = await fixtureStore();
+  cleanupLocal = s.cleanup;
+  local = await openCore({ storePath: s.path, clock: fixedClock(NOW), notice: () => {}, onInternalError: (err) => internal.push(err) });
+  const routes = async () => createApp({ store: local.core.store, core: local.core, extend: mountExtraRoutes, routesOnly: true, onInternalError: () => {} });
+  dispatcher = new InProcessDispatcher(inProcessServer(local.core, routes, (err) => internal.push(err)));
+});
+
+afterAll(async () => {
+  await http?.stop();
+  await local?.close();
+  await cleanupLocal?.();
+});
+
+/** One exchange over the socket; the log lines it wrote (timestamps cut off). */
+async function raw(text: string) {
+  const before = lines.length;
+  const res = parseRawResponse((await rawExchange(port, text)).text);
+  // The log line is written when the answer is; give the event loop a turn.
+  await new Promise((r) => setImmediate(r));
+  return { ...res, json: res.body ? JSON.parse(res.body) : undefined, log: lines.slice(before).map((l) => l.replace(/^\S+ /, '').replace(/ \d+ms /, ' ')) };
+}
+
+async function inProcess(method: string, path: string, headers: Record<string, string> | string[]) {
+  const res = await dispatcher.request({ origin: IN_PROCESS_ORIGIN, path, method: method as 'GET', headers });
+  const text = await res.body.text();
+  return { status: res.statusCode, headers: res.headers as Record<string, string>, json: text ? JSON.parse(text) : undefined };
+}
+
+describe('socket carrier: the request target and Host as RFC 9112 reads them', () => {
+  it('an absolute-form target is judged by its own authority: a foreign one is the 403, logged under its path', async () => {
+    const res = await raw(`GET http://evil.example${SUMMARY} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${KEYS.adminW1}\r\nConnection: close\r\n\r\n`);
+    expect(res.status).toBe(403);
+    expect(res.json).toEqual(FORBIDDEN);
+    expect(res.headers.date).toBe(new Date(NOW).toUTCString());
+    expect(res.log).toEqual([`GET ${SUMMARY} 403 key=-`]);
+  });
+
+  it('an absolute-form target naming the server is answered, and logged, like its origin form', async () => {
+    const res = await raw(`GET http://127.0.0.1:${port}${SUMMARY} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${KEYS.adminW1}\r\nConnection: close\r\n\r\n`);
+    expect(res.status).toBe(200);
+    expect(res.headers['x-ratelimit-limit']).toBe('1000');
+    expect(res.log).toHaveLength(1);
+    expect(res.log[0]).toMatch(new RegExp(`^GET ${SUMMARY} 200 key=`));
+  });
+
+  for (const version of ['1.1', '1.0']) {
+    it(`HTTP/${version} without a Host: the 403 envelope with Date and one log line, never Node's bare 400 or an answer`, async () => {
+      const res = await raw(`GET ${SUMMARY} HTTP/${version}\r\nAuthorization: Bearer ${KEYS.adminW1}\r\nConnection: close\r\n\r\n`);
+      expect(res.status).toBe(403);
+      expect(res.json).toEqual(FORBIDDEN);
+      expect(res.headers.date).toBe(new Date(NOW).toUTCString());
+      expect(res.log).toEqual([`GET ${SUMMARY} 403 key=-`]);
+    });
+  }
+
+  it('two Host headers, the first allowed: no allowed host (403), on table and escaped paths alike', async () => {
+    for (const path of [SUMMARY, `${V}/finance/%73ummary`]) {
+      const res = await raw(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nHost: evil.example\r\nAuthorization: Bearer ${KEYS.adminW1}\r\nConnection: close\r\n\r\n`);
+      expect(res.status, path).toBe(403);
+      expect(res.json, path).toEqual(FORBIDDEN);
+    }
+  });
+});
+
+describe('socket carrier: bytes Node refuses mid-body', () => {
+  it('bad chunked framing: the client gets the 400 envelope, and the log line says 400 too (not 499), on table and escaped paths', async () => {
+    for (const path of [`${V}/content/listeners`, `${V}/content/%6cisteners`]) {
+      const count = internal.length;
+      const res = await raw(
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${KEYS.editorW1}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+      );
+      await new Promise((r) => setTimeout(r, 50));
+      expect(res.status, path).toBe(400);
+      expect(res.json, path).toEqual({ success: false, error: 'Bad request', code: 'BAD_REQUEST' });
+      expect(lines.slice(-1)[0], path).toMatch(new RegExp(` POST ${V}/content/listeners 400 `));
+      expect(internal.length, path).toBe(count);
+    }
+  });
+});
+
+describe('every carrier: two Authorization headers are no key, whichever comes first', () => {
+  const challenge = 'Bearer realm="cr", error="invalid_token"';
+  for (const [first, second] of [
+    [KEYS.adminW1, BOGUS],
+    [BOGUS, KEYS.adminW1],
+  ]) {
+    it(`${first === BOGUS ? 'bogus then valid' : 'valid then bogus'}: 401 over the socket, the Hono app and --local`, async () => {
+      for (const path of [SUMMARY, `${V}/finance/%73ummary`]) {
+        const overSocket = await raw(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${first}\r\nAuthorization: Bearer ${second}\r\nConnection: close\r\n\r\n`);
+        expect(overSocket.status, path).toBe(401);
+        expect(overSocket.headers['www-authenticate'], path).toBe(challenge);
+        const local = await inProcess('GET', path, ['authorization', `Bearer ${first}`, 'authorization', `Bearer ${second}`]);
+        expect(local.status, path).toBe(401);
+        expect(local.headers['www-authenticate'], path).toBe(challenge);
+      }
+      const headers = new Headers({ host: 'localhost' });
+      headers.append('authorization', `Bearer ${first}`);
+      headers.append('authorization', `Bearer ${second}`);
+      const app = createApp({ store: local.core.store, core: local.core, extend: mountExtraRoutes, onInternalError: () => {} });
+      const viaFetch = await app.fetch(new Request(`http://localhost${SUMMARY}`, { headers }));
+      expect(viaFetch.status).toBe(401);
+    });
+  }
+});
+
+describe('--local answers what cr serve answers', () => {
+  it('TRACE on an escaped table path: 405 with Allow, as over HTTP, and no internal error', async () => {
+    const count = internal.length;
+    const path = `${V}/finance/%73ummary`;
+    const overSocket = await raw(`TRACE ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${KEYS.adminW1}\r\nConnection: close\r\n\r\n`);
+    const local = await inProcess('TRACE', path, { authorization: `Bearer ${KEYS.adminW1}` });
+    expect(overSocket.status).toBe(405);
+    expect(local.status).toBe(405);
+    expect(local.headers.allow).toBe(overSocket.headers.allow);
+    expect(local.json).toEqual(overSocket.json);
+    expect(internal.length).toBe(count);
+  });
+
+  it('a throw inside a handler, on a table path and an escaped one: 500 with nothing of it, reported once, one log line', async () => {
+    const original = local.core.store.crmAgents.bind(local.core.store);
+    const originalHttp = http.core.store.crmAgents.bind(http.core.store);
+    const boom = () => {
+      throw new Error('secret internal detail');
+    };
+    (local.core.store as { crmAgents: unknown }).crmAgents = boom;
+    (http.core.store as { crmAgents: unknown }).crmAgents = boom;
+    try {
+      for (const path of [`${V}/integrations/crm/agents`, `${V}/integrations/crm/%61gents`]) {
+        const count = internal.length;
+        const overSocket = await raw(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${KEYS.adminW1}\r\nConnection: close\r\n\r\n`);
+        expect(overSocket.status, path).toBe(500);
+        expect(overSocket.body, path).not.toContain('secret');
+        expect(overSocket.log, path).toHaveLength(1);
+        expect(internal.length, path).toBe(count + 1);
+        const viaLocal = await inProcess('GET', path, { authorization: `Bearer ${KEYS.adminW1}` });
+        expect(viaLocal.status, path).toBe(500);
+        expect(viaLocal.json, path).toEqual({ success: false, error: 'Internal error', code: 'INTERNAL_ERROR' });
+        expect(internal.length, path).toBe(count + 2);
+      }
+    } finally {
+      (local.core.store as { crmAgents: unknown }).crmAgents = original;
+      (http.core.store as { crmAgents: unknown }).crmAgents = originalHttp;
+    }
+  });
+
+  it('a throw in the carrier itself (the routes fail to load): 500 with nothing of it, reported once', async () => {
+    const reported: unknown[] = [];
+    const broken = new InProcessDispatcher(
+      inProcessServer(
+        local.core,
+        () => Promise.reject(new Error('secret internal detail')),
+        (err) => reported.push(err),
+      ),
+    );
+    const res = await broken.request({ origin: IN_PROCESS_ORIGIN, path: `${V}/openapi.json`, method: 'GET' });
+    const text = await res.body.text();
+    expect(res.statusCode).toBe(500);
+    expect(text).not.toContain('secret');
+    expect(reported).toHaveLength(1);
+  });
+});
