@@ -19,7 +19,7 @@ export const createCommand = (ctx: Context) =>
   withExamples(
     new Command('create')
       .description('create a key (printed once)')
-      .addOption(vocabularyOption('--role <role>', 'the key\'s role', ROLES).makeOptionMandatory())
+      .addOption(vocabularyOption('--role <role>', "the key's role", ROLES).makeOptionMandatory())
       .option('--agency <id>', 'scope the key to an agency')
       .option('--name <name>', 'a label for the key')
       .option('--for-local', 'make it the key --local uses for this store (kept beside the store, not printed)')
