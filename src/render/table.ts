@@ -123,6 +123,13 @@ function drawGrid<T>(
   return out.join('\n');
 }
 
+/**
+ * In the block form a text or code cell is cut to the line: a code comes from the API and a
+ * value outside its vocabulary may be of any length. Ids stay whole; numbers, money and dates
+ * are cr's own short forms.
+ */
+const cutInBlock = <T>(c: Column<T>) => cuttable(c) || c.kind === 'code';
+
 /** Rows as blocks of `HEADER  value` lines, for a terminal too narrow for any table. */
 function drawRecords<T>(view: Pick<View<T>, 'rows' | 'columns'>, cells: string[][], s: Styles, width: number): string {
   const label = Math.max(...view.columns.map((c) => displayWidth(c.header)));
@@ -131,7 +138,7 @@ function drawRecords<T>(view: Pick<View<T>, 'rows' | 'columns'>, cells: string[]
     .map((row, r) =>
       view.columns
         .map((c, i) => {
-          const text = cuttable(c) ? cutToWidth(cells[r]![i]!, room) : cells[r]![i]!;
+          const text = cutInBlock(c) ? cutToWidth(cells[r]![i]!, room) : cells[r]![i]!;
           return s.bold.cyan(c.header.padEnd(label)) + '  ' + (c.style ? c.style(text, row, s) : text);
         })
         .join('\n'),
