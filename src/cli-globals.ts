@@ -31,10 +31,15 @@ export const GLOBALS_OF: Readonly<Record<string, readonly string[]>> = {
   'local keys list': ['--json'],
   'local keys revoke': ['--json'],
   'local restore': ['--json'],
+  'local seed': ['--json'],
+  'local export': [],
+  'local websites': ['--json'],
+  'local posts': ['--website', '--json'],
   'local wait': ['--timeout'],
   'mcp config': ['--profile', '--base-url', '--local', '--json'],
   'mcp stdio': ['--profile', '--base-url', '--local', '--verbose'],
   completion: [],
+  version: ['--json'],
 };
 
 /** Offered by every command: colour is a matter of the terminal, not of the command. */
