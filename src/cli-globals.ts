@@ -33,6 +33,7 @@ export const GLOBALS_OF: Readonly<Record<string, readonly string[]>> = {
   'local restore': ['--json'],
   'local seed': ['--json'],
   'local export': [],
+  'local copy': ['--json'],
   'local websites': ['--json'],
   'local posts': ['--website', '--json'],
   'local wait': ['--timeout'],
