@@ -8,7 +8,7 @@ import { escapeControls } from './render/escape.js';
 import { checkScriptFlags } from './output/flags.js';
 import { answerVersion, version } from './version.js';
 import { MAX_TIMEOUT_SECONDS } from './http/deadline.js';
-import { visibleGlobalOptions } from './cli-globals.js';
+import { commandPathOf, visibleGlobalOptions } from './cli-globals.js';
 import { checkUuid } from './ids.js';
 import { commandIndex, commandPath, expandHelpWord, fromCommander, namesUnknownCommand, withHint } from './cli-usage.js';
 
@@ -118,7 +118,8 @@ export async function buildProgram(ctx: Context, argv: string[], all = false): P
     });
     checkScriptFlags(action, ctx.globals);
     // website_id is a uuid in every schema that takes it (src/api/schemas/common.ts): checked before anything is sent.
-    if (ctx.globals.website !== undefined) checkUuid('--website', ctx.globals.website);
+    // `cr local` reads and writes a store, whose ids are any strings (docs/fixtures.md): not checked there.
+    if (ctx.globals.website !== undefined && !commandPathOf(action).startsWith('local ')) checkUuid('--website', ctx.globals.website);
     if (ctx.globals.jq !== undefined) await (await import('./render/jq.js')).checkJq(ctx.globals.jq);
   });
   configureTree(program, ctx);
