@@ -86,5 +86,15 @@ export function completeWith(option: Option, values: readonly string[]): Option 
 /** The values to complete after an option: its choices, else those given to completeWith. */
 export const completionValues = (option: Option): readonly string[] | undefined => option.argChoices ?? completions.get(option);
 
+/**
+ * An option restricted to a vocabulary, checked by `choice` (the values and the nearest one,
+ * docs/cli-contract.md "For scripts") rather than commander's `.choices()`, whose message has
+ * no suggestion; completion still offers the values, and the help lists them.
+ */
+export const vocabularyOption = (flags: string, description: string, values: readonly string[]): Option => {
+  const option = new Option(flags, `${description}: ${values.join(', ')}`);
+  return completeWith(option.argParser(choice(option.long!, values)), values);
+};
+
 /** The --store option of every command that works on a local store file. */
 export const storeOption = () => new Option('--store <path>', 'store file or postgres:// URL (default: $CR_STORE or the per-user data folder)');

@@ -98,7 +98,12 @@ export function whereToGetKey(baseUrl: string | undefined): string {
  */
 export function refusedKeyAdvice(c: Credentials): string {
   const get = whereToGetKey(c.baseUrl);
-  if (c.source.key === 'env') return `the key came from CR_API_KEY; set it to a valid key (${get}) or unset it to use profile "${c.profile}"`;
+  if (c.source.key === 'env') {
+    // With CR_API_KEY and a base URL the profile file is not read (needsProfileStore), so the
+    // name here is only the fallback "default": name the profile only when it is known.
+    const other = c.source.profile === 'default' ? 'the active profile (`cr auth status` names it)' : `profile "${c.profile}"`;
+    return `the key came from CR_API_KEY; set it to a valid key (${get}) or unset it to use ${other}`;
+  }
   return `the key came from profile "${c.profile}"; run \`cr auth login --profile ${c.profile}\` with a valid key (${get})`;
 }
 

@@ -53,8 +53,9 @@ one JSON line, {"error": ..., "code": ..., "status": ...}. More: docs/exit-codes
   --jsonl         a list as JSON Lines, one item a line (streams with --all)
   --csv           RFC 4180 with a header row of the JSON field names; values exact
                   (amounts in cents, as the API sends them); empty for null
-    --csv-safe    for spreadsheets: a cell that starts with = + - @ (and is not a
-                  number) gets a leading ', so it is shown, never run as a formula
+    --csv-safe    for spreadsheets: a cell that starts with = + - @ tab CR NUL (also
+                  after spaces or full-width; not a number) gets a leading ', so it
+                  is shown, never run as a formula
   -q, --quiet     only the ids, one a line
 
 Which command takes which: \`cr <command> --help\` lists the options it honours.

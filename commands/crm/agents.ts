@@ -44,7 +44,8 @@ export async function agents(ctx: Context): Promise<void> {
           plain: (a) => a.activePromptVersion?.promptText ?? null,
           max: 60,
         },
-        { header: 'CRM ID', kind: 'code', field: 'crmAgentId', value: (a) => a.crmAgentId },
+        // The CRM's own id, of any length: an id (its first 8 characters at a narrow terminal), not a vocabulary code.
+        { header: 'CRM ID', kind: 'id', field: 'crmAgentId', value: (a) => a.crmAgentId },
       ],
       empty: 'No CRM agents.',
     },

@@ -1,6 +1,6 @@
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
-import { collect, withExamples } from '../../src/cli-kit.js';
+import { collect, vocabularyOption, withExamples } from '../../src/cli-kit.js';
 import { scriptable } from '../../src/output/flags.js';
 import { routes } from '../../src/api/routes.js';
 import type { BodyOf } from '../../src/api/io-types.js';
@@ -27,10 +27,10 @@ export const createCommand = (ctx: Context) =>
       new Command('create')
         .description('create a content listener; the source-specific query keys are checked before sending')
         .requiredOption('--name <name>', 'human-readable label')
-        .addOption(new Option('--source <type>', 'external source').choices(SOURCE_TYPES).makeOptionMandatory())
+        .addOption(vocabularyOption('--source <type>', 'external source', SOURCE_TYPES).makeOptionMandatory())
         .option('--query <key=value>', 'a query_config entry (repeat; a repeated key builds an array; keywords is always an array)', collect)
         .option('--query-json <json>', 'query_config as a JSON object (--query entries win)')
-        .addOption(new Option('--interval <interval>', 'poll interval (server default 24h)').choices(POLL_INTERVALS))
+        .addOption(vocabularyOption('--interval <interval>', 'poll interval (server default 24h)', POLL_INTERVALS))
         .option('--dry-run', 'print the request and send nothing')
         .action((f: Flags) => create(ctx, f)),
       [

@@ -1,6 +1,6 @@
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
-import { withExamples, storeOption } from '../../src/cli-kit.js';
+import { withExamples, storeOption, vocabularyOption } from '../../src/cli-kit.js';
 import { scriptable } from '../../src/output/flags.js';
 import { asCliError } from '../../src/local/errors.js';
 import { storePathOf } from '../../src/local/store-path.js';
@@ -21,7 +21,7 @@ export const postsCommand = (ctx: Context) =>
       new Command('posts')
         .description('list the social posts a local store holds (--website ID for one website)')
         .addHelpText('after', `\n${LOCAL_ONLY}`)
-        .addOption(new Option('--status <status>', 'only posts in this state').choices(POST_STATUSES))
+        .addOption(vocabularyOption('--status <status>', 'only posts in this state', POST_STATUSES))
         .addOption(storeOption())
         .action((f: PostsOptions) => posts(ctx, f)),
       ['cr local posts --status draft', 'cr local posts --status draft -q > ids.txt', "cr local posts --json --jq '.[] | select(.scheduledAt != null) | .id'"],

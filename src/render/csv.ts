@@ -47,8 +47,13 @@ export async function writeCsv(io: IO, table: CsvTable, opts: { header?: boolean
   io.out.write(text);
 }
 
-/** What a spreadsheet takes for the start of a formula (OWASP, "CSV Injection"). */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * What a spreadsheet may take for the start of a formula: OWASP's "CSV Injection" list (`=`, `+`,
+ * `-`, `@`, tab, CR) and ASVS 1.2.10's NUL; also those signs after leading white space (some
+ * importers trim it) and in their full-width forms (`＝`, `＋`, `－`, `＠`, which CJK input
+ * turns into formulas). --csv-safe has given up exact values already, so it errs on the side of the quote.
+ */
+const FORMULA_START = /^(?:[\t\r\0]|\s*[=+\-@\uff1d\uff0b\uff0d\uff20])/;
 /** A plain number is data whatever its sign: `-12.50` stays a number a spreadsheet can add. */
 const NUMBER = /^[+-]?\d+(\.\d+)?$/;
 

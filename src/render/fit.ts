@@ -8,7 +8,14 @@ export interface FitColumn {
   max?: number;
 }
 
-/** A cut text column keeps at least this many columns (seven characters and `…`) while anything else can give way. */
+/**
+ * A text column keeps at least this many columns while a date still shows its relative hint:
+ * enough for a title's distinguishing end (`Whitening follow-up #1…`), which is worth more
+ * than `(10 hours ago)`.
+ */
+export const READABLE_TEXT = 16;
+
+/** A cut text column keeps at least this many columns (seven characters and `…`) while ids can still be shortened. */
 export const MIN_TEXT = 8;
 
 /** The narrowest a text column is ever cut to, once nothing else can give way (three characters and `…`). */

@@ -1,5 +1,5 @@
 import { oneLineCell } from './escape.js';
-import { fitWidths, LAST_TEXT, MIN_TEXT } from './fit.js';
+import { fitWidths, LAST_TEXT, MIN_TEXT, READABLE_TEXT } from './fit.js';
 import type { Styles } from './styles.js';
 import { cellText } from './cell.js';
 import type { Column, View } from './view.js';
@@ -13,12 +13,14 @@ const shortId = (id: string) => (id.length > SHORT_ID + 1 ? id.slice(0, SHORT_ID
 
 /**
  * What gives way, in order, when a table is wider than the terminal (docs/cli-contract.md "At a
- * terminal"): long text is cut first; then dates lose their relative hint; then ids show their
- * first 8 characters (the whole id is in --wide, -q, piped and JSON output); then text is cut
- * to its last few characters. The columns and their order never change.
+ * terminal"): long text is cut first, to a readable width; then dates lose their relative hint;
+ * then text is cut further; then ids show their first 8 characters (the whole id is in --wide,
+ * -q, piped and JSON output); then text is cut to its last few characters. The columns and
+ * their order never change.
  */
 const STEPS = [
-  { dates: false, ids: false, minText: MIN_TEXT },
+  { dates: false, ids: false, minText: READABLE_TEXT },
+  { dates: true, ids: false, minText: READABLE_TEXT },
   { dates: true, ids: false, minText: MIN_TEXT },
   { dates: true, ids: true, minText: MIN_TEXT },
   { dates: true, ids: true, minText: LAST_TEXT },
@@ -123,6 +125,13 @@ function drawGrid<T>(
   return out.join('\n');
 }
 
+/**
+ * In the block form a text or code cell is cut to the line: a code comes from the API and a
+ * value outside its vocabulary may be of any length. Ids stay whole; numbers, money and dates
+ * are cr's own short forms.
+ */
+const cutInBlock = <T>(c: Column<T>) => cuttable(c) || c.kind === 'code';
+
 /** Rows as blocks of `HEADER  value` lines, for a terminal too narrow for any table. */
 function drawRecords<T>(view: Pick<View<T>, 'rows' | 'columns'>, cells: string[][], s: Styles, width: number): string {
   const label = Math.max(...view.columns.map((c) => displayWidth(c.header)));
@@ -131,7 +140,7 @@ function drawRecords<T>(view: Pick<View<T>, 'rows' | 'columns'>, cells: string[]
     .map((row, r) =>
       view.columns
         .map((c, i) => {
-          const text = cuttable(c) ? cutToWidth(cells[r]![i]!, room) : cells[r]![i]!;
+          const text = cutInBlock(c) ? cutToWidth(cells[r]![i]!, room) : cells[r]![i]!;
           return s.bold.cyan(c.header.padEnd(label)) + '  ' + (c.style ? c.style(text, row, s) : text);
         })
         .join('\n'),

@@ -69,6 +69,8 @@ const LISTS: { args: string[]; header: string[] }[] = [
   { args: ['crm', 'agents'], header: ['ID', 'NAME', 'STATUS', 'VERSION', 'PROMPT', 'CRM ID'] },
   { args: ['learnings', 'list', '--limit', '5'], header: ['ID', 'CONF', 'TYPE', 'VALUE', 'CHANNEL', 'EVIDENCE', 'SUMMARY'] },
   { args: ['local', 'keys', 'list'], header: ['ID', 'NAME', 'ROLE', 'SCOPE', 'CREATED', 'REVOKED'] },
+  { args: ['local', 'websites'], header: ['ID', 'NAME', 'DOMAIN', 'AGENCY'] },
+  { args: ['local', 'posts'], header: ['ID', 'WEBSITE', 'STATUS', 'SCHEDULED', 'CONTENT'] },
 ];
 
 /** A header cell as drawn: whole, or cut with `…` from the left. */

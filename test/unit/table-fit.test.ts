@@ -109,9 +109,9 @@ describe('drawTable keeps its shape', () => {
     });
   }
 
-  it('what gives way, in order: long text, then date hints, then ids, then text to its last few characters', () => {
+  it('what gives way, in order: long text to 16 columns, then date hints, then text to 8, then ids, then text to its last few characters', () => {
     expect(drawTable({ rows, columns }, s, 200)).toContain('日本語のメモ、とても長いテキストです。');
-    const cut = drawTable({ rows, columns }, s, 100);
+    const cut = drawTable({ rows, columns }, s, 110);
     expect(cut).toContain('…');
     expect(cut).toContain('(in 9 days)');
     expect(cut).toContain(ID);
@@ -121,6 +121,23 @@ describe('drawTable keeps its shape', () => {
     const shortIds = drawTable({ rows, columns }, s, 70);
     expect(shortIds).not.toContain(ID);
     expect(shortIds).toContain(`${ID.slice(0, 8)}…`);
+  });
+
+  it('a title that tells rows apart keeps 16 columns before a date gives up its hint', () => {
+    const seqs = [
+      { id: ID, title: 'Whitening follow-up #118', status: 'archived', when: '2026-11-25 23:00 UTC' },
+      { id: ID, title: 'Review request #119', status: 'paused', when: '2026-11-24 22:00 UTC' },
+    ];
+    const cols: Column<(typeof seqs)[number]>[] = [
+      { header: 'ID', kind: 'id', value: (r) => r.id },
+      { header: 'TITLE', value: (r) => r.title },
+      { header: 'STATUS', kind: 'code', value: (r) => r.status },
+      { header: 'UPDATED', kind: 'date', value: (r) => `${r.when} (10 hours ago)`, short: (r) => r.when },
+    ];
+    const out = drawTable({ rows: seqs, columns: cols }, s, 100);
+    expect(out).toContain('Review request #119');
+    expect(out).not.toContain('(10 hours ago)');
+    expect(out).toContain(ID);
   });
 
   it('--wide: nothing cut, whatever the width; --no-headers: rows only', () => {

@@ -1,6 +1,6 @@
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import type { Context } from '../../../src/context.js';
-import { withExamples, storeOption } from '../../../src/cli-kit.js';
+import { withExamples, storeOption, vocabularyOption } from '../../../src/cli-kit.js';
 import { UsageError } from '../../../src/errors.js';
 import { ROLES, type Role } from '../../../src/api/vocabulary.js';
 import type { KeyInfo } from '../../../src/server/keys.js';
@@ -19,7 +19,7 @@ export const createCommand = (ctx: Context) =>
   withExamples(
     new Command('create')
       .description('create a key (printed once)')
-      .addOption(new Option('--role <role>', `${ROLES.slice(0, -1).join(', ')} or ${ROLES.at(-1)}`).choices(ROLES).makeOptionMandatory())
+      .addOption(vocabularyOption('--role <role>', "the key's role", ROLES).makeOptionMandatory())
       .option('--agency <id>', 'scope the key to an agency')
       .option('--name <name>', 'a label for the key')
       .option('--for-local', 'make it the key --local uses for this store (kept beside the store, not printed)')

@@ -40,6 +40,16 @@ describe('a refused key', () => {
     expect(r.stderr).not.toContain('admin interface');
   });
 
+  it('from CR_API_KEY beside an active profile: never names a profile it did not read', async () => {
+    const login = await runCli(['auth', 'login', '--profile', 'ops', '--base-url', h.baseUrl, '--with-key', '--no-verify'], { input: KEYS.unknown });
+    expect(login.exitCode, login.stderr).toBe(0);
+    const r = await runCli(['finance', 'summary', '--base-url', h.baseUrl], { configDir: login.configDir, env: { CR_API_KEY: KEYS.unknown } });
+    expect(r.exitCode).toBe(3);
+    expect(r.stderr).toContain('the key came from CR_API_KEY');
+    expect(r.stderr).not.toContain('profile "default"');
+    expect(r.stderr).toContain('unset it to use the active profile');
+  });
+
   it('from a profile: names the profile and the login to run', async () => {
     const login = await runCli(['auth', 'login', '--profile', 'ops', '--base-url', h.baseUrl, '--with-key', '--no-verify'], { input: KEYS.unknown });
     expect(login.exitCode, login.stderr).toBe(0);

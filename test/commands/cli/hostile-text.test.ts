@@ -80,6 +80,37 @@ describe('hostile text from the API', () => {
     }
   });
 
+  it("a long value in a column the API does not bound (an agent's CRM id, a status) keeps the table inside the terminal", async () => {
+    const agent = { id: '3b2f8c1d-6e4a-4f7b-a2d9-1c5e8b7f0e91', name: 'Reception', status: 'active', activePromptVersion: null, createdAt: '2026-01-01T00:00:00Z' };
+    const widest = (out: string) =>
+      Math.max(
+        ...withoutColour(out)
+          .split('\n')
+          .map((l) => l.length),
+      );
+    // A CRM id is an id: shortened like the others, so the table keeps its shape.
+    const longId = await startTestServer(ok({ agents: [{ ...agent, crmAgentId: 'ghl-'.repeat(500) }] }));
+    // A status outside the vocabulary cannot be shortened: the block form cuts it to the line.
+    const longStatus = await startTestServer(ok({ agents: [{ ...agent, status: 'x'.repeat(3000), crmAgentId: 'ghl-1' }] }));
+    try {
+      for (const columns of [120, 80]) {
+        const r = await cr(['crm', 'agents'], { tty: true, env: { CR_BASE_URL: longId.baseUrl, COLUMNS: String(columns) } });
+        expect(r.exitCode, r.stderr).toBe(0);
+        expect(withoutColour(r.stdout)).toMatch(/^ID +NAME +STATUS/);
+        expect(widest(r.stdout), r.stdout).toBeLessThanOrEqual(columns);
+      }
+      for (const columns of [120, 80, 40]) {
+        const r = await cr(['crm', 'agents'], { tty: true, env: { CR_BASE_URL: longStatus.baseUrl, COLUMNS: String(columns) } });
+        expect(r.exitCode, r.stderr).toBe(0);
+        // The block form keeps ids whole (36 characters and a label) even below 60 columns.
+        expect(widest(r.stdout), r.stdout).toBeLessThanOrEqual(Math.max(columns, 45));
+      }
+    } finally {
+      await longId.close();
+      await longStatus.close();
+    }
+  });
+
   it('cr local keys list: escaped on a terminal and piped', async () => {
     for (const tty of [true, false]) {
       // --wide: the whole name, escapes included, whatever the terminal's width.

@@ -28,6 +28,13 @@ describe('checked before anything is sent', () => {
     expect(await refused(['ads', 'create', '--name', 'x', '--format', 'video', '--url', 'https://a.example', '--platform', 'metaa'])).toContain('did you mean meta?');
   });
 
+  it('--source and --interval of listeners create: the same message, with the nearest value', async () => {
+    const base = ['listeners', 'create', '--name', 'x', '--query', 'subreddit=node'];
+    expect(await refused([...base, '--source', 'redit'])).toContain('--source must be one of reddit, youtube,');
+    expect(await refused([...base, '--source', 'redit'])).toContain('got "redit"; did you mean reddit?');
+    expect(await refused([...base, '--source', 'reddit', '--interval', '24'])).toContain('--interval must be one of 1h, 6h, 12h, 24h, 7d; got "24"; did you mean 24h?');
+  });
+
   it('an id that is not a uuid: --website on any command, a post id, a product line', async () => {
     expect(await refused(['nurture', 'list', '--website', 'not-a-uuid'])).toContain('--website must be a uuid');
     expect(await refused(['finance', 'summary', '--website', 'site-1'])).toContain('--website must be a uuid');
