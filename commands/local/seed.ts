@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { withExamples, storeOption } from '../../src/cli-kit.js';
 import { UsageError } from '../../src/errors.js';
-import { readAll } from '../../src/io/streams.js';
+import { readAllBytes } from '../../src/io/streams.js';
 import { storePathOf } from '../../src/local/store-path.js';
 import { writeJson } from '../../src/render/json.js';
 import { escapeControls } from '../../src/render/escape.js';
@@ -44,11 +44,20 @@ export async function seed(ctx: Context, file: string | undefined, o: SeedOption
   }
   if (file === undefined) throw new UsageError('Name the fixture file (or - for standard input)', 'the format: cr local seed --schema, docs/fixtures.md');
   const name = escapeControls(file === '-' ? '<stdin>' : file);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = file === '-' ? await readAll(ctx.io.stdin) : await readFile(file, 'utf8');
+    bytes = file === '-' ? await readAllBytes(ctx.io.stdin) : await readFile(file);
   } catch (err) {
     throw new UsageError(`Cannot read ${name}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  let text: string;
+  try {
+    // UTF-8 or nothing: a byte that is not would be stored as U+FFFD, changing the data
+    // without a word. A leading byte order mark (editors on Windows write one) is dropped,
+    // as bulk plans drop it (src/bulk/read-plan.ts).
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`${name}: $: not valid UTF-8 (the fixture format is JSON in UTF-8); nothing was written`);
   }
   const [{ administer }, { seedStore }, { FixtureError, planSeed }, { safeJsonParse }] = await Promise.all([
     import('../../src/local/administer.js'),
@@ -66,7 +75,7 @@ export async function seed(ctx: Context, file: string | undefined, o: SeedOption
   let counts: SeedCounts;
   try {
     // A store that does not exist yet is made only for fixtures that hold up on their own.
-    if (!existsSync(storePath)) planSeed(doc, { has: () => false, list: () => [] });
+    if (!existsSync(storePath)) planSeed(doc, { has: () => false, list: () => [], get: () => undefined });
     counts = await administer(storePath, {
       offline: (store) => seedStore(store, doc),
       online: (client) => client.call<SeedCounts>('POST', '/seed', text),

@@ -101,7 +101,12 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, noColor = false)
 
 /** Reads all of stdin as text (for `--with-key` and `--input -`). */
 export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  return (await readAllBytes(stream)).toString('utf8');
+}
+
+/** The stream's bytes, as they came (for a reader that checks their encoding itself). */
+export async function readAllBytes(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
