@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { withExamples, storeOption } from '../../src/cli-kit.js';
@@ -44,11 +44,17 @@ export async function seed(ctx: Context, file: string | undefined, o: SeedOption
   }
   if (file === undefined) throw new UsageError('Name the fixture file (or - for standard input)', 'the format: cr local seed --schema, docs/fixtures.md');
   const name = escapeControls(file === '-' ? '<stdin>' : file);
-  let bytes: Buffer;
+  const { MAX_SEED_BYTES } = await import('../../src/server/admin/fixtures.js');
+  let bytes: Buffer | undefined;
   try {
-    bytes = file === '-' ? await readAllBytes(ctx.io.stdin) : await readFile(file);
+    // The server holding a store takes no more (src/server/admin/routes.ts): the same limit offline.
+    if (file === '-') bytes = await readAllBytes(ctx.io.stdin, MAX_SEED_BYTES);
+    else if ((await stat(file)).size <= MAX_SEED_BYTES) bytes = await readFile(file);
   } catch (err) {
     throw new UsageError(`Cannot read ${name}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  if (!bytes || bytes.length > MAX_SEED_BYTES) {
+    throw new UsageError(`${name}: $: larger than ${MAX_SEED_BYTES / 1024 / 1024} MiB, the most a seed takes; split it into several files; nothing was written`);
   }
   let text: string;
   try {

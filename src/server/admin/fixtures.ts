@@ -14,6 +14,12 @@ import { MAX_DEPTH, shapeViolation } from '../json.js';
  * writes a store: it gets a view of one and returns the writes.
  */
 
+/**
+ * Fixtures are bigger than API bodies; still bounded, the same with or without a server
+ * holding the store (`cr local seed` checks it before reading further, the server's route too).
+ */
+export const MAX_SEED_BYTES = 64 * 1024 * 1024;
+
 /** One problem of a fixture document, at a JSONPath-like place: `$.social_posts[3].status`. */
 export interface FixtureProblem {
   path: string;

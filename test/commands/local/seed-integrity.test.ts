@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
@@ -97,6 +97,19 @@ describe('cr local seed keeps the store whole', () => {
     const ok = await runCli(['local', 'seed', bom, '--store', store]);
     expect(ok.exitCode, ok.stderr).toBe(0);
     expect(JSON.parse((await runCli(['local', 'export', '--store', store, '--only', 'users'])).stdout).users[0].name).toBe('Björk');
+  });
+});
+
+describe('cr local seed size', () => {
+  it('a file over 64 MiB is refused before it is read, with or without a server (exit 2, no store made)', async () => {
+    const dir = tempDir('cr-seed-integrity-');
+    const store = join(dir, 'store.json');
+    const big = write(dir, 'big.json', '{}');
+    truncateSync(big, 64 * 1024 * 1024 + 1); // sparse: nothing to read but its size
+    const r = await runCli(['local', 'seed', big, '--store', store]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`${big}: $: larger than 64 MiB, the most a seed takes`);
+    expect(existsSync(store)).toBe(false);
   });
 });
 
