@@ -88,8 +88,10 @@ export async function seed(ctx: Context, file: string | undefined, o: SeedOption
     });
   } catch (err) {
     if (!(err instanceof FixtureError)) throw err;
-    // Every problem at once, `FILE: $.path: message`, then exit 2 with nothing written.
-    ctx.io.err.write(err.problems.map((p) => `${name}: ${escapeControls(p.path)}: ${escapeControls(p.message)}\n`).join(''));
+    // Every problem at once, `FILE: $.path: message`, then exit 2 with nothing written. A
+    // problem quotes the value it found: a key pasted into a fixture is masked (docs/cli-contract.md §3).
+    const { redactKeys } = await import('../../src/redact.js');
+    ctx.io.err.write(err.problems.map((p) => `${name}: ${redactKeys(escapeControls(p.path))}: ${redactKeys(escapeControls(p.message))}\n`).join(''));
     const n = err.problems.length;
     throw new UsageError(`${name}: ${n} problem${n === 1 ? '' : 's'} in the fixtures; nothing was written`);
   }

@@ -100,6 +100,18 @@ describe('cr local seed keeps the store whole', () => {
   });
 });
 
+describe('cr local seed problems', () => {
+  it('quote the value they found with any API key in it masked', async () => {
+    const dir = tempDir('cr-seed-integrity-');
+    const pasted = `cr_${'1a2b'.repeat(10)}`;
+    const file = write(dir, 'pasted.json', { users: [USER], agencies: [AGENCY], websites: [SITE], api_keys: [key('k-1', { role: pasted })] });
+    const r = await runCli(['local', 'seed', file, '--store', join(dir, 'store.json')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`${file}: $.api_keys[0].role: expected one of "viewer", "editor", "admin", got "cr_1a2b…1a2b"`);
+    expect(r.stderr + r.stdout).not.toContain(pasted);
+  });
+});
+
 describe('cr local seed size', () => {
   it('a file over 64 MiB is refused before it is read, with or without a server (exit 2, no store made)', async () => {
     const dir = tempDir('cr-seed-integrity-');
