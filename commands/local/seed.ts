@@ -54,7 +54,9 @@ export async function seed(ctx: Context, file: string | undefined, o: SeedOption
     throw new UsageError(`Cannot read ${name}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   if (!bytes || bytes.length > MAX_SEED_BYTES) {
-    throw new UsageError(`${name}: $: larger than ${MAX_SEED_BYTES / 1024 / 1024} MiB, the most a seed takes; split it into several files; nothing was written`);
+    throw new UsageError(
+      `${name}: $: larger than ${MAX_SEED_BYTES / 1024 / 1024} MiB, the most a seed takes; split it into several files; nothing was written`,
+    );
   }
   let text: string;
   try {

@@ -193,7 +193,8 @@ function sharedKeyHashes(
   for (const [id, sha] of hashOf) holders.set(sha, [...(holders.get(sha) ?? []), id]);
   for (const { record, path } of fileKeys) {
     const others = holders.get(String(record.key_sha256))!.filter((id) => id !== record.id);
-    if (others.length) at(`${path}.key_sha256`, `another key already has this key_sha256 (id ${others.map((id) => JSON.stringify(id)).join(', ')}); each key needs its own`);
+    if (others.length)
+      at(`${path}.key_sha256`, `another key already has this key_sha256 (id ${others.map((id) => JSON.stringify(id)).join(', ')}); each key needs its own`);
   }
 }
 

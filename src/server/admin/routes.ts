@@ -22,7 +22,6 @@ import { createStoreKey, exportStore, listStoreKeys, revokeStoreKey, seedStore }
  */
 export const LOCAL_ADMIN_PREFIX = '/_local';
 
-
 const LOOPBACK_PEER = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
 const peerOf = (c: HonoContext) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress;
