@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
 import { withExamples, storeOption } from '../../src/cli-kit.js';
 import { UsageError } from '../../src/errors.js';
-import { readAll } from '../../src/io/streams.js';
+import { readAllBytes } from '../../src/io/streams.js';
 import { storePathOf } from '../../src/local/store-path.js';
 import { writeJson } from '../../src/render/json.js';
 import { escapeControls } from '../../src/render/escape.js';
@@ -44,11 +44,28 @@ export async function seed(ctx: Context, file: string | undefined, o: SeedOption
   }
   if (file === undefined) throw new UsageError('Name the fixture file (or - for standard input)', 'the format: cr local seed --schema, docs/fixtures.md');
   const name = escapeControls(file === '-' ? '<stdin>' : file);
-  let text: string;
+  const { MAX_SEED_BYTES } = await import('../../src/server/admin/fixtures.js');
+  let bytes: Buffer | undefined;
   try {
-    text = file === '-' ? await readAll(ctx.io.stdin) : await readFile(file, 'utf8');
+    // The server holding a store takes no more (src/server/admin/routes.ts): the same limit offline.
+    if (file === '-') bytes = await readAllBytes(ctx.io.stdin, MAX_SEED_BYTES);
+    else if ((await stat(file)).size <= MAX_SEED_BYTES) bytes = await readFile(file);
   } catch (err) {
     throw new UsageError(`Cannot read ${name}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  if (!bytes || bytes.length > MAX_SEED_BYTES) {
+    throw new UsageError(
+      `${name}: $: larger than ${MAX_SEED_BYTES / 1024 / 1024} MiB, the most a seed takes; split it into several files; nothing was written`,
+    );
+  }
+  let text: string;
+  try {
+    // UTF-8 or nothing: a byte that is not would be stored as U+FFFD, changing the data
+    // without a word. A leading byte order mark (editors on Windows write one) is dropped,
+    // as bulk plans drop it (src/bulk/read-plan.ts).
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`${name}: $: not valid UTF-8 (the fixture format is JSON in UTF-8); nothing was written`);
   }
   const [{ administer }, { seedStore }, { FixtureError, planSeed }, { safeJsonParse }] = await Promise.all([
     import('../../src/local/administer.js'),
@@ -66,15 +83,17 @@ export async function seed(ctx: Context, file: string | undefined, o: SeedOption
   let counts: SeedCounts;
   try {
     // A store that does not exist yet is made only for fixtures that hold up on their own.
-    if (!existsSync(storePath)) planSeed(doc, { has: () => false, list: () => [] });
+    if (!existsSync(storePath)) planSeed(doc, { has: () => false, list: () => [], get: () => undefined });
     counts = await administer(storePath, {
       offline: (store) => seedStore(store, doc),
       online: (client) => client.call<SeedCounts>('POST', '/seed', text),
     });
   } catch (err) {
     if (!(err instanceof FixtureError)) throw err;
-    // Every problem at once, `FILE: $.path: message`, then exit 2 with nothing written.
-    ctx.io.err.write(err.problems.map((p) => `${name}: ${escapeControls(p.path)}: ${escapeControls(p.message)}\n`).join(''));
+    // Every problem at once, `FILE: $.path: message`, then exit 2 with nothing written. A
+    // problem quotes the value it found: a key pasted into a fixture is masked (docs/cli-contract.md §3).
+    const { redactKeys } = await import('../../src/redact.js');
+    ctx.io.err.write(err.problems.map((p) => `${name}: ${redactKeys(escapeControls(p.path))}: ${redactKeys(escapeControls(p.message))}\n`).join(''));
     const n = err.problems.length;
     throw new UsageError(`${name}: ${n} problem${n === 1 ? '' : 's'} in the fixtures; nothing was written`);
   }

@@ -101,7 +101,21 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, noColor = false)
 
 /** Reads all of stdin as text (for `--with-key` and `--input -`). */
 export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  return (await readAllBytes(stream)).toString('utf8');
+}
+
+/**
+ * The stream's bytes, as they came (for a reader that checks their encoding itself); once
+ * past `max` bytes it stops reading and returns what it has (longer than `max`: too long).
+ */
+export async function readAllBytes(stream: NodeJS.ReadableStream, max = Number.POSITIVE_INFINITY): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  let total = 0;
+  for await (const chunk of stream) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    chunks.push(b);
+    total += b.length;
+    if (total > max) break;
+  }
+  return Buffer.concat(chunks);
 }

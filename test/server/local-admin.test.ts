@@ -73,6 +73,17 @@ describe('/_local (local administration)', () => {
     expect((await store.socialPost(DEMO.draftPostId))?.content).toBe('from fixtures');
   });
 
+  it('seed: a key record with the hash of a key the store has is refused; the admin key keeps working', async () => {
+    const { call, admin, store } = await setup();
+    const own = (await store.apiKeys()).find((k) => k.role === 'admin')!;
+    // Keys are found by hash, the later record winning: a revoked twin would lock the admin out.
+    const twin = { ...own, id: 'twin', role: 'viewer', revoked_at: '2026-11-22T09:00:00Z' };
+    const res = await call('/_local/seed', { key: admin, method: 'POST', body: JSON.stringify({ api_keys: [twin] }) });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { problems: { path: string }[] }).problems.map((p) => p.path)).toEqual(['$.api_keys[0].key_sha256']);
+    expect((await call('/_local/keys', { key: admin })).status).toBe(200);
+  });
+
   it('keys made and revoked through it work and stop working on the public API at once', async () => {
     const { call, admin } = await setup();
     const made = await call('/_local/keys', { key: admin, method: 'POST', body: JSON.stringify({ role: 'viewer', website_id: DEMO.websiteId }) });

@@ -3,6 +3,7 @@ import { COLLECTIONS, COLLECTION_NAMES } from '../store/schema.js';
 import type { CollectionName } from '../store/schema.js';
 import type { Mutation } from '../store/batch.js';
 import { describeIssue } from '../store/snapshot.js';
+import { MAX_DEPTH, shapeViolation } from '../json.js';
 
 /**
  * The fixture format of `cr local seed` and `cr local export` (docs/fixtures.md): the store
@@ -12,6 +13,12 @@ import { describeIssue } from '../store/snapshot.js';
  * reference to a record that is neither in the file nor in the store. Nothing here reads or
  * writes a store: it gets a view of one and returns the writes.
  */
+
+/**
+ * Fixtures are bigger than API bodies; still bounded, the same with or without a server
+ * holding the store (`cr local seed` checks it before reading further, the server's route too).
+ */
+export const MAX_SEED_BYTES = 64 * 1024 * 1024;
 
 /** One problem of a fixture document, at a JSONPath-like place: `$.social_posts[3].status`. */
 export interface FixtureProblem {
@@ -31,6 +38,8 @@ export class FixtureError extends Error {
 export interface StoreView {
   has(collection: CollectionName, id: string): boolean;
   list(collection: CollectionName): readonly Record<string, unknown>[];
+  /** The stored record with this id, which a fixture record of the same id is merged over. */
+  get(collection: CollectionName, id: string): Record<string, unknown> | undefined;
 }
 
 /**
@@ -89,17 +98,14 @@ export function planSeed(doc: unknown, store: StoreView): SeedPlan {
     seen.set(c, ids);
     list.forEach((record: unknown, i) => {
       const path = `$.${c}[${i}]`;
-      const parsed = (COLLECTIONS[c] as z.ZodType).safeParse(record);
-      if (!parsed.success) {
-        for (const issue of parsed.error.issues) {
-          const text = describeIssue(issue, record);
-          // describeIssue says `field: message`, or `(top level): message` for the record itself.
-          const cut = text.indexOf(': ');
-          const where = text.slice(0, cut);
-          at(where === '(top level)' ? path : `${path}${where.startsWith('[') ? '' : '.'}${where}`, text.slice(cut + 2));
-        }
+      // As deep as an API body may be (docs/api-decisions.md §1): a deeper record cannot be
+      // written to the store file at all (JSON.stringify runs out of stack).
+      const deep = shapeViolation(record, MAX_DEPTH, Number.POSITIVE_INFINITY);
+      if (deep) {
+        at(`${path}${deep.path === '' || deep.path.startsWith('[') ? '' : '.'}${deep.path}`, `${deep.message} (a record may nest at most ${MAX_DEPTH} levels)`);
         return;
       }
+      if (!schemaProblems(c, record, path, at)) return;
       const r = record as Record<string, unknown>;
       const noId = NO_ID[c];
       const id = noId ? noId.key(r) : typeof r.id === 'string' ? r.id : undefined;
@@ -119,6 +125,11 @@ export function planSeed(doc: unknown, store: StoreView): SeedPlan {
   }
   const exists = (c: CollectionName, id: string) => seen.get(c)?.has(id) === true || store.has(c, id);
   for (const { c, record, path } of valid) {
+    // An upsert keeps the stored fields the fixture leaves out: the record the store ends up
+    // with must hold on its own too, or the store would refuse to open after this write
+    // (an api key given website_id over a stored one scoped to an agency).
+    const prior = !NO_ID[c] && typeof record.id === 'string' ? store.get(c, record.id) : undefined;
+    if (prior) schemaProblems(c, { ...prior, ...record }, path, (where, message) => at(where, `${message} (once merged with the stored record)`));
     for (const ref of REFERENCES) {
       const value = record[ref.field];
       if (typeof value !== 'string') continue;
@@ -129,6 +140,7 @@ export function planSeed(doc: unknown, store: StoreView): SeedPlan {
       at(path, `the store already has a record with this ${noId.says} (${c} have no id: they are added, never replaced)`);
     }
   }
+  sharedKeyHashes(raw, valid, store, at);
   if (problems.length) throw new FixtureError(problems);
   const mutations: Mutation[] = [];
   const counts: SeedPlan['counts'] = {};
@@ -145,6 +157,45 @@ export function planSeed(doc: unknown, store: StoreView): SeedPlan {
     }
   }
   return { mutations, counts };
+}
+
+/** Reports what the store's schema finds wrong with `record`, at `path`; true when nothing. */
+function schemaProblems(c: CollectionName, record: unknown, path: string, at: (path: string, message: string) => void): boolean {
+  const parsed = (COLLECTIONS[c] as z.ZodType).safeParse(record);
+  if (parsed.success) return true;
+  for (const issue of parsed.error.issues) {
+    const text = describeIssue(issue, record);
+    // describeIssue says `field: message`, or `(top level): message` for the record itself.
+    const cut = text.indexOf(': ');
+    const where = text.slice(0, cut);
+    at(where === '(top level)' ? path : `${path}${where.startsWith('[') ? '' : '.'}${where}`, text.slice(cut + 2));
+  }
+  return false;
+}
+
+/**
+ * A key is found by its sha256 (src/server/auth.ts): two key records with one hash would
+ * make one key answer for the other (the later one wins, its role and scope, or its
+ * revocation). Checked on the keys as the store will hold them: stored, then the file's.
+ */
+function sharedKeyHashes(
+  raw: Record<string, unknown>,
+  valid: readonly { c: CollectionName; record: Record<string, unknown>; path: string }[],
+  store: StoreView,
+  at: (path: string, message: string) => void,
+): void {
+  if (raw.api_keys === undefined) return;
+  const hashOf = new Map<string, string>();
+  for (const k of store.list('api_keys')) hashOf.set(String(k.id), String(k.key_sha256));
+  const fileKeys = valid.filter((v) => v.c === 'api_keys');
+  for (const { record } of fileKeys) hashOf.set(String(record.id), String(record.key_sha256));
+  const holders = new Map<string, string[]>();
+  for (const [id, sha] of hashOf) holders.set(sha, [...(holders.get(sha) ?? []), id]);
+  for (const { record, path } of fileKeys) {
+    const others = holders.get(String(record.key_sha256))!.filter((id) => id !== record.id);
+    if (others.length)
+      at(`${path}.key_sha256`, `another key already has this key_sha256 (id ${others.map((id) => JSON.stringify(id)).join(', ')}); each key needs its own`);
+  }
 }
 
 /** Names given to --only: known collections, else a problem per unknown name. */

@@ -10,7 +10,7 @@ import { KeyError } from '../keys.js';
 import { StoreFullError, StoreUnavailableError } from '../store/store.js';
 import { ROLES } from '../../api/vocabulary.js';
 import type { Role } from '../../api/vocabulary.js';
-import { FixtureError, checkOnly } from './fixtures.js';
+import { FixtureError, MAX_SEED_BYTES, checkOnly } from './fixtures.js';
 import { createStoreKey, exportStore, listStoreKeys, revokeStoreKey, seedStore } from './store-ops.js';
 
 /**
@@ -21,9 +21,6 @@ import { createStoreKey, exportStore, listStoreKeys, revokeStoreKey, seedStore }
  * store; anything else gets 404, as if the path did not exist.
  */
 export const LOCAL_ADMIN_PREFIX = '/_local';
-
-/** Fixtures are bigger than API bodies; still bounded. */
-const MAX_SEED_BYTES = 64 * 1024 * 1024;
 
 const LOOPBACK_PEER = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 

@@ -30,6 +30,7 @@ export async function seedStore(store: ApiStore, doc: unknown): Promise<SeedCoun
   const plan = planSeed(doc, {
     has: (c, id) => idsOf(c).has(id),
     list: (c) => data[c] as readonly Record<string, unknown>[],
+    get: (c, id) => (idsOf(c).has(id) ? (data[c] as readonly Record<string, unknown>[]).find((r) => r.id === id) : undefined),
   });
   if (plan.mutations.length) await store.commit(plan.mutations);
   return plan.counts;
