@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
+import { spawnProcess } from '../helpers/process.js';
 
 /**
  * `npm run build:sea`'s failures (docs/install.md, "Single executable"): scripts/build-sea.mjs run in a
@@ -25,15 +25,7 @@ function checkout(leaveOut: string[] = []): string {
   return dir;
 }
 
-const buildSea = (cwd: string) =>
-  execa(process.execPath, ['scripts/build-sea.mjs'], {
-    cwd,
-    env: { PATH: '/usr/bin:/bin', HOME: cwd, LANG: 'C.UTF-8' },
-    extendEnv: false,
-    reject: false,
-    timeout: 120_000,
-    stdin: 'ignore',
-  });
+const buildSea = (cwd: string) => spawnProcess(process.execPath, ['scripts/build-sea.mjs'], { cwd, env: { HOME: cwd }, timeoutMs: 120_000 });
 
 describe('npm run build:sea when it cannot build', () => {
   it('refuses a dist/bundle built by another Node, whose code caches the executable would reject', async () => {
