@@ -17,13 +17,13 @@ function withClosed(stream: 'stdout' | 'stderr', args: string[]): Promise<{ code
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout })));
 }
 
-const dryRun = ['posts', 'schedule', 'p1', '--at', '+1h', '--dry-run', '--base-url', 'http://127.0.0.1:9/api/v1'];
+const dryRun = ['posts', 'schedule', '33333333-3333-4333-8333-333333333333', '--at', '+1h', '--dry-run', '--base-url', 'http://127.0.0.1:9/api/v1'];
 
 describe('a reader that left', () => {
   it('a closed stderr is as quiet as a closed stdout: the command ends with its own code', async () => {
     const r = await withClosed('stderr', dryRun);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^POST http:\/\/127\.0\.0\.1:9\/api\/v1\/social\/posts\/p1\/schedule\n/);
+    expect(r.stdout).toMatch(/^POST http:\/\/127\.0\.0\.1:9\/api\/v1\/social\/posts\/33333333-3333-4333-8333-333333333333\/schedule\n/);
   });
 
   it('a closed stdout ends the run quietly with 0', async () => {

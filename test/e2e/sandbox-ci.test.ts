@@ -103,6 +103,8 @@ describe('a 300-post plan from fixtures, through a running cr serve with faults'
       .map((l) => JSON.parse(l) as { id: string; status: string; code?: string; retries?: number });
     const foreign = lines.filter((l) => l.id === FOREIGN_POST);
     expect(foreign).toEqual([expect.objectContaining({ status: 'failed', code: 'FORBIDDEN' })]);
+    const notScheduled = lines.filter((l) => l.status !== 'scheduled' && l.id !== FOREIGN_POST);
+    expect(notScheduled, JSON.stringify(notScheduled)).toEqual([]);
     expect(lines.filter((l) => l.status === 'scheduled')).toHaveLength(N);
     const faults = srv.log().match(/ fault POST \S+ /g) ?? [];
     expect(faults.length).toBeGreaterThan(0);
