@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, type CallInput } from '../../src/http/client.js';
 import { ApiError } from '../../src/errors.js';
-import { endpointList, routes, type OperationId } from '../../src/api/endpoints.js';
+import { endpointList, type OperationId } from '../../src/api/endpoints.js';
+import { routes } from '../../src/api/routes.js';
 import type { RequestInput } from '../../src/api/io-types.js';
 import { endpointUrl } from '../../src/http/url.js';
 import { IDS, KEYS, startFixtureServer, type TestServer } from '../server/helpers.js';
