@@ -1,13 +1,13 @@
 import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
 import { REGENERATE, generatedFiles } from '../../src/api/generated-files.js';
 import { endpoints } from '../../src/api/endpoints.js';
 import { routes } from '../../src/api/routes.js';
 import { requestSchemas } from '../../src/api/generated/request-schemas.js';
 import { ROOT } from '../architecture/imports.js';
 import { tempDir, cleanupTempDirs } from '../helpers/tmp.js';
+import { spawnProcess } from '../helpers/process.js';
 
 /**
  * The endpoint table (src/api/endpoints.ts) is the one place an endpoint is written; what the
@@ -45,8 +45,7 @@ describe('files generated from the endpoint table', () => {
     const dir = tempDir('cr-gen-');
     for (const part of ['src', 'scripts', 'package.json']) cpSync(join(ROOT, part), join(dir, part), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-    const env = { PATH: '/usr/bin:/bin' };
-    const run = (args: string[]) => execa(process.execPath, ['scripts/gen-api.mjs', ...args], { cwd: dir, env, extendEnv: false, reject: false });
+    const run = async (args: string[]) => await spawnProcess(process.execPath, ['scripts/gen-api.mjs', ...args], { cwd: dir, timeoutMs: 60_000 });
     expect((await run(['--check'])).exitCode).toBe(0);
     const file = join(dir, 'src/api/generated/routes.ts');
     const fresh = readFileSync(file, 'utf8');
