@@ -43,7 +43,9 @@ for (const { path, text } of generatedFiles()) {
   console.log(`wrote ${path}`);
 }
 if (stale.length) {
-  console.error(`${stale.join(', ')} differ from what the endpoint table (src/api/endpoints.ts) generates: run \`${REGENERATE}\` and commit the result`);
+  console.error(
+    `${stale.join(', ')} ${stale.length === 1 ? 'differs' : 'differ'} from what the endpoint table (src/api/endpoints.ts) generates: run \`${REGENERATE}\` and commit the result`,
+  );
   process.exit(1);
 }
 if (check) console.log('generated API files are up to date');

@@ -52,7 +52,7 @@ describe('files generated from the endpoint table', () => {
     writeFileSync(file, fresh.replace('"/finance/summary"', '"/finance/sum"'));
     const stale = await run(['--check']);
     expect(stale.exitCode).toBe(1);
-    expect(stale.stderr).toContain(`src/api/generated/routes.ts differ from what the endpoint table (src/api/endpoints.ts) generates: run \`${REGENERATE}\``);
+    expect(stale.stderr).toContain(`src/api/generated/routes.ts differs from what the endpoint table (src/api/endpoints.ts) generates: run \`${REGENERATE}\``);
     expect((await run([])).exitCode).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(fresh);
   });
