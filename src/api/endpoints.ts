@@ -6,7 +6,7 @@ import { AdCreative, CreateAdCreativeBody } from './schemas/ads.js';
 import { ContentListener, CreateListenerBody, CreateListenerQuery } from './schemas/listeners.js';
 import { ScheduledPost, SchedulePostBody, SchedulePostParams } from './schemas/social.js';
 import { LearningsList, ListLearningsQuery } from './schemas/intelligence.js';
-import { CountNurtureQuery, ListNurtureQuery, NurtureCount, NurtureList } from './schemas/nurture.js';
+import { ListNurtureQuery, NurtureList } from './schemas/nurture.js';
 import { Visibility, VisibilityQuery } from './schemas/visibility.js';
 import { BrandSubjectList, ScopeFilterQuery } from './schemas/brand.js';
 import { CrmAgentList } from './schemas/crm.js';
@@ -161,23 +161,6 @@ export const endpoints = {
     query: ListNurtureQuery,
     body: undefined,
     data: NurtureList,
-  }),
-  countNurtureSequences: endpoint({
-    operationId: 'countNurtureSequences',
-    method: 'GET',
-    path: '/content/nurture-sequences/count',
-    tag: 'Content',
-    title: 'Count nurture sequences',
-    description: 'Counts the nurture sequences in scope, optionally of one status.',
-    minRole: 'viewer',
-    websiteScope: 'single',
-    websiteParam: 'query',
-    idempotent: true,
-    errorStatuses: [400, 401, 403, 429, 500],
-    params: undefined,
-    query: CountNurtureQuery,
-    body: undefined,
-    data: NurtureCount,
   }),
   getGbpVisibility: endpoint({
     operationId: 'getGbpVisibility',

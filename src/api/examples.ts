@@ -182,10 +182,6 @@ export const EXAMPLES: { [Op in OperationId]: OperationExample<Op> } = {
       offset: 0,
     },
   },
-  countNurtureSequences: {
-    parameters: { website_id: WEBSITE, status: 'active' },
-    response: { total: 12 },
-  },
   getGbpVisibility: {
     parameters: { website_id: WEBSITE, keyword: 'emergency dentist' },
     response: { keywords: [{ keyword: 'emergency dentist', gridPoints: grid(41.30812, -72.92816, 1) }], scanDate: '2025-06-08' },

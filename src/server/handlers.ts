@@ -132,14 +132,6 @@ export const handlers: { [Op in OperationId]: Handler<ValidInputOf<Op>> } = {
       ),
   },
 
-  countNurtureSequences: {
-    run: ({ store, scope }, { query }) =>
-      cachedRead(store, ['nurture-count', scopeKey(scope.websiteIds), query.status], async () => ({
-        total: (await store.nurtureSequences(scope.websiteIds)).filter((s) => scope.websiteIds.has(s.websiteId) && (!query.status || s.status === query.status))
-          .length,
-      })),
-  },
-
   getGbpVisibility: {
     run: ({ store, scope }, { query }) =>
       cachedRead(store, ['visibility', scope.websiteId, query.keyword], async () =>

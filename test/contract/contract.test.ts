@@ -186,12 +186,6 @@ const CASES: Case[] = [
   { op: 'listNurtureSequences', name: 'unknown status', path: '/content/nurture-sequences?status=live', key: KEYS.viewerW1, status: 400, code: 'BAD_REQUEST' },
   { op: 'listNurtureSequences', name: 'other website', path: `/content/nurture-sequences?website_id=${IDS.W2}`, key: KEYS.viewerW1, status: 403, code: 'FORBIDDEN' },
   ...common('listNurtureSequences', '/content/nurture-sequences'),
-  // countNurtureSequences
-  { op: 'countNurtureSequences', name: 'defaults', path: '/content/nurture-sequences/count', key: KEYS.viewerW1, status: 200 },
-  { op: 'countNurtureSequences', name: 'filtered', path: '/content/nurture-sequences/count?status=active', key: KEYS.viewerW1, status: 200 },
-  { op: 'countNurtureSequences', name: 'unknown status', path: '/content/nurture-sequences/count?status=live', key: KEYS.viewerW1, status: 400, code: 'BAD_REQUEST' },
-  { op: 'countNurtureSequences', name: 'other website', path: `/content/nurture-sequences/count?website_id=${IDS.W2}`, key: KEYS.viewerW1, status: 403, code: 'FORBIDDEN' },
-  ...common('countNurtureSequences', '/content/nurture-sequences/count'),
 
   // getGbpVisibility
   { op: 'getGbpVisibility', name: 'latest scan', path: '/gbp/visibility', key: KEYS.viewerW1, status: 200 },

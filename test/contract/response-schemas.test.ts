@@ -31,7 +31,6 @@ async function realResponses(): Promise<Record<OperationId, unknown>> {
     scheduleSocialPost: { headers, params: { id: IDS.postDraft }, body: { scheduled_at: '2025-07-01T09:30:00Z' } },
     listLearnings: { headers },
     listNurtureSequences: { headers },
-    countNurtureSequences: { headers },
     getGbpVisibility: { headers },
     listBrandSubjects: { headers },
     listCrmAgents: { headers },

@@ -25,7 +25,6 @@ const VALID: { [Op in OperationId]: RequestInput<Op> } = {
   scheduleSocialPost: { params: { id: IDS.postDraft }, body: { scheduled_at: FUTURE } },
   listLearnings: {},
   listNurtureSequences: {},
-  countNurtureSequences: {},
   getGbpVisibility: {},
   listBrandSubjects: {},
   listCrmAgents: {},

@@ -197,25 +197,6 @@ export const requestSchemas = {
       }
     }
   },
-  "countNurtureSequences": {
-    "query": {
-      "type": "object",
-      "properties": {
-        "website_id": {
-          "type": "string"
-        },
-        "status": {
-          "type": "string",
-          "enum": [
-            "draft",
-            "active",
-            "paused",
-            "archived"
-          ]
-        }
-      }
-    }
-  },
   "getGbpVisibility": {
     "query": {
       "type": "object",

@@ -615,19 +615,6 @@ export const responseSchemas: Record<OperationId, JsonSchema> = {
       "offset"
     ]
   },
-  "countNurtureSequences": {
-    "type": "object",
-    "properties": {
-      "total": {
-        "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
-      }
-    },
-    "required": [
-      "total"
-    ]
-  },
   "getGbpVisibility": {
     "type": "object",
     "properties": {

@@ -130,25 +130,6 @@ export const routes = {
       500
     ]
   },
-  "countNurtureSequences": {
-    "operationId": "countNurtureSequences",
-    "method": "GET",
-    "path": "/content/nurture-sequences/count",
-    "tag": "Content",
-    "title": "Count nurture sequences",
-    "description": "Counts the nurture sequences in scope, optionally of one status.",
-    "minRole": "viewer",
-    "websiteScope": "single",
-    "websiteParam": "query",
-    "idempotent": true,
-    "errorStatuses": [
-      400,
-      401,
-      403,
-      429,
-      500
-    ]
-  },
   "getGbpVisibility": {
     "operationId": "getGbpVisibility",
     "method": "GET",

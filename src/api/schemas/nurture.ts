@@ -34,14 +34,3 @@ export const NurtureList = z
   })
   .meta({ id: 'NurtureSequenceList' });
 export type NurtureList = z.infer<typeof NurtureList>;
-
-export const CountNurtureQuery = z.object({
-  website_id: websiteIdField(),
-  status: NurtureStatus.optional().describe('Only sequences with this status'),
-});
-export type CountNurtureQuery = z.infer<typeof CountNurtureQuery>;
-
-export const NurtureCount = z
-  .looseObject({ total: z.number().int().describe('Sequences in scope, of the status if one is given') })
-  .meta({ id: 'NurtureSequenceCount' });
-export type NurtureCount = z.infer<typeof NurtureCount>;
