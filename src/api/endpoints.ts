@@ -24,7 +24,7 @@ type AnyObject = z.ZodType<Record<string, unknown>>;
  * its path, query, body and response. Server, MCP tools and the OpenAPI document read this
  * table; the build generates from it what the CLI reads without zod (scripts/gen-api.mjs:
  * generated/routes.ts, generated/request-schemas.ts, generated/response-schemas.ts), and
- * test/contract/generated.test.ts fails when a generated file is stale (CONTRIBUTING.md,
+ * `npm run lint` fails while a committed generated file is stale (CONTRIBUTING.md,
  * "Adding an endpoint").
  */
 export interface Endpoint<
