@@ -50,9 +50,9 @@ export function nearest(value: string, values: readonly string[]): string | unde
 }
 
 /**
- * commander argParser for a value of the API's vocabulary (src/api/vocabulary.ts, the lists the
- * server's schemas are built from): anything else is exit 2 before a request, with the values
- * and the nearest one (docs/cli-contract.md §5).
+ * commander argParser for a value of the API's vocabulary (the enums of the endpoint table's
+ * schemas, generated into src/api/generated/request-schemas.ts): anything else is exit 2 before
+ * a request, with the values and the nearest one (docs/cli-contract.md §5).
  */
 export const choice =
   (flag: string, values: readonly string[]) =>

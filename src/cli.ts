@@ -8,7 +8,7 @@ import { escapeControls } from './render/escape.js';
 import { checkScriptFlags } from './output/flags.js';
 import { answerVersion, version } from './version.js';
 import { MAX_TIMEOUT_SECONDS } from './http/deadline.js';
-import { commandPathOf, visibleGlobalOptions } from './cli-globals.js';
+import { visibleGlobalOptions } from './cli-globals.js';
 import { checkUuid } from './ids.js';
 import { commandIndex, commandPath, expandHelpWord, fromCommander, namesUnknownCommand, withHint } from './cli-usage.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import type { Context } from '../../src/context.js';
 import { choice, collect, completeWith, uuidArg, withExamples } from '../../src/cli-kit.js';
-import { AD_FORMATS, AD_PLATFORMS } from '../../src/api/vocabulary.js';
+import { requestSchemas } from '../../src/api/generated/request-schemas.js';
 import { scriptable } from '../../src/output/flags.js';
 import { UsageError } from '../../src/errors.js';
 import { routes } from '../../src/api/routes.js';
@@ -12,6 +12,11 @@ import { printDryRun } from '../../src/dry-run.js';
 import { readAll } from '../../src/io/streams.js';
 import { render } from '../../src/render/output.js';
 import { dateColumn, shownTime } from '../../src/render/dates.js';
+
+// The values the server accepts, from the endpoint table (src/api/schemas/ads.ts), without zod.
+const { ad_format, platform } = requestSchemas.createAdCreative.body.properties;
+const AD_FORMATS = ad_format.enum;
+const AD_PLATFORMS = platform.enum;
 
 interface Flags {
   format?: string;

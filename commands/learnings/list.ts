@@ -1,13 +1,18 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../../src/context.js';
 import { choice, completeWith, intArg, withExamples } from '../../src/cli-kit.js';
-import { DIMENSION_TYPES, LEARNINGS_MAX_LIMIT } from '../../src/api/vocabulary.js';
+import { requestSchemas } from '../../src/api/generated/request-schemas.js';
 import { scriptable } from '../../src/output/flags.js';
 import { routes } from '../../src/api/routes.js';
 import type { Learning } from '../../src/api/schemas/intelligence.js';
 import { websiteParam } from '../../src/http/request-params.js';
 import { render } from '../../src/render/output.js';
 import { formatPercent } from '../../src/render/format.js';
+
+// The filter's values and the limit's bounds, from the endpoint table (src/api/schemas/intelligence.ts), without zod.
+const { dimension_type, limit } = requestSchemas.listLearnings.query.properties;
+const DIMENSION_TYPES = dimension_type.enum;
+const LEARNINGS_MAX_LIMIT = limit.maximum;
 
 export const listCommand = (ctx: Context) =>
   scriptable(

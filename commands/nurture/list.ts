@@ -4,7 +4,7 @@ import { choice, completeWith, intArg, withExamples } from '../../src/cli-kit.js
 import { UsageError } from '../../src/errors.js';
 import { routes } from '../../src/api/routes.js';
 import type { QueryOf } from '../../src/api/io-types.js';
-import { NURTURE_MAX_LIMIT, NURTURE_STATUSES } from '../../src/api/vocabulary.js';
+import { requestSchemas } from '../../src/api/generated/request-schemas.js';
 import type { NurtureSequence } from '../../src/api/schemas/nurture.js';
 import type { ApiClient } from '../../src/http/client.js';
 import { walkPages } from '../../src/http/pages.js';
@@ -15,6 +15,11 @@ import { dateColumn, shownTime } from '../../src/render/dates.js';
 import type { ShownTime } from '../../src/render/dates.js';
 import type { Column } from '../../src/render/view.js';
 import { streamPages } from './stream.js';
+
+// The filter's values and the largest page, from the endpoint table (src/api/schemas/nurture.ts), without zod.
+const { status, limit } = requestSchemas.listNurtureSequences.query.properties;
+const NURTURE_STATUSES = status.enum;
+const NURTURE_MAX_LIMIT = limit.maximum;
 
 interface Flags {
   status?: string;

@@ -153,11 +153,21 @@ function checkedOnly(node: unknown): unknown {
 }
 
 /**
- * A response schema as the CLI checks it (response-schemas.ts): self-contained, only the
- * keywords checkJson reads (no formats or patterns), local vocabularies widened to strings,
+ * A response schema as the CLI checks it (generated/response-schemas.ts): self-contained, only
+ * the keywords checkJson reads (no formats or patterns), local vocabularies widened to strings,
  * so the CLI assumes only what docs/api-decisions.md states.
  */
 export function cliResponseSchemaOf(schema: z.ZodType): JsonSchema {
   const converted = convert(schema, 'output', true);
+  return checkedOnly(inline(converted, (converted.$defs ?? {}) as Record<string, unknown>)) as JsonSchema;
+}
+
+/**
+ * A request part (path, query or body) as the CLI reads it (generated/request-schemas.ts): the
+ * form the server validates with (not the documented one), self-contained, only the keywords
+ * checkJson reads; the CLI takes its flags' values and bounds from it (docs/cli-contract.md §5).
+ */
+export function cliRequestSchemaOf(schema: z.ZodType): JsonSchema {
+  const converted = convert(schema, 'input');
   return checkedOnly(inline(converted, (converted.$defs ?? {}) as Record<string, unknown>)) as JsonSchema;
 }

@@ -1,6 +1,8 @@
 /**
- * Fixed words and limits of the API that the CLI needs without loading zod (start-up:
- * the schemas cost ~20 ms to build). The schemas import them from here.
+ * Fixed words of the API that the CLI needs without loading zod (start-up: the schemas cost
+ * ~20 ms to build) and that are no endpoint's field: roles, the key and id formats, the CRM
+ * segment, loopback hosts. The values and bounds of request fields come from the endpoint
+ * table instead, generated into generated/request-schemas.ts (CONTRIBUTING.md, "Adding an endpoint").
  */
 
 /** Roles, lowest first; a key may call an endpoint when its role ranks at or above the minimum. */
@@ -16,28 +18,12 @@ export const API_KEY_PATTERN = new RegExp(`^${API_KEY_SHAPE}$`);
 /** Every API key inside free text (URLs, bodies, messages), for masking. */
 export const API_KEY_IN_TEXT = new RegExp(API_KEY_SHAPE, 'g');
 
-/** Statuses of a nurture sequence (the `status` filter of GET /content/nurture-sequences). */
-export const NURTURE_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
-
-/** Dimension types of a learning (the `dimension_type` filter of GET /intelligence/learnings). */
-export const DIMENSION_TYPES = ['hook', 'angle', 'offer', 'story', 'audience', 'format', 'cta'] as const;
-
-/** `ad_format` and `platform` of an ad creative. */
-export const AD_FORMATS = ['single_image', 'carousel', 'video', 'responsive_search', 'responsive_display'] as const;
-export const AD_PLATFORMS = ['google', 'meta', 'linkedin', 'tiktok', 'pinterest', 'x'] as const;
-
 /**
  * The API's id format, as the schemas check it (zod's uuid, RFC 9562: versions 1-8, the nil and
  * max ids): the CLI checks ids with it before sending (docs/cli-contract.md §5, exit 2).
  */
 export const UUID_PATTERN =
   /^([0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/i;
-
-/** Largest page of GET /content/nurture-sequences. */
-export const NURTURE_MAX_LIMIT = 200;
-
-/** Largest `limit` of GET /intelligence/learnings. */
-export const LEARNINGS_MAX_LIMIT = 200;
 
 /** The CRM product's path segment in the published path; profiles may rename it. */
 export const CRM_PATH_SEGMENT = 'crm';

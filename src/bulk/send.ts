@@ -1,7 +1,7 @@
 import type { ApiClient } from '../http/client.js';
 import { routes } from '../api/routes.js';
 import { checkJson } from '../api/check-json.js';
-import { responseSchemas } from '../api/response-schemas.js';
+import { responseSchemas } from '../api/generated/response-schemas.js';
 import { ApiError, CrError, NetworkError, ResponseError, exitCodeOf } from '../errors.js';
 import { isRetryableStatus } from '../http/retry.js';
 import { redactKeys } from '../redact.js';

@@ -5,7 +5,7 @@ import type { RequestInput, ResponseData } from '../api/io-types.js';
 import type { OperationId, Route } from '../api/routes.js';
 import { checkJson } from '../api/check-json.js';
 import { endpointUrl, joinUrl } from './url.js';
-import { responseSchemas } from '../api/response-schemas.js';
+import { responseSchemas } from '../api/generated/response-schemas.js';
 import { backoffDelay, isRetryableStatus, RETRY_ATTEMPTS } from './retry.js';
 import { describeNetworkFailure } from './network-errors.js';
 import { retryWhen } from './rate-budget.js';

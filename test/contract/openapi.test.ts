@@ -90,7 +90,7 @@ describe('OpenAPI document', () => {
       for (const [method, op] of Object.entries(item)) if (HTTP_METHODS.includes(method)) ops.push({ path, method, operationId: op.operationId, tags: op.tags });
     }
     expect(ops).toHaveLength(endpointList.length);
-    expect(ops.length).toBe(9);
+    expect(ops.length).toBe(endpointList.length);
     expect(new Set(ops.map((o) => o.operationId)).size).toBe(ops.length);
     for (const ep of endpointList) {
       const op = doc.paths[ep.path]?.[ep.method.toLowerCase()];
@@ -248,7 +248,7 @@ describe('OpenAPI document', () => {
 
   it('every response schema compiles with ajv (draft 2020-12)', () => {
     const v = new ResponseValidator(doc);
-    expect(v.operations.size).toBe(9);
+    expect(v.operations.size).toBe(endpointList.length);
     for (const [operationId, { op }] of v.operations) {
       for (const status of Object.keys(op.responses)) expect(() => v.validatorFor(operationId, Number(status))).not.toThrow();
     }

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { endpoints, type OperationId } from '../../src/api/endpoints.js';
 import { cliResponseSchemaOf } from '../../src/api/json-schema.js';
 import { Ajv2020, addFormats } from './ajv.js';
-import { responseSchemas } from '../../src/api/response-schemas.js';
+import { responseSchemas } from '../../src/api/generated/response-schemas.js';
 import { CHECKED_KEYWORDS, checkJson, type JsonSchema } from '../../src/api/check-json.js';
 import { createCore } from '../../src/server/app.js';
 import { MemoryStore } from '../../src/server/store/memory-store.js';
@@ -13,7 +13,7 @@ import { FIXTURE, IDS, KEYS, NOW } from '../server/helpers.js';
 
 /**
  * The CLI checks responses against JSON Schemas generated from the zod table
- * (src/api/response-schemas.ts) with a small interpreter (src/api/check-json.ts), so that
+ * (src/api/generated/response-schemas.ts) with a small interpreter (src/api/check-json.ts), so that
  * no command loads zod. The schemas keep what docs/api-decisions.md states (local vocabularies
  * widened, formats left to the documents); checkJson must judge them exactly as a full
  * JSON Schema validator (ajv, draft 2020-12) does.
@@ -76,7 +76,7 @@ function replaced(root: unknown, path: (string | number)[], value: unknown, drop
 }
 
 describe('response schemas for the CLI', () => {
-  it('src/api/response-schemas.ts is what the zod table generates (else: npm run gen:schemas)', () => {
+  it('src/api/generated/response-schemas.ts is what the zod table generates (else: npm run build)', () => {
     for (const op of OPS) expect(responseSchemas[op], op).toEqual(cliResponseSchemaOf(endpoints[op].data));
   });
 

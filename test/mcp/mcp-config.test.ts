@@ -5,6 +5,7 @@ import { runBin, ensureBuilt } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir, writeConfig } from '../helpers/tmp.js';
 import { spawnServe, type ServeProcess } from '../helpers/serve.js';
 import { KEYS } from '../server/helpers.js';
+import { routes } from '../../src/api/routes.js';
 
 /** `cr mcp config`: a ready-to-paste MCP client configuration, key masked unless --show-key. */
 
@@ -67,7 +68,7 @@ describe('cr mcp config', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } }));
     try {
       const { tools } = await client.listTools(undefined, { timeout: 10_000 });
-      expect(tools).toHaveLength(9);
+      expect(tools).toHaveLength(Object.keys(routes).length);
       const res = (await client.callTool({ name: 'listBrandSubjects', arguments: {} }, undefined, { timeout: 10_000 })) as { isError?: boolean };
       expect(res.isError ?? false).toBe(false);
     } finally {

@@ -12,17 +12,8 @@ import { IDS, KEYS, request } from '../server/helpers.js';
  * real, built `cr serve` process over a copy of the server fixture store.
  */
 
-const NINE = [
-  'getFinanceSummary',
-  'createAdCreative',
-  'createContentListener',
-  'scheduleSocialPost',
-  'listLearnings',
-  'listNurtureSequences',
-  'getGbpVisibility',
-  'listBrandSubjects',
-  'listCrmAgents',
-];
+/** One tool per operation of the endpoint table, named by it. */
+const OPERATIONS = endpointList.map((ep) => ep.operationId);
 
 const FUTURE = '2025-07-01T09:30:00.000Z'; // after the fixture's NOW (2025-06-15)
 
@@ -78,9 +69,9 @@ describe('MCP over Streamable HTTP against `cr serve`', () => {
     await srv?.stop();
   });
 
-  it('listTools returns exactly the nine operations with object input schemas built from the table', async () => {
+  it('listTools returns exactly the operations of the table with object input schemas built from the table', async () => {
     const { tools } = await editor.listTools(undefined, { timeout: 10_000 });
-    expect(tools.map((t) => t.name).sort()).toEqual([...NINE].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual([...OPERATIONS].sort());
     for (const tool of tools) {
       const ep = endpointList.find((e) => e.operationId === tool.name)!;
       expect(ep, tool.name).toBeDefined();
@@ -273,7 +264,7 @@ describe('MCP over Streamable HTTP against `cr serve`', () => {
     // Control: the same request from an allowed origin reaches the MCP server.
     const ok = await request(srv.origin, 'POST', '/api/v1/mcp', { key: KEYS.editorW1, rawBody: init, headers: { ...headers, origin: `http://localhost:${port}` } });
     expect(ok.status).toBe(200);
-    expect(ok.json.result.tools).toHaveLength(9);
+    expect(ok.json.result.tools).toHaveLength(endpointList.length);
 
     // The SDK client with a foreign Origin header cannot connect either.
     const client = new Client({ name: 'cr-test', version: '0.0.0' });
@@ -335,7 +326,7 @@ describe('one rate limit across REST and MCP (`cr serve --rate-limit 5`)', () =>
 
       // Handshake/listing still works (authenticated, not counted) ...
       const { tools } = await client.listTools(undefined, { timeout: 10_000 });
-      expect(tools).toHaveLength(9);
+      expect(tools).toHaveLength(endpointList.length);
       // ... and other keys have their own budget, over MCP too.
       const other = await connect(srv.baseUrl, KEYS.viewerW1);
       try {

@@ -6,6 +6,7 @@ import { crStdioTransport } from '../helpers/mcp-stdio.js';
 import type { Child } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir, writeConfig } from '../helpers/tmp.js';
 import { KEYS, startFixtureServer } from '../server/helpers.js';
+import { routes } from '../../src/api/routes.js';
 
 /**
  * `cr mcp stdio` as a process: standard output holds JSON-RPC lines and nothing else,
@@ -130,7 +131,7 @@ describe('cr mcp stdio as a process', () => {
     try {
       await client.connect(transport, { timeout: 20_000 });
       const { tools } = await client.listTools(undefined, { timeout: 15_000 });
-      expect(tools).toHaveLength(9);
+      expect(tools).toHaveLength(Object.keys(routes).length);
       const r = (await client.callTool({ name: 'listBrandSubjects', arguments: {} }, undefined, { timeout: 15_000 })) as { isError?: boolean };
       expect(r.isError ?? false).toBe(false);
     } finally {

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { dateTime, documentedEnum, httpUrl, uuid, websiteIdField } from './common.js';
 import { localEnum } from '../json-schema.js';
-import { AD_FORMATS, AD_PLATFORMS } from '../vocabulary.js';
 
-export { AD_FORMATS, AD_PLATFORMS };
+/** `ad_format` and `platform` of an ad creative; the CLI reads them from generated/request-schemas.ts. */
+export const AdFormat = z.enum(['single_image', 'carousel', 'video', 'responsive_search', 'responsive_display']);
+export const AdPlatform = z.enum(['google', 'meta', 'linkedin', 'tiktok', 'pinterest', 'x']);
 
 export const CreateAdCreativeBody = z
   .object({
     website_id: websiteIdField(),
-    ad_format: z.enum(AD_FORMATS),
+    ad_format: AdFormat,
     name: z.string().min(1).max(200),
     campaign_id: z.string().min(1).max(200).optional().describe('A known campaign also sets the platform and campaign name'),
     headline: z.string().max(300).optional(),
@@ -16,7 +17,7 @@ export const CreateAdCreativeBody = z
     destination_url: httpUrl().describe('Landing page, http or https'),
     image_urls: z.array(httpUrl()).max(20).optional().describe('Up to 20 http or https image URLs'),
     product_line_id: uuid().optional(),
-    platform: z.enum(AD_PLATFORMS).optional().describe("Default: the known campaign's platform, else meta"),
+    platform: AdPlatform.optional().describe("Default: the known campaign's platform, else meta"),
   })
   .meta({ id: 'CreateAdCreativeRequest', description: 'Body of POST /content/ads/creatives/create (docs/api-decisions.md §5); unknown fields are ignored' });
 export type CreateAdCreativeBody = z.infer<typeof CreateAdCreativeBody>;
@@ -24,8 +25,8 @@ export type CreateAdCreativeBody = z.infer<typeof CreateAdCreativeBody>;
 export const AdCreative = z
   .looseObject({
     id: z.string(),
-    platform: localEnum(documentedEnum(AD_PLATFORMS)),
-    adFormat: localEnum(documentedEnum(AD_FORMATS)),
+    platform: localEnum(documentedEnum(AdPlatform.options)),
+    adFormat: localEnum(documentedEnum(AdFormat.options)),
     name: z.string(),
     campaignId: z.string(),
     campaignName: z.string().describe('Name of the known campaign, else empty'),

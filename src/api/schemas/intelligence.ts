@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { dateTime, documentedEnum, websiteIdField } from './common.js';
 import { localEnum } from '../json-schema.js';
-import { DIMENSION_TYPES, LEARNINGS_MAX_LIMIT } from '../vocabulary.js';
 
-export { DIMENSION_TYPES };
+/** Dimension types of a learning; the CLI reads them, and the largest limit, from generated/request-schemas.ts. */
+export const DimensionType = z.enum(['hook', 'angle', 'offer', 'story', 'audience', 'format', 'cta']);
 export const LEARNING_STATUSES = ['candidate', 'testing', 'confirmed', 'rejected', 'archived'] as const;
 
 export const ListLearningsQuery = z.object({
   website_id: websiteIdField(),
-  dimension_type: z.enum(DIMENSION_TYPES).optional().describe('Only learnings of this dimension type'),
-  limit: z.number().int().min(1).max(LEARNINGS_MAX_LIMIT).default(50).describe('Maximum number of learnings'),
+  dimension_type: DimensionType.optional().describe('Only learnings of this dimension type'),
+  limit: z.number().int().min(1).max(200).default(50).describe('Maximum number of learnings'),
 });
 export type ListLearningsQuery = z.infer<typeof ListLearningsQuery>;
 
@@ -17,7 +17,7 @@ export const Learning = z
   .looseObject({
     id: z.string(),
     channel: z.string(),
-    dimensionType: localEnum(documentedEnum(DIMENSION_TYPES)),
+    dimensionType: localEnum(documentedEnum(DimensionType.options)),
     dimensionValue: z.string(),
     summary: z.string(),
     evidenceCount: z.number().int(),

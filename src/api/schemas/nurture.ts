@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { dateTime, documentedEnum, websiteIdField } from './common.js';
 import { localEnum } from '../json-schema.js';
-import { NURTURE_MAX_LIMIT, NURTURE_STATUSES } from '../vocabulary.js';
 
-export { NURTURE_MAX_LIMIT, NURTURE_STATUSES };
+/** Statuses of a nurture sequence; the CLI reads them, and the largest page, from generated/request-schemas.ts. */
+export const NurtureStatus = z.enum(['draft', 'active', 'paused', 'archived']);
 
 export const ListNurtureQuery = z.object({
   website_id: websiteIdField(),
-  status: z.enum(NURTURE_STATUSES).optional().describe('Only sequences with this status'),
-  limit: z.number().int().min(1).max(NURTURE_MAX_LIMIT).default(50).describe('Page size'),
+  status: NurtureStatus.optional().describe('Only sequences with this status'),
+  limit: z.number().int().min(1).max(200).default(50).describe('Page size'),
   offset: z.number().int().min(0).default(0).describe('Number of sequences to skip'),
 });
 export type ListNurtureQuery = z.infer<typeof ListNurtureQuery>;
@@ -17,7 +17,7 @@ export const NurtureSequence = z
   .looseObject({
     contentId: z.string(),
     title: z.string(),
-    status: localEnum(documentedEnum(NURTURE_STATUSES)),
+    status: localEnum(documentedEnum(NurtureStatus.options)),
     stepCount: z.number().int(),
     createdAt: dateTime(),
     updatedAt: dateTime(),

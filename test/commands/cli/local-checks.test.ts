@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../../helpers/harness.js';
-import { AD_FORMATS, NURTURE_STATUSES } from '../../../src/api/vocabulary.js';
+import { requestSchemas } from '../../../src/api/generated/request-schemas.js';
+
+const NURTURE_STATUSES = requestSchemas.listNurtureSequences.query.properties.status.enum;
+const AD_FORMATS = requestSchemas.createAdCreative.body.properties.ad_format.enum;
 
 /**
  * What the CLI knows is checked before anything is sent (docs/cli-contract.md §5): the API's
- * vocabularies and id format (src/api/vocabulary.ts, the lists the server's schemas are built
- * from) and the fields a write needs; exit 2 with the valid values or the nearest one.
+ * vocabularies (generated from the endpoint table, src/api/generated/request-schemas.ts) and
+ * id format (src/api/vocabulary.ts) and the fields a write needs; exit 2 with the valid values or the nearest one.
  */
 const h = useHarness();
 
