@@ -1,10 +1,10 @@
-import { join } from 'node:path';
 import { openCore } from '../../src/server/open-core.js';
 import { createApp } from '../../src/server/app.js';
 import { mountExtraRoutes } from '../../src/server/extra-routes.js';
 import { fixedClock } from '../../src/server/clock.js';
 import { fixtureStore, NOW } from './helpers.js';
 import type { ReqOptions, Res } from './helpers.js';
+import { fixtureTarget } from './in-process-fixture.js';
 import type { FixtureTarget } from './in-process-fixture.js';
 
 /**
@@ -38,15 +38,5 @@ export async function startHonoFixture(): Promise<FixtureTarget> {
     });
     return { status: res.status, headers: plain, text, json };
   };
-  return {
-    path: opened.storePath,
-    dir: join(opened.storePath, '..'),
-    store: opened.store!,
-    core: opened.core,
-    req,
-    stop: async () => {
-      await opened.close();
-      await s.cleanup();
-    },
-  };
+  return fixtureTarget(opened, s.cleanup, req);
 }

@@ -38,6 +38,11 @@ export async function startInProcessFixture(): Promise<FixtureTarget> {
     }
     return { status: res.statusCode, headers: res.headers, text, json };
   };
+  return fixtureTarget(opened, s.cleanup, req);
+}
+
+/** A fixture target over an opened core: its store file, its pipeline, and how to stop both. */
+export function fixtureTarget(opened: Awaited<ReturnType<typeof openCore>>, cleanup: () => Promise<void>, req: FixtureTarget['req']): FixtureTarget {
   return {
     path: opened.storePath,
     dir: join(opened.storePath, '..'),
@@ -46,7 +51,7 @@ export async function startInProcessFixture(): Promise<FixtureTarget> {
     req,
     stop: async () => {
       await opened.close();
-      await s.cleanup();
+      await cleanup();
     },
   };
 }
