@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { StoreData } from '../server/store/schema.js';
 import { COLLECTION_NAMES } from '../server/store/schema.js';
-import { isDatabaseUrl } from '../server/store-pg/url.js';
+import { isDatabaseUrl, redactUrl } from '../server/store-pg/url.js';
 import { LocalError } from '../errors.js';
 
 export interface CopyResult {
@@ -11,19 +11,10 @@ export interface CopyResult {
   records: number;
 }
 
-/** Every record of a store, read without taking it from a server that may be using it. */
+/** Every record of a store, read without taking it from a server that may be using it (read-store.ts reads either kind). */
 async function readAll(location: string): Promise<StoreData> {
-  if (!isDatabaseUrl(location)) {
-    const { readStore } = await import('./read-store.js');
-    return readStore(resolve(location));
-  }
-  const { PgStore } = await import('../server/store-pg/pg-store.js');
-  const store = await PgStore.open(location, { max: 2 });
-  try {
-    return await store.exportData();
-  } finally {
-    await store.close();
-  }
+  const { readStore } = await import('./read-store.js');
+  return readStore(isDatabaseUrl(location) ? location : resolve(location));
 }
 
 const count = (data: StoreData) => COLLECTION_NAMES.reduce((n, c) => n + data[c].length, 0);
@@ -64,4 +55,4 @@ export async function copyStore(from: string, to: string): Promise<CopyResult> {
   return { from: redact(from), to: redact(to), records: count(data) };
 }
 
-const redact = (location: string) => (isDatabaseUrl(location) ? location.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@') : resolve(location));
+const redact = (location: string) => (isDatabaseUrl(location) ? redactUrl(location) : resolve(location));

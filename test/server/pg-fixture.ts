@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { startServer } from '../../src/server/serve.js';
+import { fixedClock } from '../../src/server/clock.js';
 import { PgStore } from '../../src/server/store-pg/pg-store.js';
 import { loadInto } from '../../src/server/store-pg/bulk-load.js';
 import { freshDatabase } from '../helpers/postgres.js';
 import { FIXTURE, NOW, request } from './helpers.js';
 import type { FixtureTarget } from './in-process-fixture.js';
-
-const fixedClock = (iso: string) => ({ now: () => new Date(iso) });
 
 /**
  * The decision tables' fixture on PostgreSQL (docs/shared-sandbox.md): the same records loaded

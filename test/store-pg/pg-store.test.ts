@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgStore } from '../../src/server/store-pg/pg-store.js';
+import { loadInto } from '../../src/server/store-pg/bulk-load.js';
 import { pgFinanceSummary } from '../../src/server/store-pg/finance-sql.js';
 import { SchemaTooNewError } from '../../src/server/store-pg/migrate.js';
 import { NEWEST_SCHEMA } from '../../src/server/store-pg/migrations.js';
@@ -16,7 +17,7 @@ describe('the PostgreSQL store', () => {
   beforeAll(async () => {
     db = await freshDatabase();
     store = await PgStore.open(db.url, { max: 4 });
-    await store.upsert(data as never);
+    await loadInto(store, data);
   });
   afterAll(async () => {
     await store?.close();
@@ -24,7 +25,7 @@ describe('the PostgreSQL store', () => {
   });
 
   it('gives back every record in store order, byte for byte', async () => {
-    const out = await store.exportData();
+    const out = await store.snapshot();
     for (const [name, list] of Object.entries(data)) {
       if (!Array.isArray(list)) continue;
       expect(JSON.stringify((out as never)[name]), name).toBe(JSON.stringify(list));
@@ -67,7 +68,7 @@ describe('the PostgreSQL store', () => {
 
 describe('loading a whole store into PostgreSQL', () => {
   it('copies every record and builds the same finance totals the trigger keeps', async () => {
-    const { loadInto, DestinationNotEmptyError } = await import('../../src/server/store-pg/bulk-load.js');
+    const { DestinationNotEmptyError } = await import('../../src/server/store-pg/bulk-load.js');
     const db = await freshDatabase();
     const store = await PgStore.open(db.url, { max: 2 });
     try {
@@ -75,7 +76,7 @@ describe('loading a whole store into PostgreSQL', () => {
       const odd = { ...data.revenue_records[0]!, id: 'odd\ttab\\slash\nline', client_name: 'Tab\there' };
       data.revenue_records.push(odd as never);
       await loadInto(store, data as never);
-      const out = await store.exportData();
+      const out = await store.snapshot();
       expect(JSON.stringify(out.revenue_records)).toBe(JSON.stringify(data.revenue_records));
       expect(JSON.stringify(out.api_keys)).toBe(JSON.stringify(data.api_keys));
       const expected = financeSummary({ entities: data.business_entities, records: data.revenue_records, costs: data.cost_items, ownerId: USER, today: '2026-11-22' });

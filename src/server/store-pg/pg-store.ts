@@ -7,6 +7,7 @@ import type { FinanceSummary } from '../../api/schemas/finance.js';
 import { StoreUnavailableError } from '../store/errors.js';
 import { columnsOf, revenueColumnsOf } from './derive.js';
 import { migrate, SchemaTooNewError } from './migrate.js';
+import { redactUrl } from './url.js';
 import { pgFinanceSummary } from './finance-sql.js';
 
 type Row = Record<string, unknown>;
@@ -111,19 +112,6 @@ export class PgStore implements ApiStore {
     }
   }
 
-  /** Inserts or replaces records by id, in one transaction (seed, copy). */
-  async upsert(data: Partial<Record<CollectionName, Row[]>>): Promise<void> {
-    await this.sql.begin(async (tx) => {
-      for (const collection of COLLECTION_NAMES) {
-        for (const record of data[collection] ?? []) {
-          const id = typeof record.id === 'string' ? record.id : null;
-          if (id !== null) await tx`DELETE FROM cr_records WHERE collection = ${collection} AND id = ${id}`;
-          await insertRecord(tx, collection, record);
-        }
-      }
-    });
-  }
-
   /**
    * Counts one request of the key in its window (docs/api-decisions.md §3) with one upsert, so
    * any number of servers sharing the database count one key exactly. A window that ended, or
@@ -213,13 +201,8 @@ export class PgStore implements ApiStore {
     return row ? (JSON.parse(row.b as string) as RecordOf<C>) : undefined;
   }
 
-  /** Every record, in store order (api-store.ts): what seed checks against and export prints. */
-  snapshot(): Promise<StoreData> {
-    return this.exportData();
-  }
-
-  /** Every record, in store order: the data of `cr local export` and `cr local copy`. */
-  async exportData(): Promise<StoreData> {
+  /** Every record, in store order (api-store.ts): what seed checks against, export prints and copy carries. */
+  async snapshot(): Promise<StoreData> {
     const data = emptyStore() as unknown as Record<string, Row[]>;
     const rows = await this.sql`SELECT collection, body::text AS b FROM cr_records ORDER BY seq`.cursor(5000);
     for await (const batch of rows) for (const r of batch) data[r.collection as string]?.push(JSON.parse(r.b as string));
@@ -265,17 +248,6 @@ export class DatabaseUnreachableError extends Error {
 class MissingRecordError extends Error {
   constructor(collection: string, id: string) {
     super(`No ${collection} record with id ${id}`);
-  }
-}
-
-/** The URL without its password, for messages and logs. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return 'postgres://(unparseable URL)';
   }
 }
 

@@ -4,3 +4,14 @@
  * loads no database client.
  */
 export const isDatabaseUrl = (store: string): boolean => /^postgres(ql)?:\/\//i.test(store.trim());
+
+/** The URL without its password, for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://(unparseable URL)';
+  }
+}
