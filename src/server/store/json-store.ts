@@ -1,3 +1,4 @@
+import { copyRecords } from './copy-records.js';
 import { Store } from './store.js';
 import type { OpenStoreOptions } from './store.js';
 import type { Mutation } from './batch.js';
@@ -64,7 +65,7 @@ export class JsonStore extends DataReads implements ApiStore {
    * journal nor what readers see, so memory never parts from the file.
    */
   async commit(mutations: Mutation[]): Promise<void> {
-    return this.file.commit(structuredClone(mutations));
+    return this.file.commit(copyRecords(mutations));
   }
 
   rateHit(keyId: string, now: number, windowMs: number): RateWindow {

@@ -1,3 +1,4 @@
+import { copyRecords } from './copy-records.js';
 import { applyChecked, checkBatch, positionOf } from './batch.js';
 import type { IdIndex, Mutation } from './batch.js';
 import { emptyStore } from './schema.js';
@@ -53,7 +54,7 @@ export class MemoryStore extends DataReads implements ApiStore {
   async commit(mutations: Mutation[]): Promise<void> {
     if (this.closed) throw new StoreUnavailableError({ cause: new Error('store closed') });
     // A copy, as a durable store keeps its own: the caller's objects stay the caller's.
-    this.records.apply(structuredClone(mutations));
+    this.records.apply(copyRecords(mutations));
   }
 
   rateHit(keyId: string, now: number, windowMs: number): RateWindow {
