@@ -75,9 +75,10 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export class ApiClient {
   readonly baseUrl: string;
   /**
-   * The client's own pool, made on the first request that needs one: loading it costs
-   * ~10 ms that a run with a given dispatcher (--local's in-process carrier) never needs.
-   * Only this pool, never a given dispatcher, is closed by close().
+   * The client's own pool (node:http behind undici's dispatcher interface,
+   * src/http/node-dispatcher.ts), made on the first request that needs one: a run with a
+   * given dispatcher (--local's in-process carrier) never loads node:http. Only this pool,
+   * never a given dispatcher, is closed by close().
    */
   private ownAgent?: Promise<Dispatcher>;
 
@@ -87,7 +88,7 @@ export class ApiClient {
 
   private dispatcher(): Promise<Dispatcher> | Dispatcher {
     if (this.options.dispatcher) return this.options.dispatcher;
-    this.ownAgent ??= import('./undici-agent.js').then(({ Agent }) => new Agent({ keepAliveTimeout: 10_000, connections: 16 }));
+    this.ownAgent ??= import('./node-dispatcher.js').then(({ NodeHttpDispatcher }) => new NodeHttpDispatcher({ keepAliveTimeout: 10_000, connections: 16 }));
     return this.ownAgent;
   }
 

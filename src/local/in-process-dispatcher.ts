@@ -1,38 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { DispatcherBase } from '../http/undici-core.js';
+import { plainHeaders, refusedHeader } from '../http/request-headers.js';
 import type { InProcessServer, PlainRequest } from '../server/in-process.js';
-
-/** Request headers as undici takes them (an object, or a flat name/value list), lower-cased. */
-function plainHeaders(headers: Dispatcher.DispatchOptions['headers']): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!headers) return out;
-  const pairs: [string, unknown][] = [];
-  if (Array.isArray(headers)) for (let i = 0; i + 1 < headers.length; i += 2) pairs.push([String(headers[i]), headers[i + 1]]);
-  else pairs.push(...Object.entries(headers as Record<string, unknown>));
-  // A field named twice is both values joined by ", ", as a web Headers and cr serve give it
-  // (src/server/request-target.ts): two Authorization headers are no key, never the last one.
-  for (const [name, value] of pairs) {
-    if (value === undefined) continue;
-    const key = name.toLowerCase();
-    const text = Array.isArray(value) ? value.join(', ') : String(value);
-    out[key] = key in out ? `${out[key]}, ${text}` : text;
-  }
-  return out;
-}
-
-/**
- * The request headers undici's own Request refuses before a byte is sent (lib/core/request.js),
- * refused here alike, so `cr api -H` fails with --local as it does against any server.
- */
-function refusedHeader(headers: Record<string, string>, body: string | undefined): Error | undefined {
-  for (const name of ['transfer-encoding', 'keep-alive', 'upgrade']) if (name in headers) return new Error(`invalid ${name} header`);
-  if ('expect' in headers) return new Error('expect header not supported');
-  const declared = headers['content-length'];
-  if (declared === undefined) return undefined;
-  if (!/^\d+$/.test(declared)) return new Error('invalid content-length header');
-  if (Number(declared) !== Buffer.byteLength(body ?? '')) return new Error('Request body length does not match content-length header');
-  return undefined;
-}
 
 function bodyText(body: Dispatcher.DispatchOptions['body']): string | undefined {
   if (body === undefined || body === null) return undefined;
@@ -72,7 +41,7 @@ export class InProcessDispatcher extends DispatcherBase {
     let req: PlainRequest;
     try {
       req = { method: opts.method, path: opts.path, headers: plainHeaders(opts.headers), body: bodyText(opts.body) };
-      const refused = refusedHeader(req.headers, req.body);
+      const refused = refusedHeader(req.headers, Buffer.byteLength(req.body ?? ''));
       if (refused) throw refused;
     } catch (err) {
       queueMicrotask(() => fail(err as Error));

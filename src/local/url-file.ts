@@ -8,8 +8,7 @@ import { createRequire } from 'node:module';
  * on Node 20 and 5-10 ms on 22, 24 and 26 (in a process that already loaded node:net;
  * medians of 11), for a read that never writes (CONTRIBUTING.md "How cr starts", rule 10).
  */
-const randomHex = (bytes: number): string =>
-  (createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto')).randomBytes(bytes).toString('hex');
+const randomHex = (bytes: number): string => (createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto')).randomBytes(bytes).toString('hex');
 
 /**
  * Small files a running `cr serve` leaves for others: the `--url-file` a CI script waits on

@@ -127,6 +127,9 @@ describe('startup stays light', () => {
       expect(JSON.parse(r.stdout)).toHaveProperty('summaries');
       expect(sources.some((u) => /\/src\/api\/check-json\.ts$/.test(u))).toBe(true);
       expect(sources.some((u) => /node_modules\/undici\//.test(u))).toBe(true);
+      // The request goes through node:http (src/http/node-dispatcher.ts): undici's pool, client and WebAssembly parser never run.
+      expect(sources.some((u) => /\/src\/http\/node-dispatcher\.ts$/.test(u))).toBe(true);
+      expect(sources.filter((u) => /node_modules\/undici\/lib\/(dispatcher\/(agent|pool|client)|llhttp)/.test(u))).toEqual([]);
       expect(sources.filter((u) => /node_modules\/(zod|hono|@hono|@modelcontextprotocol|jq-web|csv-stringify)\/|\/src\/server\/|\/src\/api\/schemas\//.test(u))).toEqual([]);
       // No colour to print: chalk (and its terminal detection) stays unloaded (src/render/styles.ts).
       expect(sources.filter((u) => /node_modules\/(chalk|supports-color)\/|\/src\/render\/styles\.ts$/.test(u))).toEqual([]);
@@ -135,24 +138,26 @@ describe('startup stays light', () => {
     }
   });
 
-  it('`cr finance summary --json` to a pipe loads no node:http, node:tty or node:assert, nor the fs streams that reading stdin needs', async () => {
+  it('`cr finance summary --json` to a pipe loads node:http for its request, no node:crypto, node:tty or node:assert, nor the fs streams that reading stdin needs', async () => {
     const srv = await startFixtureServer();
     try {
       const { r, loaded } = await builtinsOf(['finance', 'summary', '--json'], { CR_API_KEY: KEYS.viewerW1, CR_BASE_URL: `${srv.url}/api/v1` });
       expect(r.exitCode, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toHaveProperty('summaries');
-      // Positive control: the request's socket.
+      // Positive controls: the request's socket, and Node's HTTP client that sends it (src/http/node-dispatcher.ts).
       expect(loaded).toContain('net');
-      // undici without node:http (scripts/bundle-plugin.mjs); stdin (/dev/null here) never opened (src/io/streams.ts).
-      // chalk's terminal detection (node:tty) neither: nothing is coloured (src/render/styles.ts);
-      // nor node:assert, which undici's invariant checks load only when one fails.
-      expect(loaded.filter((m) => /^(http|_http_\w+|internal\/fs\/streams|internal\/fs\/promises|internal\/readline\/\w+|tty|assert)$/.test(m))).toEqual([]);
+      expect(loaded).toContain('_http_client');
+      // node:crypto only when a file is written (src/local/url-file.ts); stdin (/dev/null here)
+      // never opened (src/io/streams.ts). chalk's terminal detection (node:tty) neither: nothing
+      // is coloured (src/render/styles.ts); nor node:assert, which undici's invariant checks load
+      // only when one fails.
+      expect(loaded.filter((m) => /^(crypto|internal\/crypto\/\w+|internal\/fs\/streams|internal\/fs\/promises|internal\/readline\/\w+|tty|assert)$/.test(m))).toEqual([]);
     } finally {
       await srv.stop();
     }
   });
 
-  it("the bundled undici keeps Node's response header limit (16 KiB, or --max-http-header-size) without node:http at load", async () => {
+  it("requests keep Node's response header limit (16 KiB, or --max-http-header-size)", async () => {
     const srv = await startTestServer(ok({ fine: true }));
     try {
       const env = { CR_API_KEY: makeKey(), CR_BASE_URL: srv.baseUrl };
@@ -187,7 +192,7 @@ describe('startup stays light', () => {
       // Positive controls: the request went through the carrier and the server's pipeline.
       expect(sources.some((u) => /\/src\/local\/in-process-dispatcher\.ts$/.test(u))).toBe(true);
       expect(sources.some((u) => /\/src\/server\/core\.ts$/.test(u))).toBe(true);
-      const network = /\/src\/server\/(app|serve)\.ts$|node_modules\/@hono\/node-server\/|node_modules\/undici\/lib\/dispatcher\/(agent|pool|client)\.js$|\/src\/http\/undici-agent\.ts$/;
+      const network = /\/src\/server\/(app|serve)\.ts$|node_modules\/@hono\/node-server\/|\/src\/http\/node-dispatcher\.ts$/;
       expect(sources.filter((u) => network.test(u))).toEqual([]);
     }
   });

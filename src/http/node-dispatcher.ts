@@ -1,0 +1,216 @@
+import type { Dispatcher } from 'undici';
+import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { createRequire } from 'node:module';
+import { Readable } from 'node:stream';
+import UnwrapHandler from 'undici/lib/handler/unwrap-handler.js';
+import undiciErrors from 'undici/lib/core/errors.js';
+import { DispatcherBase } from './undici-core.js';
+import { plainHeaders, refusedHeader } from './request-headers.js';
+
+/**
+ * The HTTP core's connection pool for network requests: Node's own `http` client (its native
+ * llhttp parser, a keep-alive `http.Agent`) behind undici's dispatcher interface, so the HTTP
+ * core's `request()` (src/http/undici-core.ts), an injected MockAgent (tests) and --local's
+ * in-process carrier stay interchangeable. Why not undici's Agent: its pool, its client and
+ * llhttp compiled to WebAssembly cost a CLI that makes one request more start-up than
+ * node:http does (CONTRIBUTING.md "How cr starts", rule 12, with the figures).
+ *
+ * What undici's Agent did and this keeps (test/core/node-dispatcher.test.ts):
+ * - keep-alive connections, at most `connections` per origin, idle ones closed after
+ *   `keepAliveTimeout` (or the server's shorter `Keep-Alive: timeout=`) and never keeping the
+ *   process alive;
+ * - `headersTimeout` (until the response's headers), `bodyTimeout` (the longest silence
+ *   between two pieces of the body) and a connect timeout, failing with undici's errors
+ *   (UND_ERR_HEADERS_TIMEOUT, UND_ERR_BODY_TIMEOUT, UND_ERR_CONNECT_TIMEOUT), which
+ *   src/http/network-errors.ts reads; a refused or reset connection keeps Node's code
+ *   (ECONNREFUSED, ECONNRESET); a body cut short is UND_ERR_SOCKET;
+ * - the request headers undici refuses (src/http/request-headers.ts);
+ * - backpressure: the consumer pauses and resumes the response, and aborting (a timeout
+ *   signal, the body cap of src/http/read-body.ts) destroys the connection at once, so the
+ *   server sees it go;
+ * - the response header limit: Node's (16 KiB, or --max-http-header-size), as undici's default.
+ */
+export interface NodeDispatcherOptions {
+  /** The most connections open at once to one origin. */
+  connections?: number;
+  /** How long an idle keep-alive connection stays open, in ms. */
+  keepAliveTimeout?: number;
+  /** How long a connection may take to open, in ms (undici's default: 10 s). */
+  connectTimeout?: number;
+}
+
+/** undici's handler protocol as request() drives it (src/local/in-process-dispatcher.ts speaks the same). */
+interface Handler {
+  onConnect?: (abort: (err?: Error) => void, context: unknown) => void;
+  onHeaders?: (status: number, raw: Buffer[], resume: () => void, statusText: string) => boolean;
+  onData?: (chunk: Buffer) => boolean;
+  onComplete?: (trailers: Buffer[]) => void;
+  onError?: (err: Error) => void;
+}
+
+/** undici's defaults for a request that names no timeout. */
+const DEFAULT_TIMEOUT_MS = 300_000;
+
+const errors = undiciErrors as Record<string, new (message?: string) => Error>;
+
+/** Node's raw header list (latin1 strings) as the bytes undici hands a handler. */
+const rawBuffers = (raw: string[]): Buffer[] => raw.map((s) => Buffer.from(s, 'latin1'));
+
+export class NodeHttpDispatcher extends DispatcherBase {
+  private readonly agents = new Map<string, Agent>();
+  private readonly open = new Set<ClientRequest>();
+  private idle?: () => void;
+
+  constructor(private readonly options: NodeDispatcherOptions = {}) {
+    super();
+  }
+
+  /** One keep-alive agent per protocol; node:https (and with it TLS) only for an https origin. */
+  private agentFor(protocol: string): { agent: Agent; request: typeof httpRequest } {
+    const https = protocol === 'https:';
+    // node:https loads tls and crypto: only a run that talks TLS pays for them.
+    const mod = https ? (createRequire(import.meta.url)('node:https') as typeof import('node:https')) : { Agent, request: httpRequest };
+    let agent = this.agents.get(protocol);
+    if (!agent) {
+      // `timeout` closes a connection left idle in the pool that long (Node's Agent destroys
+      // only free sockets on it, and takes a server's shorter Keep-Alive hint); free sockets
+      // are unref'ed, so an idle connection never keeps the CLI from exiting. The defaults are
+      // undici's: no limit on connections, 4 s idle.
+      agent = new mod.Agent({
+        keepAlive: true,
+        maxSockets: this.options.connections ?? Infinity,
+        timeout: this.options.keepAliveTimeout ?? 4_000,
+        scheduling: 'lifo',
+      });
+      this.agents.set(protocol, agent);
+    }
+    return { agent, request: mod.request as typeof httpRequest };
+  }
+
+  override dispatch(opts: Dispatcher.DispatchOptions, dispatchHandler: Dispatcher.DispatchHandler): boolean {
+    const handler = UnwrapHandler.unwrap(dispatchHandler) as Handler;
+    let req: ClientRequest | undefined;
+    let res: IncomingMessage | undefined;
+    let ended = false;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = (ms: number | null | undefined, make: () => Error) => {
+      if (timer) clearTimeout(timer);
+      timer = ms === 0 ? undefined : setTimeout(() => fail(make()), ms ?? DEFAULT_TIMEOUT_MS).unref();
+    };
+    const end = () => {
+      ended = true;
+      if (timer) clearTimeout(timer);
+      if (req) this.settled(req);
+    };
+    const fail = (err: Error) => {
+      if (ended) return;
+      end();
+      req?.destroy();
+      res?.destroy();
+      handler.onError?.(err);
+    };
+    // The abort function request() keeps: its signal (a timeout, Ctrl-C) or a consumer that
+    // stops reading (the body cap) ends the request and drops the connection.
+    handler.onConnect?.((err) => fail(err ?? new errors.RequestAbortedError!()), null);
+    if (ended) return true;
+
+    let body: string | Uint8Array | Readable | undefined;
+    let options: RequestOptions;
+    let send: typeof httpRequest;
+    try {
+      const origin = new URL(String(opts.origin));
+      const headers = plainHeaders(opts.headers);
+      body = requestBody(opts.body);
+      const length = body === undefined ? 0 : body instanceof Readable ? undefined : Buffer.byteLength(body);
+      const refused = refusedHeader(headers, length);
+      if (refused) throw refused;
+      if (length !== undefined && length > 0) headers['content-length'] ??= String(length);
+      const { agent, request } = this.agentFor(origin.protocol);
+      send = request;
+      options = {
+        protocol: origin.protocol,
+        hostname: origin.hostname.replace(/^\[(.*)\]$/, '$1'),
+        port: origin.port,
+        method: opts.method,
+        path: opts.path,
+        headers,
+        agent,
+      };
+    } catch (err) {
+      queueMicrotask(() => fail(err as Error));
+      return true;
+    }
+
+    arm(opts.headersTimeout, () => new errors.HeadersTimeoutError!());
+    try {
+      req = send(options);
+    } catch (err) {
+      // Node refuses some headers or paths synchronously (an invalid character).
+      queueMicrotask(() => fail(err as Error));
+      return true;
+    }
+    this.open.add(req);
+    // Headers past the limit fail with undici's error, as they did: "Headers Overflow Error".
+    req.on('error', (err: Error & { code?: string }) => fail(err.code === 'HPE_HEADER_OVERFLOW' ? new errors.HeadersOverflowError!() : err));
+    req.on('socket', (socket) => {
+      if (!socket.connecting) return;
+      const connectTimer = setTimeout(() => fail(new errors.ConnectTimeoutError!()), this.options.connectTimeout ?? 10_000).unref();
+      socket.once('connect', () => clearTimeout(connectTimer));
+      socket.once('close', () => clearTimeout(connectTimer));
+    });
+    req.on('response', (incoming) => {
+      res = incoming;
+      if (ended) return void incoming.destroy();
+      arm(opts.bodyTimeout, () => new errors.BodyTimeoutError!());
+      const goOn = handler.onHeaders?.(incoming.statusCode ?? 0, rawBuffers(incoming.rawHeaders), () => incoming.resume(), incoming.statusMessage ?? '');
+      if (ended) return;
+      incoming.on('data', (chunk: Buffer) => {
+        if (ended) return;
+        arm(opts.bodyTimeout, () => new errors.BodyTimeoutError!());
+        if (handler.onData?.(chunk) === false) incoming.pause();
+      });
+      if (goOn === false) incoming.pause();
+      incoming.on('end', () => {
+        if (ended) return;
+        end();
+        handler.onComplete?.(rawBuffers(incoming.rawTrailers));
+      });
+      incoming.on('error', fail);
+      // The connection closed before the whole body came (a length it did not keep).
+      incoming.on('close', () => fail(new errors.SocketError!('other side closed')));
+    });
+    if (body instanceof Readable) {
+      body.on('error', fail);
+      body.pipe(req);
+    } else req.end(body);
+    return true;
+  }
+
+  private settled(req: ClientRequest): void {
+    this.open.delete(req);
+    if (this.open.size === 0) this.idle?.();
+  }
+
+  /** Waits for the requests under way, then closes every connection. */
+  override async close(): Promise<void> {
+    if (this.open.size > 0) await new Promise<void>((resolve) => (this.idle = resolve));
+    await this.destroy();
+  }
+
+  /** Closes every connection now; requests under way fail. */
+  override async destroy(): Promise<void> {
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+}
+
+/** A request body as Node's client writes it: text, bytes, or a stream (async iterables too). */
+function requestBody(body: Dispatcher.DispatchOptions['body']): string | Uint8Array | Readable | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  if (body instanceof Readable) return body;
+  const iterable = body as unknown as Partial<AsyncIterable<Uint8Array>> & Partial<Iterable<Uint8Array>>;
+  if (typeof iterable[Symbol.asyncIterator] === 'function' || typeof iterable[Symbol.iterator] === 'function')
+    return Readable.from(iterable as AsyncIterable<Uint8Array>, { objectMode: false });
+  throw new TypeError('the request body must be a string, bytes, a stream or an iterable');
+}
