@@ -161,15 +161,28 @@ export class NodeHttpDispatcher extends DispatcherBase {
     req.on('response', (incoming) => {
       res = incoming;
       if (ended) return void incoming.destroy();
-      arm(opts.bodyTimeout, () => new errors.BodyTimeoutError!());
-      const goOn = handler.onHeaders?.(incoming.statusCode ?? 0, rawBuffers(incoming.rawHeaders), () => incoming.resume(), incoming.statusMessage ?? '');
+      const bodyTimeout = () => arm(opts.bodyTimeout, () => new errors.BodyTimeoutError!());
+      // While the consumer holds the body back, its silence is not the server's: the body
+      // timeout waits, as undici's does, and starts again on resume.
+      const pause = () => {
+        incoming.pause();
+        if (timer) clearTimeout(timer);
+        timer = undefined;
+      };
+      const resume = () => {
+        if (ended || !incoming.isPaused()) return;
+        bodyTimeout();
+        incoming.resume();
+      };
+      bodyTimeout();
+      const goOn = handler.onHeaders?.(incoming.statusCode ?? 0, rawBuffers(incoming.rawHeaders), resume, incoming.statusMessage ?? '');
       if (ended) return;
       incoming.on('data', (chunk: Buffer) => {
         if (ended) return;
-        arm(opts.bodyTimeout, () => new errors.BodyTimeoutError!());
-        if (handler.onData?.(chunk) === false) incoming.pause();
+        bodyTimeout();
+        if (handler.onData?.(chunk) === false) pause();
       });
-      if (goOn === false) incoming.pause();
+      if (goOn === false) pause();
       incoming.on('end', () => {
         if (ended) return;
         end();

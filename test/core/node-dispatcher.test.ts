@@ -126,6 +126,16 @@ describe('NodeHttpDispatcher: requests and connections', () => {
     expect(live.accepted()).toBe(2);
   });
 
+  it('backpressure: a consumer that holds the body back pauses the response, and its pause is no body timeout', async () => {
+    const size = 4 * 1024 * 1024;
+    const live = await serve((_req, res) => res.end(Buffer.alloc(size, 'b')));
+    const res = await dispatcher().request({ origin: live.origin, path: '/', method: 'GET', bodyTimeout: 100 });
+    // Not reading for longer than the body timeout: the response's buffer fills, the dispatcher pauses it.
+    await new Promise((r) => setTimeout(r, 400));
+    expect(res.body.readableLength).toBeLessThan(size);
+    expect((await text(res)).length).toBe(size);
+  });
+
   it('streams a request body given as a stream', async () => {
     const live = await serve((_req, res) => res.end('ok'));
     const res = await dispatcher().request({ origin: live.origin, path: '/', method: 'PUT', body: Readable.from(['one,', 'two,', 'three']) });
