@@ -73,9 +73,10 @@ export function runBundle(): void {
  * sets exactly these, before it compiles the bundle.
  */
 export function setBundleFlags(): void {
-  // undici parses HTTP with llhttp compiled to WebAssembly. V8 optimises hot wasm in
-  // background threads that process exit must wait for: ~40 ms a run for a CLI making one
-  // or two requests. The baseline compiler alone is plenty for that. Set before compiling:
+  // jq-web (--jq) runs jq compiled to WebAssembly (as undici's client parsed HTTP, before
+  // src/http/node-dispatcher.ts). V8 optimises hot wasm in background threads that process
+  // exit must wait for: ~40 ms a run for a CLI that runs it briefly. The baseline compiler
+  // alone is plenty for that. Set before compiling:
   // V8's flags are part of what a code cache must match.
   setFlagsFromString('--liftoff-only');
   // V8 checks a code cache's header (version, flags, source length) but, in release builds,
@@ -91,7 +92,7 @@ export function setBundleFlags(): void {
  * V8 deserialises the whole cache before the first line runs, ~12 µs per KB here: one cache
  * holding both the remote and the --local path (1.16 MB) made every remote run pay for the
  * embedded server's zod, Hono and store code it never runs. So `cli.js.cache` holds a remote
- * `finance summary --json` (835 KB) and `cli.js.local.cache` a `--local` one; `--local`, and
+ * `finance summary --json` (655 KB) and `cli.js.local.cache` a `--local` one; `--local`, and
  * `cr serve` or `cr local …` written first, take the latter. A wrong guess (`cr --profile p serve`)
  * only compiles what the other cache lacks, as before there was one.
  */
