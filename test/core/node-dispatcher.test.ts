@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
@@ -9,6 +11,7 @@ import { NetworkError } from '../../src/errors.js';
 import { describeNetworkFailure } from '../../src/http/network-errors.js';
 import { deadPort } from '../helpers/http-server.js';
 import { makeKey } from '../helpers/tmp.js';
+import { runBin } from '../helpers/cli.js';
 
 /**
  * The network dispatcher (node:http behind undici's dispatcher interface) against real
@@ -248,5 +251,34 @@ describe('NodeHttpDispatcher under the HTTP core', () => {
     expect(live.requests).toHaveLength(1);
     expect(await until(() => live.closed() === 1)).toBe(true);
     await client.close();
+  });
+});
+
+describe('NodeHttpDispatcher over TLS (an https base URL loads node:https)', () => {
+  // A self-signed certificate for 127.0.0.1, made once for these tests (valid until 2126).
+  const CERT = new URL('./fixtures/tls-127.0.0.1.crt', import.meta.url).pathname;
+  const KEY = new URL('./fixtures/tls-127.0.0.1.key', import.meta.url).pathname;
+
+  async function serveTls(): Promise<string> {
+    const server = createTlsServer({ cert: readFileSync(CERT), key: readFileSync(KEY) }, (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ success: true, data: { path: req.url } }));
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it('checks the certificate: one no CA vouches for fails as a TLS error', async () => {
+    const origin = await serveTls();
+    const e = await rejection(dispatcher().request({ origin, path: '/', method: 'GET' }));
+    expect(describeNetworkFailure(e, 1000)).toMatch(/^TLS error \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)$/);
+  });
+
+  it('a CA given to Node (NODE_EXTRA_CA_CERTS, read at process start): cr api answers over TLS', async () => {
+    const origin = await serveTls();
+    const r = await runBin(['api', '/x'], { env: { CR_BASE_URL: `${origin}/api/v1`, CR_API_KEY: makeKey(), NODE_EXTRA_CA_CERTS: CERT } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ path: '/api/v1/x' });
   });
 });
