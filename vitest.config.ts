@@ -28,6 +28,21 @@ function soakFiles(dir = 'test'): string[] {
 }
 const SOAK = process.env.CR_SOAK === '1' ? soakFiles() : undefined;
 
+/**
+ * The command tests whose servers run over a store (the harness, or a store from
+ * test/helpers/store-under-test.ts) run a second time over PostgreSQL, in the `commands-pg`
+ * project (docs/shared-sandbox.md "Running the tests on PostgreSQL"); the others talk to a
+ * scripted server or none, and would only repeat themselves.
+ */
+function storeFiles(dir = 'test/commands'): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return storeFiles(p);
+    return e.name.endsWith('.test.ts') && /\/helpers\/(harness|store-under-test)\.js'|startBulkServer/.test(readFileSync(p, 'utf8')) ? [p] : [];
+  });
+}
+const STORE = storeFiles();
+
 export default defineConfig({
   test: {
     // Runs once for the whole run (not per project): builds dist/ when it is stale.
@@ -39,6 +54,15 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { test: { ...timeouts, name: 'in-process', include: SOAK ? SOAK.filter((f) => /^test\/(commands|unit|core)\//.test(f)) : SHARED, isolate: false } },
+      {
+        test: {
+          ...timeouts,
+          name: 'commands-pg',
+          include: SOAK ? SOAK.filter((f) => STORE.includes(f)) : STORE,
+          isolate: false,
+          provide: { commandStore: 'postgres' },
+        },
+      },
       { test: { ...timeouts, name: 'isolated', include: SOAK ?? ['test/**/*.test.ts'], exclude: SHARED } },
     ],
   },

@@ -1,4 +1,5 @@
 import { spawnProcess } from './helpers/process.js';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,16 +10,19 @@ import type { TestProject } from 'vitest/node';
  * The PostgreSQL server the PostgreSQL-store tests run on (docs/shared-sandbox.md): the one
  * CR_TEST_PG_URL names (`.ci/run` starts one), else a fresh cluster of Debian's server that
  * this run starts in a temporary folder and stops at the end (scripts/pg-cluster.sh). Each
- * test file makes databases of its own on it (test/helpers/postgres.ts).
+ * test file makes databases of its own on it (test/helpers/postgres.ts); the template
+ * databases they are copied from carry this run's prefix and are dropped at the end.
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SCRIPT = join(ROOT, 'scripts', 'pg-cluster.sh');
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const templatePrefix = `cr_tpl_${randomBytes(4).toString('hex')}_`;
+  project.provide('pgTemplatePrefix', templatePrefix);
   const given = process.env.CR_TEST_PG_URL;
   if (given) {
     project.provide('pgUrl', given);
-    return async () => undefined;
+    return () => dropTemplates(given, templatePrefix);
   }
   const dir = mkdtempSync(join(tmpdir(), 'cr-pg-'));
   // The cluster runs as the postgres user (scripts/pg-cluster.sh), which must reach its folder.
@@ -31,8 +35,21 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
+/** A server the run did not start outlives it: leave no template database on it. */
+async function dropTemplates(url: string, prefix: string): Promise<void> {
+  const { default: postgres } = await import('postgres');
+  const sql = postgres(url, { max: 1, onnotice: () => undefined });
+  try {
+    const rows = await sql`SELECT datname FROM pg_database WHERE starts_with(datname, ${prefix})`;
+    for (const { datname } of rows) await sql.unsafe(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+  } finally {
+    await sql.end();
+  }
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
     pgUrl: string;
+    pgTemplatePrefix: string;
   }
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fixtureStore, KEYS, NOW, SITE } from '../helpers/fixture-store.js';
 import { runBin, type BinResult } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
+import { storeFrom } from '../helpers/store-under-test.js';
 import type { RealClock } from '../../src/server/clock.js';
 import type { FaultPlan } from '../../src/server/faults.js';
 
@@ -57,12 +58,13 @@ export interface BulkServer {
  */
 export async function startBulkServer(n: number, opts: { rateLimit?: number; realClock?: RealClock; faults?: FaultPlan; onLog?: (line: string) => void } = {}): Promise<BulkServer> {
   const dir = tempDir('cr-bulk-srv-');
-  const storePath = writeBulkStore(dir, n);
+  // The JSON file, or in the `commands-pg` project a database loaded with it (test/helpers/store-under-test.ts).
+  const store = await storeFrom(writeBulkStore(dir, n));
   const { startServer } = await import('../../src/server/serve.js');
   const { fixedClock } = await import('../../src/server/clock.js');
   const log: string[] = [];
   const server = await startServer({
-    storePath,
+    storePath: store.location,
     host: '127.0.0.1',
     port: 0,
     rateLimit: opts.rateLimit ?? 100_000,
@@ -79,7 +81,10 @@ export async function startBulkServer(n: number, opts: { rateLimit?: number; rea
         const m = / POST \/api\/v1\/social\/posts\/([^/]+)\/schedule (\d{3}) /.exec(l);
         return m ? [{ id: m[1]!, status: Number(m[2]) }] : [];
       }),
-    close: () => server.close(),
+    close: async () => {
+      await server.close();
+      await store.drop();
+    },
   };
 }
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { runCli, type CliResult, type RunCliOptions } from './run-cli.js';
 import { cleanupTempDirs, tempDir } from './tmp.js';
 import { KEYS, NOW, writeFixtureStore } from './fixture-store.js';
+import { storeFrom } from './store-under-test.js';
 import { startServer } from '../../src/server/serve.js';
 import { fixedClock } from '../../src/server/clock.js';
 
@@ -16,12 +17,15 @@ export interface Seen {
 /**
  * The real local server over the fixture store, on 127.0.0.1:0, behind a tiny counting
  * proxy: the proxy's log tells the tests how many requests a command sent (--all paging,
- * --dry-run sending nothing) without depending on the server's log format.
+ * --dry-run sending nothing) without depending on the server's log format. The store is the
+ * fixture's JSON file, or a PostgreSQL database loaded with it in the `commands-pg` project
+ * (test/helpers/store-under-test.ts).
  */
 export interface Harness {
   baseUrl: string;
   serverBaseUrl: string;
   seen: Seen[];
+  /** The store the server runs over: a file path or a postgres:// URL. */
   storePath: string;
   /** Runs the CLI in-process against the server with a key (editor by default) and the fixed clock. */
   cr(args: string[], opts?: RunCliOptions & { key?: string | null }): Promise<CliResult>;
@@ -32,8 +36,12 @@ export interface Harness {
 
 export async function startHarness(): Promise<Harness> {
   const dir = tempDir('cr-e2e-');
-  const storePath = writeFixtureStore(dir);
-  const server = await startServer({ storePath, host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
+  const store = await storeFrom(writeFixtureStore(dir));
+  const storePath = store.location;
+  const server = await startServer({ storePath, host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) }).catch(async (err: unknown) => {
+    await store.drop();
+    throw err;
+  });
   const port = server.port;
   const upstream = `http://127.0.0.1:${port}`;
   const seen: Seen[] = [];
@@ -90,6 +98,7 @@ export async function startHarness(): Promise<Harness> {
     async close() {
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
       await server.close();
+      await store.drop();
     },
   };
 }

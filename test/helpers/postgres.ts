@@ -1,6 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import { inject } from 'vitest';
+import { copyStore } from '../../src/local/copy-store.js';
 
 /** The test run's PostgreSQL server (test/pg-setup.ts), as a URL of its `postgres` database. */
 export const serverUrl = (): string => inject('pgUrl');
@@ -11,24 +13,62 @@ const withDatabase = (url: string, db: string) => {
   return u.toString();
 };
 
-/** A new, empty database on the test server; dropped by the returned function. */
-export async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `cr_test_${randomBytes(6).toString('hex')}`;
-  const admin = postgres(serverUrl(), { max: 1, onnotice: () => undefined });
+const admin = () => postgres(serverUrl(), { max: 1, onnotice: () => undefined });
+
+/** A database of this name on the test server; dropped by the returned function. */
+async function createDatabase(name: string, template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const sql = admin();
   try {
-    await admin.unsafe(`CREATE DATABASE ${name}`);
+    await sql.unsafe(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   } finally {
-    await admin.end();
+    await sql.end();
   }
   return {
     url: withDatabase(serverUrl(), name),
     drop: async () => {
-      const sql = postgres(serverUrl(), { max: 1, onnotice: () => undefined });
+      const s = admin();
       try {
-        await sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await s.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
-        await sql.end();
+        await s.end();
       }
     },
   };
+}
+
+const testDatabaseName = () => `cr_test_${randomBytes(6).toString('hex')}`;
+
+/** A new, empty database on the test server; dropped by the returned function. */
+export const freshDatabase = () => createDatabase(testDatabaseName());
+
+/**
+ * A new database holding the records of the store file at `jsonPath`, loaded by `cr local copy`'s
+ * own code (src/local/copy-store.ts); dropped by the returned function. Each distinct file is
+ * loaded once per test run, into a template database that test/pg-setup.ts drops at the end;
+ * every later database is a copy of it (`CREATE DATABASE … TEMPLATE`, a few tens of
+ * milliseconds instead of a load). Workers building the same template take turns on an
+ * advisory lock.
+ */
+export async function databaseFrom(jsonPath: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const digest = createHash('sha256').update(readFileSync(jsonPath)).digest('hex').slice(0, 16);
+  const template = `${inject('pgTemplatePrefix')}${digest}`;
+  const sql = admin();
+  try {
+    await sql`SELECT pg_advisory_lock(hashtext(${template}))`;
+    try {
+      const [found] = await sql`SELECT 1 FROM pg_database WHERE datname = ${template}`;
+      if (!found) {
+        const made = await createDatabase(template);
+        await copyStore(jsonPath, made.url).catch(async (err: unknown) => {
+          await made.drop();
+          throw err;
+        });
+      }
+    } finally {
+      await sql`SELECT pg_advisory_unlock(hashtext(${template}))`;
+    }
+  } finally {
+    await sql.end();
+  }
+  return createDatabase(testDatabaseName(), template);
 }
