@@ -7,11 +7,13 @@ import { runCli } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { fixtureStore, KEYS, NOW } from '../../helpers/fixture-store.js';
 import { ok, startTestServer, type TestServer } from '../../helpers/http-server.js';
+import { storeFrom } from '../../helpers/store-under-test.js';
 
 // docs/cli-contract.md "Money totals are per currency". The published summary carries no currency: the
 // local server adds one (docs/api-decisions.md); without it the CLI shows no symbol and
 // adds nothing up across entities it cannot tell apart.
 let server: Awaited<ReturnType<typeof startServer>>;
+let store: Awaited<ReturnType<typeof storeFrom>>;
 let stub: TestServer;
 let withoutField: unknown;
 
@@ -24,7 +26,8 @@ beforeAll(async () => {
   ];
   const storePath = join(tempDir('cr-currency-'), 'store.json');
   writeFileSync(storePath, JSON.stringify(s));
-  server = await startServer({ storePath, host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
+  store = await storeFrom(storePath);
+  server = await startServer({ storePath: store.location, host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
   const res = await fetch(`${server.url}/api/v1/finance/summary`, { headers: { authorization: `Bearer ${KEYS.editor}` } });
   const body = (await res.json()) as { data: { summaries: Record<string, unknown>[]; invoiceAlerts: unknown[] } };
   // The hosted API's shape: the same answer without the local server's extension.
@@ -33,6 +36,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
+  await store.drop();
   await stub.close();
   cleanupTempDirs();
 });

@@ -5,6 +5,7 @@ import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { EDITOR_2, cliEnv, crAt, csvPlan, ids, jsonLines, startBulkServer } from '../../bulk/support.js';
 import { spawnBin } from '../../helpers/cli.js';
 import { parseFaults } from '../../../src/server/faults.js';
+import { onPostgres } from '../../helpers/store-under-test.js';
 
 afterAll(() => cleanupTempDirs());
 
@@ -62,7 +63,9 @@ describe('cr posts schedule --from against a real server with a budget and fault
     }
   });
 
-  it('503s and dropped connections mid-run with --retry 0: failed rows reported (exit 8), the rest done', async () => {
+  // Faults the server injects before its store is reached, and the client's own state file under
+  // signals: no store changes these, so only the JSON pass runs them (and the rest of this file).
+  it.skipIf(onPostgres())('503s and dropped connections mid-run with --retry 0: failed rows reported (exit 8), the rest done', async () => {
     const srv = await startBulkServer(100, { faults: parseFaults('scheduleSocialPost:status=503,rate=0.1;/social/posts/*/schedule:drop,rate=0.05', 7) });
     try {
       const file = csvPlan(tempDir('cr-bulk-'), ids(100));
@@ -87,7 +90,7 @@ describe('cr posts schedule --from against a real server with a budget and fault
     }
   });
 
-  it('--retry 5 rides through 503s and dropped connections: every row scheduled once, the retries counted', async () => {
+  it.skipIf(onPostgres())('--retry 5 rides through 503s and dropped connections: every row scheduled once, the retries counted', async () => {
     const srv = await startBulkServer(100, { faults: parseFaults('scheduleSocialPost:status=503,rate=0.2;/social/posts/*/schedule:drop,rate=0.05', 7) });
     try {
       const file = csvPlan(tempDir('cr-bulk-'), ids(100));
@@ -107,7 +110,7 @@ describe('cr posts schedule --from against a real server with a budget and fault
     }
   });
 
-  it('--wait: a 429 stops new sends, the countdown is on stderr, and the run goes on after the reset', async () => {
+  it.skipIf(onPostgres())('--wait: a 429 stops new sends, the countdown is on stderr, and the run goes on after the reset', async () => {
     const srv = await startBulkServer(12, { faults: parseFaults('scheduleSocialPost:status=429,rate=0.15,retry_after=1', 3) });
     try {
       const file = csvPlan(tempDir('cr-bulk-'), ids(12));
@@ -123,7 +126,7 @@ describe('cr posts schedule --from against a real server with a budget and fault
     }
   });
 
-  it('SIGKILL halfway: a rerun sends only the rows not recorded, none recorded is sent twice', async () => {
+  it.skipIf(onPostgres())('SIGKILL halfway: a rerun sends only the rows not recorded, none recorded is sent twice', async () => {
     // Killed from the server's own log, when its 60th schedule request is answered: however
     // slow the machine, the run cannot finish first, and no more than the sends then in flight
     // (--concurrency 4) reach the server unrecorded. The rerun uses a second key, so the log
@@ -163,7 +166,7 @@ describe('cr posts schedule --from against a real server with a budget and fault
     }
   });
 
-  it('Ctrl-C (SIGINT to the process): exit 130, every row reported scheduled is in the state file, a rerun finishes', async () => {
+  it.skipIf(onPostgres())('Ctrl-C (SIGINT to the process): exit 130, every row reported scheduled is in the state file, a rerun finishes', async () => {
     const srv = await startBulkServer(200, { faults: parseFaults('scheduleSocialPost:latency=15ms', 1) });
     try {
       const dir = tempDir('cr-bulk-');
