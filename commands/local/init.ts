@@ -25,6 +25,12 @@ async function init(ctx: Context, o: { store?: string; demo?: boolean; force?: b
     import('../../src/local/lock-wait.js'),
   ]);
   const storePath = o.store ?? defaultStorePath(ctx.env);
+  const { isDatabaseUrl } = await import('../../src/server/store-pg/url.js');
+  if (isDatabaseUrl(storePath)) {
+    const made = await initIntoDatabase(storePath, o);
+    // The URL as made.storePath has it: without its password.
+    return report(ctx, o, made.storePath, made);
+  }
   // An existing store is a usage matter (exit 2), not a broken one (78): --force answers it.
   // initStore refuses it again, under its own check, if one appears in between.
   if (!o.force && existsSync(storePath)) {
@@ -36,6 +42,28 @@ async function init(ctx: Context, o: { store?: string; demo?: boolean; force?: b
   } catch (err) {
     throw await asCliError(err);
   }
+  return report(ctx, o, storePath, made);
+}
+
+/** A PostgreSQL store (docs/shared-sandbox.md): filled only when empty, so there is nothing for --force to replace. */
+async function initIntoDatabase(url: string, o: { demo?: boolean; force?: boolean }) {
+  if (o.force)
+    throw new UsageError('--force replaces a store file; a database is filled only when it is empty', 'drop and create the database, or name an empty one');
+  const { initDatabase } = await import('../../src/server/init-store.js');
+  try {
+    return await initDatabase(url, { demo: Boolean(o.demo) });
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw await asCliError(err);
+  }
+}
+
+async function report(
+  ctx: Context,
+  o: { store?: string; demo?: boolean },
+  storePath: string,
+  made: { key: string; storePath: string; keyId: string; websiteId: string },
+): Promise<void> {
   const profiles = await ctx.profiles();
   profiles.save(LOCAL_PROFILE, { ...profiles.get(LOCAL_PROFILE), baseUrl: DEFAULT_LOCAL_URL, apiKey: made.key }, profiles.activeName() === undefined);
   if (ctx.globals.json) {

@@ -10,8 +10,10 @@ import { journalPathOf } from './store/journal.js';
 import { resolveStorePath } from './store/store-path.js';
 import { emptyStore } from './store/schema.js';
 import type { StoreData } from './store/schema.js';
+import type { ApiStore } from './store/api-store.js';
 import { DEMO, demoStore } from './seed.js';
 import { createApiKey } from './keys.js';
+import { UsageError } from '../errors.js';
 
 export interface InitStoreOptions {
   demo?: boolean;
@@ -57,15 +59,51 @@ export async function initStore(given: string, o: InitStoreOptions = {}): Promis
   }
   const store = await JsonStore.open(path, { initial: () => data, fs });
   try {
-    const websiteId = (await store.firstWebsite())!.id;
-    const { key, record } = await createApiKey(store, {
-      role: 'admin',
-      websiteId,
-      userId: o.demo ? DEMO.ownerUserId : undefined,
-      name: 'local admin',
-      now: clock.now(),
-    });
-    return { key, storePath: path, keyId: record.id, websiteId };
+    return { ...(await adminKey(store, o.demo, clock)), storePath: path };
+  } finally {
+    await store.close();
+  }
+}
+
+/** The admin key `cr local init` prints once, scoped to the store's first website. */
+async function adminKey(store: ApiStore, demo: boolean | undefined, clock: Clock): Promise<{ key: string; keyId: string; websiteId: string }> {
+  const websiteId = (await store.firstWebsite())!.id;
+  const { key, record } = await createApiKey(store, {
+    role: 'admin',
+    websiteId,
+    userId: demo ? DEMO.ownerUserId : undefined,
+    name: 'local admin',
+    now: clock.now(),
+  });
+  return { key, keyId: record.id, websiteId };
+}
+
+/**
+ * `cr local init --store postgres://…` (docs/shared-sandbox.md "The local tool set"): the same
+ * records and admin key, loaded into an empty database in one transaction as `cr local copy`
+ * loads one; a database that holds records is refused (there is no --force for a database).
+ * `storePath` is the URL without its password.
+ */
+export async function initDatabase(
+  url: string,
+  o: Omit<InitStoreOptions, 'force' | 'fs'> = {},
+): Promise<{ key: string; storePath: string; keyId: string; websiteId: string }> {
+  const clock = o.clock ?? clockFromEnv();
+  const [{ PgStore }, { loadInto, DestinationNotEmptyError }] = await Promise.all([import('./store-pg/pg-store.js'), import('./store-pg/bulk-load.js')]);
+  const store = await PgStore.open(url, { max: 2 });
+  try {
+    try {
+      await loadInto(store, o.demo ? demoStore(clock) : minimalStore());
+    } catch (err) {
+      // As a store file that exists (commands/local/init.ts): a usage matter, exit 2.
+      if (err instanceof DestinationNotEmptyError)
+        throw new UsageError(
+          `a store already exists at ${store.location} (${err.records} records)`,
+          'cr local init fills only an empty database: name another one',
+        );
+      throw err;
+    }
+    return { ...(await adminKey(store, o.demo, clock)), storePath: store.location };
   } finally {
     await store.close();
   }

@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 
 /**
  * The store the command tests' servers run over (docs/shared-sandbox.md "Running the tests on
@@ -17,6 +17,21 @@ export async function storeFrom(jsonPath: string): Promise<{ location: string; d
   const { databaseFrom } = await import('./postgres.js');
   const db = await databaseFrom(jsonPath);
   return { location: db.url, drop: db.drop };
+}
+
+/** `storeFrom` for the whole file (its beforeAll), dropped in its afterAll; `location()` inside tests. */
+export function useStoreFrom(write: () => string): { location: () => string } {
+  let store: Awaited<ReturnType<typeof storeFrom>> | undefined;
+  beforeAll(async () => {
+    store = await storeFrom(write());
+  });
+  afterAll(() => store?.drop());
+  return {
+    location: () => {
+      if (!store) throw new Error('the store is not made yet (use it inside tests)');
+      return store.location;
+    },
+  };
 }
 
 declare module 'vitest' {

@@ -1,0 +1,43 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/run-cli.js';
+import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
+import { freshDatabase } from '../../helpers/postgres.js';
+
+/**
+ * `cr local init --store postgres://…` (docs/shared-sandbox.md "The local tool set"): the demo
+ * records and an admin key go into the empty database (not into a file named after the URL);
+ * a database that holds a store is refused like an existing store file (exit 2), and --force,
+ * which replaces a file, has nothing to replace there.
+ */
+const drops: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const drop of drops) await drop();
+  cleanupTempDirs();
+});
+
+describe('cr local init on PostgreSQL', () => {
+  it('fills an empty database with the demo data and a working admin key; a second init is refused, --force too', async () => {
+    const db = await freshDatabase();
+    drops.push(db.drop);
+    const home = tempDir('cr-init-db-');
+    const init = await runCli(['local', 'init', '--demo', '--store', db.url], { configDir: home });
+    expect(init.exitCode, init.stderr).toBe(0);
+    const key = init.stdout.trim();
+    expect(key).toMatch(/^cr_[0-9a-f]{40}$/);
+    expect(init.stderr).toContain(`Next: cr serve --store ${db.url}`);
+
+    const exported = JSON.parse((await runCli(['local', 'export', '--store', db.url])).stdout);
+    expect(exported.social_posts.length).toBeGreaterThan(0);
+    expect(exported.visibility_scans.length).toBeGreaterThan(0);
+    const keys = await runCli(['local', 'keys', 'list', '--store', db.url, '--json']);
+    expect(JSON.parse(keys.stdout)).toMatchObject([{ name: 'local admin', role: 'admin' }]);
+
+    const again = await runCli(['local', 'init', '--store', db.url], { configDir: home });
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toMatch(/a store already exists at postgres:\/\/.*records\)/);
+    const forced = await runCli(['local', 'init', '--force', '--store', db.url], { configDir: home });
+    expect(forced.exitCode).toBe(2);
+    expect(forced.stderr).toContain('a database is filled only when it is empty');
+    expect(JSON.parse((await runCli(['local', 'export', '--store', db.url])).stdout)).toEqual(exported);
+  });
+});
