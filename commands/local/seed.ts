@@ -82,8 +82,10 @@ export async function seed(ctx: Context, file: string | undefined, o: SeedOption
   const storePath = await storePathOf(ctx.env, o.store);
   let counts: SeedCounts;
   try {
-    // A store that does not exist yet is made only for fixtures that hold up on their own.
-    if (!existsSync(storePath)) planSeed(doc, { has: () => false, list: () => [], get: () => undefined });
+    // A store file that does not exist yet is made only for fixtures that hold up on their own.
+    // A database URL is no file: its records are checked against when it is opened (seedStore).
+    const { isDatabaseUrl } = await import('../../src/server/store-pg/url.js');
+    if (!isDatabaseUrl(storePath) && !existsSync(storePath)) planSeed(doc, { has: () => false, list: () => [], get: () => undefined });
     counts = await administer(storePath, {
       offline: (store) => seedStore(store, doc),
       online: (client) => client.call<SeedCounts>('POST', '/seed', text),

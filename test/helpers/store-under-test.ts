@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
 
 /**
@@ -16,6 +17,17 @@ export async function storeFrom(jsonPath: string): Promise<{ location: string; d
   // Loaded only here: the JSON pass never loads the PostgreSQL client.
   const { databaseFrom } = await import('./postgres.js');
   const db = await databaseFrom(jsonPath);
+  return { location: db.url, drop: db.drop };
+}
+
+/**
+ * A store not made yet, for the commands that make one (`cr local init`, `cr local seed`): a
+ * file path in `dir`, or a new, empty database. `drop` removes the database.
+ */
+export async function newStore(dir: string): Promise<{ location: string; drop: () => Promise<void> }> {
+  if (!onPostgres()) return { location: join(dir, 'store.json'), drop: async () => undefined };
+  const { freshDatabase } = await import('./postgres.js');
+  const db = await freshDatabase();
   return { location: db.url, drop: db.drop };
 }
 
