@@ -5,6 +5,8 @@ import { runCli } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { readStore } from '../../../src/local/read-store.js';
 
+// The JSON store file only, not the `commands-pg` pass (vitest.config.ts): --local works on store files only (docs/shared-sandbox.md).
+
 /**
  * --local's own credential (docs/cli-contract.md "Local mode in CI"): it never changes a profile the user
  * made, makes no new key per run, and does not make a new admin key after the user revoked

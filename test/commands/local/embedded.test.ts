@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { runCli } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 
+// The JSON store file only, not the `commands-pg` pass (vitest.config.ts): --local works on store files only (docs/shared-sandbox.md).
+
 /**
  * `--local` in-process: the embedded server runs in this process over the default store
  * under the run's HOME (never the real one: the context's env decides the paths).

@@ -5,6 +5,8 @@ import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { acquireLock, StoreLockedError } from '../../../src/server/store/lock.js';
 import { withStoreLock } from '../../../src/local/lock-wait.js';
 
+// The JSON store file only, not the `commands-pg` pass (vitest.config.ts): the store file's lock; a database has none.
+
 /**
  * Waiting for a short-lived holder of a store's lock, and saying who holds it. The holder
  * here is this process (alive), under the label a real `--local` or `cr serve` writes.

@@ -6,6 +6,8 @@ import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { announceServe, readServeAd, serveAdPathOf } from '../../../src/local/serve-ad.js';
 import { startServer } from '../../../src/server/serve.js';
 
+// The JSON store file only, not the `commands-pg` pass (vitest.config.ts): the advertisement beside a store file and the store folder's permissions; a database has neither.
+
 /**
  * `--local` sends its admin key only to its own server (docs/cli-contract.md §7.4): the
  * advertisement beside the store (`<store>.serve.json`) is trusted only when it is this

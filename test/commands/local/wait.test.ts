@@ -7,6 +7,8 @@ import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { startServer } from '../../../src/server/serve.js';
 import { urlFileText } from '../../../src/local/serve-ad.js';
 
+// The JSON store file only, not the `commands-pg` pass (vitest.config.ts): cr local wait reads the URL file a server writes, whatever its store.
+
 /** `cr local wait --url-file FILE`: returns once the URL in FILE answers; gives up clearly. */
 afterAll(() => cleanupTempDirs());
 

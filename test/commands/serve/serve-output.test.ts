@@ -9,6 +9,8 @@ import { runCli } from '../../helpers/run-cli.js';
 import { runOnPty } from '../../helpers/pty.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 
+// The JSON store file only, not the `commands-pg` pass (vitest.config.ts): the store file and journal a failed start must leave no trace of.
+
 afterAll(() => cleanupTempDirs());
 
 /** `cr serve`: what it prints, what it logs, what it leaves (docs/api-decisions.md §7, §9). */

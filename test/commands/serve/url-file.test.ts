@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { runCli } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 
+// The JSON store file only, not the `commands-pg` pass (vitest.config.ts): cr serve's --url-file is refused before any store is opened.
+
 /**
  * `cr serve --url-file FILE` removes what an earlier run left there before it starts
  * (docs/cli-contract.md, `cr serve`); what it cannot remove is a usage error naming the
