@@ -10,19 +10,19 @@ import type { TestProject } from 'vitest/node';
  * The PostgreSQL server the PostgreSQL-store tests run on (docs/shared-sandbox.md): the one
  * CR_TEST_PG_URL names (`.ci/run` starts one), else a fresh cluster of Debian's server that
  * this run starts in a temporary folder and stops at the end (scripts/pg-cluster.sh). Each
- * test file makes databases of its own on it (test/helpers/postgres.ts); the template
- * databases they are copied from carry this run's prefix and are dropped at the end.
+ * test file makes databases of its own on it (test/helpers/postgres.ts); those named with this
+ * run's prefix (the command tests' stores and their templates) are dropped at the end.
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SCRIPT = join(ROOT, 'scripts', 'pg-cluster.sh');
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const templatePrefix = `cr_tpl_${randomBytes(4).toString('hex')}_`;
-  project.provide('pgTemplatePrefix', templatePrefix);
+  const runPrefix = `cr_run_${randomBytes(4).toString('hex')}_`;
+  project.provide('pgRunPrefix', runPrefix);
   const given = process.env.CR_TEST_PG_URL;
   if (given) {
     project.provide('pgUrl', given);
-    return () => dropTemplates(given, templatePrefix);
+    return () => dropRunDatabases(given, runPrefix);
   }
   const dir = mkdtempSync(join(tmpdir(), 'cr-pg-'));
   // The cluster runs as the postgres user (scripts/pg-cluster.sh), which must reach its folder.
@@ -35,8 +35,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-/** A server the run did not start outlives it: leave no template database on it. */
-async function dropTemplates(url: string, prefix: string): Promise<void> {
+/** A server the run did not start outlives it: leave none of the run's databases on it. */
+async function dropRunDatabases(url: string, prefix: string): Promise<void> {
   const { default: postgres } = await import('postgres');
   const sql = postgres(url, { max: 1, onnotice: () => undefined });
   try {
@@ -50,6 +50,6 @@ async function dropTemplates(url: string, prefix: string): Promise<void> {
 declare module 'vitest' {
   export interface ProvidedContext {
     pgUrl: string;
-    pgTemplatePrefix: string;
+    pgRunPrefix: string;
   }
 }

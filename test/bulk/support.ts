@@ -59,12 +59,12 @@ export interface BulkServer {
 export async function startBulkServer(n: number, opts: { rateLimit?: number; realClock?: RealClock; faults?: FaultPlan; onLog?: (line: string) => void } = {}): Promise<BulkServer> {
   const dir = tempDir('cr-bulk-srv-');
   // The JSON file, or in the `commands-pg` project a database loaded with it (test/helpers/store-under-test.ts).
-  const store = await storeFrom(writeBulkStore(dir, n));
+  const storePath = await storeFrom(writeBulkStore(dir, n));
   const { startServer } = await import('../../src/server/serve.js');
   const { fixedClock } = await import('../../src/server/clock.js');
   const log: string[] = [];
   const server = await startServer({
-    storePath: store.location,
+    storePath,
     host: '127.0.0.1',
     port: 0,
     rateLimit: opts.rateLimit ?? 100_000,
@@ -81,10 +81,7 @@ export async function startBulkServer(n: number, opts: { rateLimit?: number; rea
         const m = / POST \/api\/v1\/social\/posts\/([^/]+)\/schedule (\d{3}) /.exec(l);
         return m ? [{ id: m[1]!, status: Number(m[2]) }] : [];
       }),
-    close: async () => {
-      await server.close();
-      await store.drop();
-    },
+    close: () => server.close(),
   };
 }
 

@@ -36,12 +36,8 @@ export interface Harness {
 
 export async function startHarness(): Promise<Harness> {
   const dir = tempDir('cr-e2e-');
-  const store = await storeFrom(writeFixtureStore(dir));
-  const storePath = store.location;
-  const server = await startServer({ storePath, host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) }).catch(async (err: unknown) => {
-    await store.drop();
-    throw err;
-  });
+  const storePath = await storeFrom(writeFixtureStore(dir));
+  const server = await startServer({ storePath, host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
   const port = server.port;
   const upstream = `http://127.0.0.1:${port}`;
   const seen: Seen[] = [];
@@ -98,7 +94,6 @@ export async function startHarness(): Promise<Harness> {
     async close() {
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
       await server.close();
-      await store.drop();
     },
   };
 }

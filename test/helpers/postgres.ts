@@ -41,17 +41,21 @@ const testDatabaseName = () => `cr_test_${randomBytes(6).toString('hex')}`;
 /** A new, empty database on the test server; dropped by the returned function. */
 export const freshDatabase = () => createDatabase(testDatabaseName());
 
+/** A new, empty database of this run's, left for test/pg-setup.ts to drop at the end. */
+export async function runDatabase(template?: string): Promise<string> {
+  return (await createDatabase(`${inject('pgRunPrefix')}${randomBytes(6).toString('hex')}`, template)).url;
+}
+
 /**
- * A new database holding the records of the store file at `jsonPath`, loaded by `cr local copy`'s
- * own code (src/local/copy-store.ts); dropped by the returned function. Each distinct file is
- * loaded once per test run, into a template database that test/pg-setup.ts drops at the end;
- * every later database is a copy of it (`CREATE DATABASE … TEMPLATE`, a few tens of
- * milliseconds instead of a load). Workers building the same template take turns on an
- * advisory lock.
+ * A new database of this run's holding the records of the store file at `jsonPath`, loaded by
+ * `cr local copy`'s own code (src/local/copy-store.ts). Each distinct file is loaded once per
+ * run, into a template database; every database after it is a copy of that (`CREATE DATABASE …
+ * TEMPLATE`, a few tens of milliseconds instead of a load). Workers building the same template
+ * take turns on an advisory lock.
  */
-export async function databaseFrom(jsonPath: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function databaseFrom(jsonPath: string): Promise<string> {
   const digest = createHash('sha256').update(readFileSync(jsonPath)).digest('hex').slice(0, 16);
-  const template = `${inject('pgTemplatePrefix')}${digest}`;
+  const template = `${inject('pgRunPrefix')}tpl_${digest}`;
   const sql = admin();
   try {
     await sql`SELECT pg_advisory_lock(hashtext(${template}))`;
@@ -70,5 +74,5 @@ export async function databaseFrom(jsonPath: string): Promise<{ url: string; dro
   } finally {
     await sql.end();
   }
-  return createDatabase(testDatabaseName(), template);
+  return runDatabase(template);
 }

@@ -1,9 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
 import { runCli } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { startServer, type RunningServer } from '../../../src/server/serve.js';
-import { storeFrom } from '../../helpers/store-under-test.js';
+import { newStore } from '../../helpers/store-under-test.js';
 
 /**
  * The key's rate budget for people (docs/cli-contract.md "Local mode in CI", docs/api-decisions.md "Limits"):
@@ -12,24 +11,20 @@ import { storeFrom } from '../../helpers/store-under-test.js';
  * the real local server with `--rate-limit 10`.
  */
 let server: RunningServer | undefined;
-let dropStore: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  await dropStore?.();
-  dropStore = undefined;
 });
 afterAll(() => cleanupTempDirs());
 
 async function limited(limit: number): Promise<{ env: Record<string, string>; base: string; key: string }> {
   const dir = tempDir('cr-budget-');
-  const store = join(dir, 'store.json');
+  // A file, or in the `commands-pg` project a database that `cr local init` fills.
+  const store = await newStore(dir);
   const init = await runCli(['local', 'init', '--store', store, '--demo'], { configDir: dir });
   expect(init.exitCode).toBe(0);
   const key = init.stdout.trim();
-  const served = await storeFrom(store);
-  dropStore = served.drop;
-  server = await startServer({ storePath: served.location, port: 0, rateLimit: limit, log: false });
+  server = await startServer({ storePath: store, port: 0, rateLimit: limit, log: false });
   const base = `${server.url}/api/v1`;
   return { env: { CR_API_KEY: key, CR_BASE_URL: base }, base, key };
 }

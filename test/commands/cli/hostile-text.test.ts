@@ -11,21 +11,18 @@ import { storeFrom } from '../../helpers/store-under-test.js';
 // docs/cli-contract.md "At a terminal": text from the API or a store is never written raw. The real
 // server serves a store full of escape sequences; every output mode must show them escaped.
 let server: Awaited<ReturnType<typeof startServer>>;
-let store: Awaited<ReturnType<typeof storeFrom>>;
 let stub: TestServer;
-let keysStore: Awaited<ReturnType<typeof storeFrom>>;
+let keysStore: string;
 
 beforeAll(async () => {
-  store = await storeFrom(writeHostileStore(tempDir('cr-hostile-')));
+  const storePath = await storeFrom(writeHostileStore(tempDir('cr-hostile-')));
   keysStore = await storeFrom(writeHostileStore(tempDir('cr-hostile-keys-')));
-  server = await startServer({ storePath: store.location, host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
+  server = await startServer({ storePath, host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
   // The one thing the real server cannot be made to say: an error message with controls.
   stub = await startTestServer(fail(400, `bad name ${HOSTILE.title}${HOSTILE.csi}`, `BAD${HOSTILE.csi}`));
 });
 afterAll(async () => {
   await server.close();
-  await store.drop();
-  await keysStore.drop();
   await stub.close();
   cleanupTempDirs();
 });
@@ -118,7 +115,7 @@ describe('hostile text from the API', () => {
   it('cr local keys list: escaped on a terminal and piped', async () => {
     for (const tty of [true, false]) {
       // --wide: the whole name, escapes included, whatever the terminal's width.
-      const r = await runCli(['local', 'keys', 'list', '--store', keysStore.location, ...(tty ? ['--wide'] : [])], { tty, env: { CR_NOW: NOW } });
+      const r = await runCli(['local', 'keys', 'list', '--store', keysStore, ...(tty ? ['--wide'] : [])], { tty, env: { CR_NOW: NOW } });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).not.toMatch(RAW_CONTROL);
       expect(r.stdout).toContain('editor \\x1b]0;pwned');

@@ -13,7 +13,6 @@ import { storeFrom } from '../../helpers/store-under-test.js';
 // local server adds one (docs/api-decisions.md); without it the CLI shows no symbol and
 // adds nothing up across entities it cannot tell apart.
 let server: Awaited<ReturnType<typeof startServer>>;
-let store: Awaited<ReturnType<typeof storeFrom>>;
 let stub: TestServer;
 let withoutField: unknown;
 
@@ -26,8 +25,7 @@ beforeAll(async () => {
   ];
   const storePath = join(tempDir('cr-currency-'), 'store.json');
   writeFileSync(storePath, JSON.stringify(s));
-  store = await storeFrom(storePath);
-  server = await startServer({ storePath: store.location, host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
+  server = await startServer({ storePath: await storeFrom(storePath), host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
   const res = await fetch(`${server.url}/api/v1/finance/summary`, { headers: { authorization: `Bearer ${KEYS.editor}` } });
   const body = (await res.json()) as { data: { summaries: Record<string, unknown>[]; invoiceAlerts: unknown[] } };
   // The hosted API's shape: the same answer without the local server's extension.
@@ -36,7 +34,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  await store.drop();
   await stub.close();
   cleanupTempDirs();
 });

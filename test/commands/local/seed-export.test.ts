@@ -6,18 +6,7 @@ import { runCli } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { newStore, onPostgres } from '../../helpers/store-under-test.js';
 
-const drops: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const drop of drops) await drop();
-  cleanupTempDirs();
-});
-
-/** A new store in `dir`: a file, or an empty database in the `commands-pg` project (test/helpers/store-under-test.ts). */
-async function storeIn(dir: string): Promise<string> {
-  const made = await newStore(dir);
-  drops.push(made.drop);
-  return made.location;
-}
+afterAll(() => cleanupTempDirs());
 
 const USER = { id: 'u-1', email: 'ci@example.com', name: 'CI' };
 const SITE = { id: 'w-1', name: 'Site', domain: 'site.example', agency_id: null, owner_id: 'u-1', location: null };
@@ -66,7 +55,7 @@ describe('cr local seed', () => {
 
   it('upserts by id, all or nothing: a bad file leaves an existing store byte for byte', async () => {
     const dir = tempDir('cr-seed-');
-    const store = await storeIn(dir);
+    const store = await newStore(dir);
     expect((await runCli(['local', 'seed', write(dir, 'a.json', { users: [USER], websites: [SITE], social_posts: [post('p-1')] }), '--store', store])).exitCode).toBe(0);
     const replace = write(dir, 'b.json', { social_posts: [post('p-1', { content: 'changed' }), post('p-2')] });
     const r = await runCli(['local', 'seed', replace, '--store', store, '--json']);
@@ -85,7 +74,7 @@ describe('cr local seed', () => {
 
   it('reads standard input with -, and says what is wrong with JSON that does not parse', async () => {
     const dir = tempDir('cr-seed-');
-    const store = await storeIn(dir);
+    const store = await newStore(dir);
     const ok = await runCli(['local', 'seed', '-', '--store', store], { input: JSON.stringify({ users: [USER], websites: [SITE] }) });
     expect(ok.exitCode).toBe(0);
     expect(ok.stderr).toContain('users 1 added; websites 1 added');
@@ -110,7 +99,7 @@ describe('cr local seed', () => {
 describe('cr local export', () => {
   it('export → seed into a new store → export gives the same bytes (the demo store, every collection)', async () => {
     const dir = tempDir('cr-export-');
-    const demo = await storeIn(dir);
+    const demo = await newStore(dir);
     expect((await runCli(['local', 'init', '--demo', '--store', demo], { env: { CR_CONFIG_DIR: dir } })).exitCode).toBe(0);
     const first = await runCli(['local', 'export', '--store', demo]);
     expect(first.exitCode).toBe(0);
@@ -118,7 +107,7 @@ describe('cr local export', () => {
     expect(doc.social_posts.length).toBeGreaterThan(0);
     expect(doc.visibility_scans.length).toBeGreaterThan(0);
     const file = write(dir, 'fixtures.json', first.stdout);
-    const copy = await storeIn(tempDir('cr-export-copy-'));
+    const copy = await newStore(tempDir('cr-export-copy-'));
     const seeded = await runCli(['local', 'seed', file, '--store', copy]);
     expect(seeded.exitCode).toBe(0);
     const second = await runCli(['local', 'export', '--store', copy]);
@@ -128,7 +117,7 @@ describe('cr local export', () => {
 
   it('--only some collections, and a usage error naming an unknown one', async () => {
     const dir = tempDir('cr-export-');
-    const store = await storeIn(dir);
+    const store = await newStore(dir);
     await runCli(['local', 'seed', write(dir, 'a.json', { users: [USER], websites: [SITE] }), '--store', store]);
     const r = await runCli(['local', 'export', '--store', store, '--only', 'websites']);
     expect(JSON.parse(r.stdout)).toEqual({ version: 1, websites: [SITE] });
@@ -141,7 +130,7 @@ describe('cr local export', () => {
 describe('cr local websites / posts', () => {
   it('tables piped as TSV, --json, -q ids, --status; the help says the hosted API has no such endpoint', async () => {
     const dir = tempDir('cr-list-');
-    const store = await storeIn(dir);
+    const store = await newStore(dir);
     const fx = {
       users: [USER],
       websites: [SITE, { ...SITE, id: 'w-2', name: 'Two' }],
@@ -169,7 +158,7 @@ describe('docs/fixtures.md', () => {
     const page = readFileSync(join(ROOT, 'docs', 'fixtures.md'), 'utf8');
     const example = /```json\n([\s\S]*?)```/.exec(page)![1]!;
     const dir = tempDir('cr-docs-');
-    const store = await storeIn(dir);
+    const store = await newStore(dir);
     const r = await runCli(['local', 'seed', write(dir, 'example.json', example), '--store', store]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse((await runCli(['local', 'export', '--store', store])).stdout)).toEqual(JSON.parse(example));

@@ -11,11 +11,7 @@ import { newStore, onPostgres } from '../../helpers/store-under-test.js';
  * would refuse on its next open, two keys with one hash, a record too deep to write, and
  * bytes that are not UTF-8.
  */
-const drops: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const drop of drops) await drop();
-  cleanupTempDirs();
-});
+afterAll(() => cleanupTempDirs());
 
 const USER = { id: 'u-1', email: 'ci@example.com', name: 'CI' };
 const AGENCY = { id: 'a-1', name: 'Agency' };
@@ -45,9 +41,7 @@ const contents = async (store: string) => (onPostgres() ? (await runCli(['local'
 /** A store (file or database: test/helpers/store-under-test.ts) seeded with a user, an agency, a website and `records`. */
 async function seeded(records: Record<string, unknown>) {
   const dir = tempDir('cr-seed-integrity-');
-  const made = await newStore(dir);
-  drops.push(made.drop);
-  const store = made.location;
+  const store = await newStore(dir);
   const first = await runCli(['local', 'seed', write(dir, 'base.json', { users: [USER], agencies: [AGENCY], websites: [SITE], ...records }), '--store', store]);
   expect(first.exitCode, first.stderr).toBe(0);
   return { dir, store };
