@@ -35,13 +35,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-/** A server the run did not start outlives it: leave none of the run's databases on it. */
+/**
+ * A server the run did not start outlives it: leave none of the run's databases on it. Each
+ * DROP DATABASE waits for a checkpoint of its own; sent all at once (one connection each, the
+ * pool opens them as needed) they share one: about a second for the run's fifty databases
+ * here, where one after another took half a minute.
+ */
 async function dropRunDatabases(url: string, prefix: string): Promise<void> {
   const { default: postgres } = await import('postgres');
-  const sql = postgres(url, { max: 1, onnotice: () => undefined });
+  const sql = postgres(url, { max: 50, onnotice: () => undefined });
   try {
     const rows = await sql`SELECT datname FROM pg_database WHERE starts_with(datname, ${prefix})`;
-    for (const { datname } of rows) await sql.unsafe(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    await Promise.all(rows.map(({ datname }) => sql.unsafe(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`)));
   } finally {
     await sql.end();
   }
