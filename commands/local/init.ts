@@ -19,7 +19,7 @@ export const initCommand = (ctx: Context) =>
   );
 
 async function init(ctx: Context, o: { store?: string; demo?: boolean; force?: boolean }): Promise<void> {
-  const [{ defaultStorePath }, { initStore }, { withStoreLock }] = await Promise.all([
+  const [{ defaultStorePath }, { initStore }, { withStoreLock, lockWaitFromEnv }] = await Promise.all([
     import('../../src/server/serve.js'),
     import('../../src/server/init-store.js'),
     import('../../src/local/lock-wait.js'),
@@ -38,7 +38,7 @@ async function init(ctx: Context, o: { store?: string; demo?: boolean; force?: b
   }
   let made;
   try {
-    made = await withStoreLock(() => initStore(storePath, { demo: Boolean(o.demo), force: Boolean(o.force) }), { storePath });
+    made = await withStoreLock(() => initStore(storePath, { demo: Boolean(o.demo), force: Boolean(o.force) }), { storePath, waitMs: lockWaitFromEnv(ctx.env) });
   } catch (err) {
     throw await asCliError(err);
   }

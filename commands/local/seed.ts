@@ -86,10 +86,14 @@ export async function seed(ctx: Context, file: string | undefined, o: SeedOption
     // A database URL is no file: its records are checked against when it is opened (seedStore).
     const { isDatabaseUrl } = await import('../../src/server/store-pg/url.js');
     if (!isDatabaseUrl(storePath) && !existsSync(storePath)) planSeed(doc, { has: () => false, list: () => [], get: () => undefined });
-    counts = await administer(storePath, {
-      offline: (store) => seedStore(store, doc),
-      online: (client) => client.call<SeedCounts>('POST', '/seed', text),
-    });
+    counts = await administer(
+      storePath,
+      {
+        offline: (store) => seedStore(store, doc),
+        online: (client) => client.call<SeedCounts>('POST', '/seed', text),
+      },
+      ctx.env,
+    );
   } catch (err) {
     if (!(err instanceof FixtureError)) throw err;
     // Every problem at once, `FILE: $.path: message`, then exit 2 with nothing written. A

@@ -16,12 +16,13 @@ export interface Administration<T> {
  * is waited for), else through the server advertised beside it. The errors of both ways come
  * out alike: the extension's refusals become the errors the store itself throws.
  */
-export async function administer<T>(storePath: string, work: Administration<T>): Promise<T> {
+export async function administer<T>(storePath: string, work: Administration<T>, env: NodeJS.ProcessEnv): Promise<T> {
   if (isDatabaseUrl(storePath)) return administerDatabase(storePath, work);
-  const [{ withStoreLock }, { withOpenStore }] = await Promise.all([import('./lock-wait.js'), import('../server/admin/store-ops.js')]);
+  const [{ withStoreLock, lockWaitFromEnv }, { withOpenStore }] = await Promise.all([import('./lock-wait.js'), import('../server/admin/store-ops.js')]);
   try {
     return await withStoreLock(() => withOpenStore(storePath, work.offline), {
       storePath,
+      waitMs: lockWaitFromEnv(env),
       onServe: async (ad) => {
         const { adminClientFor } = await import('./admin-client.js');
         return work.online(await adminClientFor(storePath, ad));

@@ -161,7 +161,10 @@ async function viaServer(host: EmbeddedHost, storePath: string, ad: ServeAd): Pr
  */
 export async function startEmbedded(host: EmbeddedHost, opts: EmbedOptions = {}): Promise<LocalTarget> {
   host.now(); // a bad CR_NOW is a usage error before anything starts, not a 500 later
-  const [{ defaultStorePath }, { withStoreLock, adStorePath }] = await Promise.all([import('../server/store/store-path.js'), import('./lock-wait.js')]);
+  const [{ defaultStorePath }, { withStoreLock, adStorePath, lockWaitFromEnv }] = await Promise.all([
+    import('../server/store/store-path.js'),
+    import('./lock-wait.js'),
+  ]);
   const storePath = defaultStorePath(host.env);
   const { isDatabaseUrl } = await import('../server/store-pg/url.js');
   if (isDatabaseUrl(storePath)) {
@@ -177,7 +180,11 @@ export async function startEmbedded(host: EmbeddedHost, opts: EmbedOptions = {})
   const unsafe = unsafeStoreFolder(dirname(storePath)) ?? unsafeStoreFolder(dirname(adStorePath(storePath)));
   if (unsafe) throw new LocalError(unsafe, EXIT.failure, { code: 'STORE_DIR_UNSAFE' });
   try {
-    return await withStoreLock(() => embed(host, storePath, opts), { storePath, onServe: (ad) => viaServer(host, storePath, ad) });
+    return await withStoreLock(() => embed(host, storePath, opts), {
+      storePath,
+      waitMs: lockWaitFromEnv(host.env),
+      onServe: (ad) => viaServer(host, storePath, ad),
+    });
   } catch (err) {
     throw await asCliError(err);
   }

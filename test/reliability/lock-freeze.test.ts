@@ -24,7 +24,7 @@ import type { SpawnedServe } from './support.js';
  * The staleness is shortened through CR_LOCK_STALE_MS (passed to every process), so nothing
  * waits out the default 10 s. Bounded: at most MAX_WRITES requests, 64 at a time.
  */
-const STALE_MS = 1_000;
+const STALE_MS = 500;
 const CLIENTS = 64;
 const MAX_WRITES = 20_000;
 const LOCK_ENV = { CR_LOCK_STALE_MS: String(STALE_MS) };

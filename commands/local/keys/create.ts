@@ -48,13 +48,22 @@ export async function create(ctx: Context, o: CreateOptions): Promise<void> {
   }
   const name = o.name ?? (o.forLocal ? 'cr --local' : undefined);
   // Works beside a running server too: then the server makes the key (src/local/administer.ts).
-  const made = await administer<{ key: string; info: KeyInfo }>(storePath, {
-    offline: (store) => createStoreKey(store, { role: o.role, websiteId: website, agencyId: o.agency, name }),
-    online: async (client) => {
-      const { key, ...info } = await client.call<KeyInfo & { key: string }>('POST', '/keys', { role: o.role, website_id: website, agency_id: o.agency, name });
-      return { key, info };
+  const made = await administer<{ key: string; info: KeyInfo }>(
+    storePath,
+    {
+      offline: (store) => createStoreKey(store, { role: o.role, websiteId: website, agencyId: o.agency, name }),
+      online: async (client) => {
+        const { key, ...info } = await client.call<KeyInfo & { key: string }>('POST', '/keys', {
+          role: o.role,
+          website_id: website,
+          agency_id: o.agency,
+          name,
+        });
+        return { key, info };
+      },
     },
-  });
+    ctx.env,
+  );
   const { info } = made;
   if (o.forLocal) {
     // --local's own key (src/local/credential.ts): kept beside the store, so never printed.

@@ -23,10 +23,14 @@ export async function revoke(ctx: Context, id: string, o: { store?: string }): P
   ]);
   const storePath = await storePathOf(ctx.env, o.store);
   // Works beside a running server too: then the server revokes it (src/local/administer.ts).
-  const info = await administer(storePath, {
-    offline: (store) => revokeStoreKey(store, id, new Date()),
-    online: (client) => client.call<KeyInfo>('POST', `/keys/${encodeURIComponent(id)}/revoke`),
-  });
+  const info = await administer(
+    storePath,
+    {
+      offline: (store) => revokeStoreKey(store, id, new Date()),
+      online: (client) => client.call<KeyInfo>('POST', `/keys/${encodeURIComponent(id)}/revoke`),
+    },
+    ctx.env,
+  );
   if (ctx.globals.json) writeJson(ctx.io, info);
   // The name came from the store: escaped like every stored text (docs/cli-contract.md "At a terminal").
   ctx.notice(escapeControls(`Revoked key ${info.id} (${info.name}) at ${info.revoked_at}`));

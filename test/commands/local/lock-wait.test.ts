@@ -50,12 +50,14 @@ describe('a store held by a short --local run', () => {
     }
   });
 
-  it('refuses at once, naming it, when a cr serve holds the store', async () => {
+  // A `cr serve` that holds the lock but has not advertised itself yet is waited for (it is
+  // starting); CR_LOCK_WAIT_MS (src/local/lock-wait.ts) shortens that wait from 15 s.
+  it('refuses, naming it, when a cr serve holds the store and never advertises itself', async () => {
     const home = tempDir('cr-wait-');
     const { store } = await newStore(home);
     const release = acquireLock(store, undefined, { label: 'cr serve' });
     try {
-      const r = await runCli(['local', 'keys', 'revoke', 'nope', '--store', store], { configDir: home });
+      const r = await runCli(['local', 'keys', 'revoke', 'nope', '--store', store], { configDir: home, env: { CR_LOCK_WAIT_MS: '300' } });
       expect(r.exitCode).toBe(1);
       expect(r.stderr).toContain(`is in use by another cr server (pid ${process.pid}, cr serve starting or not answering); stop it first`);
     } finally {
