@@ -6,13 +6,16 @@ import { defineConfig } from 'vitest/config';
 const timeouts = { testTimeout: 20000, hookTimeout: 20000 };
 
 /**
- * Tests that run the CLI in-process (test/commands) and pure unit tests share their
- * workers' module graph (isolate: false): they hold no module state between files
- * (each file starts its own servers and temp folders), and re-importing commander, the
- * commands, Hono and the store for every file was most of their run time. Everything
- * else (server, reliability, contract, MCP, e2e) keeps a fresh module graph per file.
+ * Test files share their worker's module graph (isolate: false): each file starts its own
+ * servers, processes and temp folders and keeps no module state another file could see
+ * (test/README.md "Rules"), and re-importing commander, the commands, Hono, zod, the MCP SDK
+ * and the store for every file was about a third of the suite's time. The files below keep
+ * a fresh module graph: they measure or inspect the process they run in.
  */
-const SHARED = ['test/commands/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/core/**/*.test.ts'];
+const ISOLATED = [
+  // The memory of this process (RSS after GC) and its prototypes, under hostile requests.
+  'test/reliability/hostile-input.test.ts',
+];
 
 /**
  * `npm run test:soak` (CR_SOAK=1) runs only the files with repeat loops or load sizes (those
@@ -53,7 +56,7 @@ export default defineConfig({
     // timers) rather than computes, so at least two workers overlap those waits.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
-      { test: { ...timeouts, name: 'in-process', include: SOAK ? SOAK.filter((f) => /^test\/(commands|unit|core)\//.test(f)) : SHARED, isolate: false } },
+      { test: { ...timeouts, name: 'shared', include: SOAK ?? ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
       {
         test: {
           ...timeouts,
@@ -63,7 +66,7 @@ export default defineConfig({
           provide: { commandStore: 'postgres' },
         },
       },
-      { test: { ...timeouts, name: 'isolated', include: SOAK ?? ['test/**/*.test.ts'], exclude: SHARED } },
+      { test: { ...timeouts, name: 'isolated', include: SOAK ? SOAK.filter((f) => ISOLATED.includes(f)) : ISOLATED } },
     ],
   },
 });

@@ -31,21 +31,21 @@ describe('--jq limits', () => {
   }, 40_000);
 
   it('a program that prints nothing and never ends stops at --timeout: exit 8, TIMEOUT', async () => {
-    const r = await jq('last(repeat(1))', '--timeout', '2');
+    const r = await jq('last(repeat(1))', '--timeout', '0.5');
     expect(r.timedOut).toBe(false);
     expect(r.exitCode).toBe(8);
-    expect(r.stderr).toBe('error: --jq: the program was still running when --timeout 2 s ran out; nothing was printed (TIMEOUT)\n');
+    expect(r.stderr).toBe('error: --jq: the program was still running when --timeout 0.5 s ran out; nothing was printed (TIMEOUT)\n');
   }, 40_000);
 
   it('after a request, a runaway jq still stops at --timeout: exit 8, TIMEOUT', async () => {
-    const r = await runBin(['api', '/finance/summary', '--jq', 'last(repeat(.n))', '--timeout', '2'], {
+    const r = await runBin(['api', '/finance/summary', '--jq', 'last(repeat(.n))', '--timeout', '1'], {
       env: { CR_API_KEY: makeKey(), CR_BASE_URL: srv.baseUrl },
       timeoutMs: 30_000,
     });
     expect(r.timedOut).toBe(false);
     expect(srv.requests).toHaveLength(1);
     expect(r.exitCode).toBe(8);
-    expect(r.stderr).toBe('error: --jq: the program was still running when --timeout 2 s ran out; nothing was printed (TIMEOUT)\n');
+    expect(r.stderr).toBe('error: --jq: the program was still running when --timeout 1 s ran out; nothing was printed (TIMEOUT)\n');
   }, 40_000);
 
   it('output under the cap is printed whole', async () => {

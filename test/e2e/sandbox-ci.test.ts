@@ -5,10 +5,11 @@ import { spawnBin } from '../helpers/cli.js';
 import { runCli } from '../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
+import { soak } from '../helpers/soak.js';
 
 /**
  * The CI sandbox end to end (docs/fixtures.md, docs/cli-contract.md "For CI jobs"): a plan of
- * 300 posts that exist only in the user's fixture file, seeded into a running `cr serve`
+ * posts (60 in `npm test`, 300 in `npm run test:soak`) that exist only in the user's fixture file, seeded into a running `cr serve`
  * with faults injected, checked, and scheduled with --retry; a row for a foreign website
  * fails alone; keys are made and revoked while the server runs.
  */
@@ -20,7 +21,7 @@ const SITE = 'b0000000-0000-4000-8000-000000000001';
 const FOREIGN = 'b0000000-0000-4000-8000-000000000002';
 const postId = (i: number) => `c0000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 const FOREIGN_POST = 'c0000000-0000-4000-8000-999999999999';
-const N = 300;
+const N = soak(60, 300);
 const AT = '2030-06-01T09:00:00Z';
 const FAULTS = 'scheduleSocialPost:status=503,rate=0.2;/social/**:drop,rate=0.05';
 
@@ -53,7 +54,7 @@ async function startServe(dir: string, store: string): Promise<{ url: string; lo
   return { url: readFileSync(urlFile, 'utf8').split('\n')[0]!.trim(), log: () => log, stop };
 }
 
-describe('a 300-post plan from fixtures, through a running cr serve with faults', () => {
+describe(`a ${N}-post plan from fixtures, through a running cr serve with faults`, () => {
   it('seeded, checked and scheduled with --retry 5: every row once in the store, the foreign row fails alone, keys made and revoked while serving', async () => {
     const dir = tempDir('cr-sandbox-');
     const store = join(dir, 'ci-store.json');
@@ -83,10 +84,10 @@ describe('a 300-post plan from fixtures, through a running cr serve with faults'
     expect((await runCli(['local', 'keys', 'revoke', viewerId, '--store', store])).exitCode).toBe(0);
     expect((await runCli(['api', '/intelligence/learnings'], { env: asViewer })).exitCode).toBe(3);
 
-    // The plan: 300 rows of our website, one of a website outside the key's scope in the middle.
+    // The plan: N rows of our website, one of a website outside the key's scope in the middle.
     const plan = join(dir, 'plan.csv');
     const rows = Array.from({ length: N }, (_, i) => `${postId(i + 1)},${AT},${SITE}`);
-    rows.splice(150, 0, `${FOREIGN_POST},${AT},${FOREIGN}`);
+    rows.splice(N / 2, 0, `${FOREIGN_POST},${AT},${FOREIGN}`);
     writeFileSync(plan, ['id,at,website_id', ...rows].join('\n') + '\n');
     const state = join(dir, 'state.jsonl');
     const junit = join(dir, 'junit.xml');
@@ -98,7 +99,7 @@ describe('a 300-post plan from fixtures, through a running cr serve with faults'
 
     // One row at a time: the server's seeded fault draws then come in one order, so the run repeats
     // exactly (with rows in parallel the draws interleave, and six failed tries of one row, about
-    // 2e-4 a row, could end a run at 299 of 300).
+    // 2e-4 a row, could end a run one row short).
     const run = await runCli(['posts', 'schedule', '--from', plan, '--state', state, '--retry', '5', '--junit', junit, '--json', '--concurrency', '1'], { env: asEditor });
     const lines = run.stdout
       .trim()

@@ -5,6 +5,7 @@ import { Store, StoreError } from '../../src/server/store/store.js';
 import { KEYS, fixtureStore, request } from '../server/helpers.js';
 import { ensureBuilt, listenerRecord, rng, runBin, spawnServe } from './durability-helpers.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
+import { soak } from '../helpers/soak.js';
 
 /**
  * Backups and recovery (docs/reliability.md): every snapshot rewrite keeps the previous two
@@ -111,7 +112,7 @@ describe('a damaged store file is refused, then restored', () => {
     const s = await storeWithHistory();
     const good = await readFile(s.path);
     let refused = 0;
-    const N = 300;
+    const N = soak(40, 300); // npm test / npm run test:soak
     for (let i = 0; i < N; i++) {
       const bad = i % 2 === 0 ? CORRUPTIONS[2]!.damage(good) : CORRUPTIONS[3]!.damage(good);
       await writeFile(s.path, bad);
