@@ -1,0 +1,100 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../../src/server/serve.js';
+import { fixedClock } from '../../../src/server/clock.js';
+import { initStore } from '../../../src/server/init-store.js';
+import { displayWidth } from '../../../src/render/width.js';
+import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
+import { NOW } from '../../helpers/fixture-store.js';
+import { runCli } from '../../helpers/run-cli.js';
+
+/**
+ * Tables keep their shape (docs/cli-contract.md "At a terminal"): at a terminal 60, 80, 100
+ * and 120 columns wide, every list command shows the same columns in the same order, the id
+ * first, and no line wider than the terminal. The CLI runs in-process with terminal streams
+ * of that width; test/e2e/pty-render.test.ts checks on a real pseudo-terminal that the width
+ * is the terminal's own.
+ */
+let server: Awaited<ReturnType<typeof startServer>>;
+let key: string;
+let keysStore: string;
+
+beforeAll(async () => {
+  const store = join(tempDir('cr-tables-'), 'store.json');
+  key = (await initStore(store, { demo: true, clock: fixedClock(NOW) })).key;
+  keysStore = join(tempDir('cr-tables-keys-'), 'store.json');
+  await initStore(keysStore, { demo: true, clock: fixedClock(NOW) });
+  server = await startServer({ storePath: store, host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
+});
+afterAll(async () => {
+  await server?.close();
+  cleanupTempDirs();
+});
+
+/** The CLI at a terminal `cols` wide (stdin, stdout and stderr terminals, as on a pty): the lines it shows, and the exit code. */
+async function onTerminal(args: string[], cols: number): Promise<{ lines: string[]; code: number }> {
+  const r = await runCli(args, {
+    env: { CR_NOW: NOW, TZ: 'UTC', TERM: 'xterm-256color', CI: '1', CR_BASE_URL: `${server.url}/api/v1`, CR_API_KEY: key },
+    tty: { out: true, err: true, in: true },
+    columns: cols,
+  });
+  return { lines: r.stdout.split('\n'), code: r.exitCode };
+}
+
+const LISTS: { args: string[]; header: string[] }[] = [
+  { args: ['nurture', 'list', '--limit', '5'], header: ['ID', 'TITLE', 'STATUS', 'STEPS', 'UPDATED'] },
+  { args: ['brand', 'subjects'], header: ['ID', 'NAME', 'TYPE', 'STATUS', 'IMAGES', 'PRIMARY IMAGE'] },
+  { args: ['crm', 'agents'], header: ['ID', 'NAME', 'STATUS', 'VERSION', 'PROMPT', 'CRM ID'] },
+  { args: ['learnings', 'list', '--limit', '5'], header: ['ID', 'CONF', 'TYPE', 'VALUE', 'CHANNEL', 'EVIDENCE', 'SUMMARY'] },
+  { args: ['local', 'keys', 'list'], header: ['ID', 'NAME', 'ROLE', 'SCOPE', 'CREATED', 'REVOKED'] },
+  { args: ['local', 'websites'], header: ['ID', 'NAME', 'DOMAIN', 'AGENCY'] },
+  { args: ['local', 'posts'], header: ['ID', 'WEBSITE', 'STATUS', 'SCHEDULED', 'CONTENT'] },
+];
+
+/** A header cell as drawn: whole, or cut with `…` from the left. */
+const headerMatches = (shown: string, full: string) => shown === full || (shown.endsWith('…') && full.startsWith(shown.slice(0, -1)));
+
+describe('list tables on a terminal', () => {
+  for (const { args, header } of LISTS) {
+    it(`cr ${args.slice(0, 2).join(' ')}: one column set, in one order, the id first, at 60, 80, 100 and 120 columns`, async () => {
+      const full = args[0] === 'local' ? [...args, '--store', keysStore] : args;
+      for (const cols of [60, 80, 100, 120]) {
+        const { lines, code } = await onTerminal(full, cols);
+        expect(code, `${args.join(' ')} at ${cols}`).toBe(0);
+        const shown = lines[0]!.split(/ {2,}/).map((c) => c.trim());
+        expect(shown.length, `${args.join(' ')} at ${cols}: ${lines[0]}`).toBe(header.length);
+        for (const [i, cell] of shown.entries()) expect(headerMatches(cell, header[i]!), `${cell} for ${header[i]} at ${cols}`).toBe(true);
+        expect(
+          lines.filter((l) => displayWidth(l) > cols),
+          `${args.join(' ')} at ${cols}`,
+        ).toEqual([]);
+        expect(lines.join('\n')).not.toMatch(/[┌│└]/);
+      }
+    }, 120_000);
+  }
+
+  it('finance summary: the same columns at 80, 100 and 120; blocks at 60, where its money cannot fit', async () => {
+    const header = ['ID', 'ENTITY', 'MRR', 'CLIENTS', 'RENEWAL', 'COST', 'AI COST', 'MARGIN'];
+    for (const cols of [80, 100, 120]) {
+      const { lines, code } = await onTerminal(['finance', 'summary'], cols);
+      expect(code).toBe(0);
+      expect(lines[0]).toBe('Business entities');
+      expect(lines[1]!.split(/ {2,}/).map((c) => c.trim())).toEqual(header);
+      expect(lines.filter((l) => displayWidth(l) > cols)).toEqual([]);
+    }
+    const narrow = await onTerminal(['finance', 'summary'], 60);
+    expect(narrow.lines.some((l) => /^MRR {2,}\$/.test(l))).toBe(true);
+    expect(narrow.lines.filter((l) => displayWidth(l) > 60)).toEqual([]);
+  }, 120_000);
+
+  it('--wide: every cell whole at 60 columns; --no-headers: rows only', async () => {
+    const wide = await onTerminal(['crm', 'agents', '--wide'], 60);
+    expect(wide.code).toBe(0);
+    expect(wide.lines.join('\n')).toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/);
+    expect(wide.lines[0]).not.toContain('…');
+    const bare = await onTerminal(['nurture', 'list', '--limit', '3', '--no-headers'], 100);
+    expect(bare.code).toBe(0);
+    expect(bare.lines[0]).not.toMatch(/^ID /);
+    expect(bare.lines.filter((l) => /^[0-9a-f]{8}/.test(l))).toHaveLength(3);
+  }, 60_000);
+});
