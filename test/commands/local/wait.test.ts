@@ -39,7 +39,7 @@ describe('cr local wait', () => {
       writeFileSync(file, urlFileText(`${server.url}/api/v1`, process.pid));
       chmodSync(file, mode);
       if (uid !== undefined) chownSync(file, uid, uid);
-      const r = await runCli(['local', 'wait', '--url-file', file, '--pid', String(process.pid), '--timeout', '1']);
+      const r = await runCli(['local', 'wait', '--url-file', file, '--pid', String(process.pid), '--timeout', '0.5']);
       expect(r.exitCode).toBe(8);
       expect(r.stdout).toBe('');
       expect(r.stderr).toContain('belongs to another user or others can write to it');
@@ -50,7 +50,7 @@ describe('cr local wait', () => {
 
   it('gives up with exit 8 when no URL appears in time, naming the file', async () => {
     const file = join(tempDir(), 'url.txt');
-    const r = await runCli(['local', 'wait', '--url-file', file, '--timeout', '1']);
+    const r = await runCli(['local', 'wait', '--url-file', file, '--timeout', '0.5']);
     expect(r.exitCode).toBe(8);
     expect(r.stderr).toContain(`no URL appeared in ${file} within 1 s`);
   });
@@ -62,7 +62,7 @@ describe('cr local wait', () => {
     await server.close();
     const file = join(dir, 'url.txt');
     writeFileSync(file, `${stale}\n`);
-    const r = await runCli(['local', 'wait', '--url-file', file, '--timeout', '1']);
+    const r = await runCli(['local', 'wait', '--url-file', file, '--timeout', '0.5']);
     expect(r.exitCode).toBe(8);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`the server at ${stale} did not answer`);
@@ -89,13 +89,13 @@ describe('cr local wait', () => {
       try {
         const file = join(dir, 'url.txt');
         writeFileSync(file, urlFileText(`${earlier.url}/api/v1`, OTHER_PID));
-        const r = await runCli(['local', 'wait', '--url-file', file, '--pid', String(child.pid), '--timeout', '1']);
+        const r = await runCli(['local', 'wait', '--url-file', file, '--pid', String(child.pid), '--timeout', '0.5']);
         expect(r.stdout).toBe('');
         expect(r.exitCode).toBe(8);
         expect(r.stderr).toContain(`was written by pid ${OTHER_PID}, not by pid ${child.pid}`);
         // An older file without a pid line is not trusted either.
         writeFileSync(file, `${earlier.url}/api/v1\n`);
-        const old = await runCli(['local', 'wait', '--url-file', file, '--pid', String(child.pid), '--timeout', '1']);
+        const old = await runCli(['local', 'wait', '--url-file', file, '--pid', String(child.pid), '--timeout', '0.5']);
         expect({ exit: old.exitCode, out: old.stdout }).toEqual({ exit: 8, out: '' });
         expect(old.stderr).toContain('was written by another process');
         // The same URL written by that process is its own.
