@@ -53,8 +53,8 @@ export default defineConfig({
     ...timeouts,
     // vitest's default is one worker less than the cores: one worker on a 2-core machine, so
     // files ran one after another. Much of the suite waits (child processes, sockets,
-    // timers) rather than computes, so at least two workers overlap those waits.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // timers) rather than computes, so one worker more than the cores overlaps those waits.
+    maxWorkers: availableParallelism() + 1,
     projects: [
       { test: { ...timeouts, name: 'shared', include: SOAK ?? ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
       {
