@@ -5,12 +5,15 @@ import { tempDir, cleanupTempDirs } from '../helpers/tmp.js';
 import { DEMO } from '../../src/server/seed.js';
 import { addApiKey } from '../../src/server/keys.js';
 import { deadPort } from '../helpers/http-server.js';
+import { runCli } from '../helpers/run-cli.js';
 import { NOW, ensureBuilt, runBin, spawnServe, stopServe } from './support.js';
 
 /**
  * Item 9: keys never leak. 100 keys are created (2 through `cr local keys create`, the rest
  * through the seed API), then every command of the CLI runs with --verbose against a
- * spawned `cr serve` that logs every request. The store folder, the server's log and every
+ * spawned `cr serve` that logs every request: in-process (everything a command writes goes
+ * through its context's streams), and as a process (`bin/cr.js`, where Node itself could add
+ * to stderr) for the creations, a login, the refusals and failures and `--local`. The store folder, the server's log and every
  * command's stdout and stderr are searched for `cr_[0-9a-f]{40}`: the only hits allowed are
  * the creation outputs, which must show their key (once). config.json, which legitimately
  * stores the key, must be 0600 in a 0700 folder.
@@ -74,21 +77,21 @@ describe('keys never leak', () => {
 
     const s = await spawnServe(['--store', storePath], { dir, env });
     const base = s.baseUrl;
-    const run = async (what: string, args: string[], o: { input?: string; env?: Record<string, string>; exit?: number } = {}) => {
-      const r = await runBin(args, { env: { ...env, ...o.env }, input: o.input });
+    const run = async (what: string, args: string[], o: { input?: string; env?: Record<string, string>; exit?: number; process?: true } = {}) => {
+      const r = o.process ? await runBin(args, { env: { ...env, ...o.env }, input: o.input }) : await runCli(args, { env: { ...env, ...o.env }, input: o.input, configDir: cfg });
       outputs.push({ what: `${what}: stdout`, text: String(r.stdout) }, { what: `${what}: stderr`, text: String(r.stderr) });
       if (o.exit !== undefined) expect(r.exitCode, `${what}: ${r.stderr}`).toBe(o.exit);
       return r;
     };
     const P = ['--profile', 'leak', '--verbose'];
     try {
-      await run('auth login', ['auth', 'login', ...P, '--base-url', base, '--with-key'], { input: editorKey + '\n', exit: 0 });
+      await run('auth login', ['auth', 'login', ...P, '--base-url', base, '--with-key'], { input: editorKey + '\n', exit: 0, process: true });
       await run('auth status', ['auth', 'status', ...P], { exit: 0 });
       await run('auth status --json', ['auth', 'status', ...P, '--json'], { exit: 0 });
       await run('profiles list', ['profiles', 'list', '--verbose'], { exit: 0 });
       await run('profiles list --json', ['profiles', 'list', '--json', '--verbose'], { exit: 0 });
       await run('profiles use', ['profiles', 'use', 'leak', '--verbose'], { exit: 0 });
-      await run('finance summary', ['finance', 'summary', ...P], { exit: 0 });
+      await run('finance summary', ['finance', 'summary', ...P], { exit: 0, process: true });
       await run('finance summary --json', ['finance', 'summary', ...P, '--json'], { exit: 0 });
       await run('ads create', ['ads', 'create', ...P, '--format', 'single_image', '--name', 'Leak test', '--url', 'https://acme.example/'], { exit: 0 });
       await run('ads create --dry-run', ['ads', 'create', ...P, '--format', 'single_image', '--name', 'Leak test', '--url', 'https://acme.example/', '--dry-run'], { exit: 0 });
@@ -110,16 +113,20 @@ describe('keys never leak', () => {
       await run('mcp config (masked)', ['mcp', 'config', ...P], { exit: 0 });
       await run('completion bash', ['completion', 'bash'], { exit: 0 });
       // Refusals and failures, whose messages are where keys tend to slip out.
-      await run('revoked/unknown key via env (401)', ['finance', 'summary', '--verbose', '--base-url', base], { env: { CR_API_KEY: 'cr_' + '1'.repeat(40) }, exit: 3 });
-      await run('key from env, --json error', ['finance', 'summary', '--verbose', '--json', '--base-url', base.replace(/\/api\/v1$/, '/x/api/v1')], { env: { CR_API_KEY: keys[5]! }, exit: 5 });
+      await run('revoked/unknown key via env (401)', ['finance', 'summary', '--verbose', '--base-url', base], { env: { CR_API_KEY: 'cr_' + '1'.repeat(40) }, exit: 3, process: true });
+      await run('key from env, --json error', ['finance', 'summary', '--verbose', '--json', '--base-url', base.replace(/\/api\/v1$/, '/x/api/v1')], {
+        env: { CR_API_KEY: keys[5]! },
+        exit: 5,
+        process: true,
+      });
       await run('viewer key on a write (403)', ['listeners', 'create', '--verbose', '--base-url', base, '--name', 'n', '--source', 'rss', '--query', 'feed_url=https://f.example/'], {
         env: { CR_API_KEY: keys[2]! },
         exit: 4,
       });
       const dead = await deadPort();
-      await run('server unreachable', ['finance', 'summary', ...P, '--base-url', `http://127.0.0.1:${dead}/api/v1`], { exit: 8 });
-      await run('key in a URL the user typed', ['api', `/finance/summary?k=${keys[7]}`, ...P], {});
-      await run('--local (embedded server, key created and saved, not printed)', ['--local', 'finance', 'summary', '--verbose'], { exit: 0 });
+      await run('server unreachable', ['finance', 'summary', ...P, '--base-url', `http://127.0.0.1:${dead}/api/v1`], { exit: 8, process: true });
+      await run('key in a URL the user typed', ['api', `/finance/summary?k=${keys[7]}`, ...P], { process: true });
+      await run('--local (embedded server, key created and saved, not printed)', ['--local', 'finance', 'summary', '--verbose'], { exit: 0, process: true });
       await run('--local --json', ['--local', 'crm', 'agents', '--verbose', '--json'], { exit: 0 });
     } finally {
       expect((await stopServe(s)).code).toBe(0);
