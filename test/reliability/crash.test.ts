@@ -10,11 +10,11 @@ import { soak } from '../helpers/soak.js';
 
 /**
  * Crash safety (docs/reliability.md): the built server takes 1,000 concurrent creates and is
- * killed with SIGKILL at a random moment, 20 times over the same store (5 in `npm test`,
+ * killed with SIGKILL at a random moment, 20 times over the same store (2 in `npm test`,
  * 20 in `npm run test:soak`). After each kill the store loads, every create answered 200 is
  * there, and every record validates.
  */
-const RUNS = soak(5, 20);
+const RUNS = soak(2, 20);
 const REQUESTS = 1000;
 const CONCURRENCY = 32;
 /** Fold the journal every 400 records, so that kills also land in the middle of folds. */

@@ -17,7 +17,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BUILT_LOCK = join(ROOT, 'dist', 'src', 'server', 'store', 'lock.js');
 
 const PROCS = 8;
-const ROUNDS = soak(2, 5);
+const ROUNDS = soak(1, 5);
 const START_DELAY_MS = 500; // time for every child to start node and import the module
 
 // Imports the lock module, waits for the shared start time (spinning the last few ms so the

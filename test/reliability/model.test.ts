@@ -16,7 +16,7 @@ import { soak } from '../helpers/soak.js';
  * ads, bursts that share a group commit), schedules (patches), clean restarts, forced folds
  * and crashes (the store dropped without close: with a torn journal tail, with a write in
  * flight, with a fold cut between the snapshot rename and the journal reset). After every
- * reopen the store equals the model. 50 random sequences in `npm run test:soak`, 12 in `npm test`.
+ * reopen the store equals the model. 50 random sequences in `npm run test:soak`, 6 in `npm test`.
  */
 type Op =
   | { t: 'listener' }
@@ -50,8 +50,11 @@ type Model = Record<(typeof WATCHED)[number], Record<string, unknown>[]>;
 
 const stats = { runs: 0, ops: 0, reopens: 0, crashes: 0, folds: 0, maxRecords: new Set<number>() };
 
+/** 6 random sequences in `npm test`, 50 in `npm run test:soak`. */
+const RUNS = soak(6, 50);
+
 describe('model-based: the reloaded store always equals the model', () => {
-  it('random creates, schedules, restarts and crashes (50 runs)', async () => {
+  it(`random creates, schedules, restarts and crashes (${RUNS} runs)`, async () => {
     const fixture = JSON.parse(await readFile(FIXTURE, 'utf8'));
     const postIds: string[] = fixture.social_posts.map((p: { id: string }) => p.id);
     await fc.assert(
@@ -185,7 +188,7 @@ describe('model-based: the reloaded store always equals the model', () => {
           throw err;
         }
       }),
-      { numRuns: soak(12, 50), seed: process.env.MODEL_SEED ? Number(process.env.MODEL_SEED) : undefined },
+      { numRuns: RUNS, seed: process.env.MODEL_SEED ? Number(process.env.MODEL_SEED) : undefined },
     );
     console.log(`model test: ${JSON.stringify({ ...stats, maxRecords: [...stats.maxRecords] })}`);
   }, 120_000);
