@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
-import { AT, crAt, csvPlan, ids, jsonLines, PUBLISHED, startBulkServer } from './support.js';
+import { AT, cliAt, csvPlan, ids, jsonLines, PUBLISHED, startBulkServer } from './support.js';
 import { annotation, escapeData, escapeProperty, stepSummary } from '../../src/bulk/report-github.js';
 import { junitXml, xml } from '../../src/bulk/report-junit.js';
 import type { RowResult } from '../../src/bulk/types.js';
@@ -31,7 +31,7 @@ describe('GitHub annotations, step summary and JUnit, from a real run', () => {
       writeFileSync(summary, '# earlier step\n');
       const junit = join(dir, 'report.xml');
       const env = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary };
-      const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--junit', junit], { env });
+      const r = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--junit', junit], { env });
       expect(r.exitCode).toBe(6);
       const commands = r.stdout.split('\n').filter((l) => l.startsWith('::'));
       expect(commands).toHaveLength(1);
@@ -56,12 +56,12 @@ describe('GitHub annotations, step summary and JUnit, from a real run', () => {
       expect(failed[0].line).toBe('5');
       expect(failed[0].failure.message).toContain('only draft or scheduled posts can be scheduled (INVALID_STATE)');
 
-      const j = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--json'], { env });
+      const j = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--json'], { env });
       expect(j.stdout.split('\n').filter((l) => l.startsWith('::'))).toEqual([]);
       expect(jsonLines(j.stdout)).toHaveLength(4);
       expect(j.stderr.split('\n').filter((l) => l.startsWith('::error '))).toHaveLength(1);
 
-      const off = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file], { env: { GITHUB_ACTIONS: undefined } });
+      const off = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', file], { env: { GITHUB_ACTIONS: undefined } });
       expect(off.stdout).not.toContain('::error');
     } finally {
       await srv.close();

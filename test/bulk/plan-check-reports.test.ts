@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
-import { AT, crAt, postId } from './support.js';
+import { AT, cliAt, postId } from './support.js';
 
 afterAll(() => cleanupTempDirs());
 
@@ -17,7 +17,7 @@ describe('a plan that fails its check, in CI', () => {
     writeFileSync(file, ['id,at', `${postId(1)},${AT}`, `not-a-uuid,${AT}`, `${postId(3)},yesterday-ish`, `${postId(4)},${AT}`].join('\n') + '\n');
     const junit = join(dir, 'j.xml');
     // No server: the check runs before any request (a request would fail with exit 8).
-    const r = await crAt('http://127.0.0.1:9/api/v1', ['posts', 'schedule', '--from', file, '--junit', junit], { env: { GITHUB_ACTIONS: 'true' } });
+    const r = await cliAt('http://127.0.0.1:9/api/v1', ['posts', 'schedule', '--from', file, '--junit', junit], { env: { GITHUB_ACTIONS: 'true' } });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`${file}:3: `);
     const commands = r.stderr.split('\n').filter((l) => l.startsWith('::'));
@@ -36,7 +36,7 @@ describe('a plan that fails its check, in CI', () => {
     const dir = tempDir('cr-plan-');
     const file = join(dir, 'bad.csv');
     writeFileSync(file, `id,at\nnot-a-uuid,${AT}\n`);
-    const r = await crAt('http://127.0.0.1:9/api/v1', ['posts', 'schedule', '--from', file]);
+    const r = await cliAt('http://127.0.0.1:9/api/v1', ['posts', 'schedule', '--from', file]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).not.toContain('::error');
     expect(existsSync(join(dir, 'j.xml'))).toBe(false);

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixtureStore, KEYS, NOW, SITE } from '../helpers/fixture-store.js';
 import { runBin, type BinResult } from '../helpers/cli.js';
+import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { storeFrom } from '../helpers/store-under-test.js';
 import type { RealClock } from '../../src/server/clock.js';
@@ -87,7 +88,15 @@ export async function startBulkServer(n: number, opts: { rateLimit?: number; rea
 
 export const cliEnv = (baseUrl: string, extra: Record<string, string | undefined> = {}) => ({ CR_BASE_URL: baseUrl, CR_API_KEY: KEYS.editor, CR_NOW: NOW, COLUMNS: '120', ...extra });
 
-/** bin/cr.js against the server (clean env, fixed business clock). */
+/**
+ * The CLI in-process against the server (test/helpers/run-cli.ts; clean env, fixed business
+ * clock). CI=1 unless the test says otherwise: the progress bar draws on the process's own
+ * stderr (src/bulk/progress.ts), which here is the test worker's.
+ */
+export const cliAt = (baseUrl: string, args: string[], opts: { env?: Record<string, string | undefined>; input?: string } = {}): Promise<CliResult> =>
+  runCli(args, { input: opts.input, env: cliEnv(baseUrl, { CI: '1', ...opts.env }) });
+
+/** bin/cr.js against the server (clean env, fixed business clock): for what needs a process (signals, SIGKILL, its exit). */
 export const crAt = (baseUrl: string, args: string[], opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<BinResult> =>
   runBin(args, { ...opts, env: cliEnv(baseUrl, opts.env) });
 

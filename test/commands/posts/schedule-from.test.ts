@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
-import { AT, crAt, csvPlan, ids, jsonLines, postId, PUBLISHED, startBulkServer, type BulkServer } from '../../bulk/support.js';
+import { AT, cliAt, crAt, csvPlan, ids, jsonLines, postId, PUBLISHED, startBulkServer, type BulkServer } from '../../bulk/support.js';
 import { onPostgres } from '../../helpers/store-under-test.js';
 
 afterAll(() => cleanupTempDirs());
@@ -23,7 +23,7 @@ describe.skipIf(onPostgres())('cr posts schedule --from: the whole file is check
     lines[451] = `${postId(451)},tomorrow`; // line 452
     const file = join(dir, 'plan.csv');
     writeFileSync(file, lines.join('\n') + '\n');
-    const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file]);
+    const r = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', file]);
     expect(r.exitCode).toBe(2);
     const reported = r.stderr.split('\n').filter((l) => l.startsWith(`${file}:`));
     expect(reported.map((l) => l.split(':')[1])).toEqual(['11', '201', '452']);
@@ -37,13 +37,13 @@ describe.skipIf(onPostgres())('cr posts schedule --from: the whole file is check
     const dir = tempDir('cr-bulk-');
     const conflict = join(dir, 'conflict.jsonl');
     writeFileSync(conflict, [JSON.stringify({ id: postId(1), at: AT }), '', JSON.stringify({ id: postId(2), at: AT }), JSON.stringify({ id: postId(1), at: '2026-12-02T09:00:00Z' })].join('\n'));
-    const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', conflict]);
+    const r = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', conflict]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`${conflict}:1: id ${postId(1)} appears again on line 4`);
     expect(r.stderr).toContain(`${conflict}:4: id ${postId(1)} is already on line 1`);
 
     const dup = csvPlan(dir, [postId(3), postId(3), postId(4)], AT, 'dup.csv');
-    const d = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', dup, '--dry-run']);
+    const d = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', dup, '--dry-run']);
     expect(d.exitCode).toBe(0);
     expect(d.stdout.trim().split('\n')).toHaveLength(2);
     expect(d.stderr).toContain('1 duplicate line(s) counted once');
@@ -54,13 +54,13 @@ describe.skipIf(onPostgres())('cr posts schedule --from: the whole file is check
     const dir = tempDir('cr-bulk-');
     const file = join(dir, 'p.csv');
     writeFileSync(file, `id,at\n\n"${postId(1)}\nx",${AT}\n${postId(2)},+2x\n`);
-    const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file]);
+    const r = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', file]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`^${file}:3: id ".*\\\\x0ax" is not a uuid`, 'm'));
     expect(r.stderr).toMatch(new RegExp(`^${file}:5: at must be an ISO 8601 date-time .*; got "\\+2x"$`, 'm'));
     const bad = join(dir, 'h.csv');
     writeFileSync(bad, `id,when\n${postId(1)},${AT}\n`);
-    const h = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', bad]);
+    const h = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', bad]);
     expect(h.exitCode).toBe(2);
     expect(h.stderr).toContain(`${bad}:1: the header must be id,at[,website_id] (missing at; unknown "when")`);
   });
@@ -76,7 +76,7 @@ describe.skipIf(onPostgres())('cr posts schedule --from: the whole file is check
     for (const [name, text, line] of cases) {
       const file = join(dir, name);
       writeFileSync(file, text);
-      const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--dry-run']);
+      const r = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--dry-run']);
       expect(r.exitCode, name).toBe(2);
       expect(r.stderr, name).toContain(`${file}:${line}: a quote opened on this line is never closed; the rest of the file was not checked`);
     }
@@ -86,12 +86,12 @@ describe.skipIf(onPostgres())('cr posts schedule --from: the whole file is check
   it('--concurrency outside 1..16, or --at with --from, is a usage error', async () => {
     const file = csvPlan(tempDir('cr-bulk-'), ids(2));
     for (const n of ['0', '17', 'x']) {
-      const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--concurrency', n]);
+      const r = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--concurrency', n]);
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toContain('--concurrency');
     }
-    expect((await crAt(srv.baseUrl, ['posts', 'schedule', postId(1), '--from', file])).exitCode).toBe(2);
-    expect((await crAt(srv.baseUrl, ['posts', 'schedule', postId(1), '--at', '+2h', '--state', 'x'])).exitCode).toBe(2);
+    expect((await cliAt(srv.baseUrl, ['posts', 'schedule', postId(1), '--from', file])).exitCode).toBe(2);
+    expect((await cliAt(srv.baseUrl, ['posts', 'schedule', postId(1), '--at', '+2h', '--state', 'x'])).exitCode).toBe(2);
     expect(srv.requests()).toEqual([]);
   });
 
@@ -100,7 +100,7 @@ describe.skipIf(onPostgres())('cr posts schedule --from: the whole file is check
     const file = csvPlan(dir, ids(3));
     const state = join(dir, 'state.jsonl');
     writeFileSync(state, JSON.stringify({ id: postId(2), when: new Date(AT).toISOString(), status: 'scheduled', scheduledAt: AT, line: 3, finishedAt: AT }) + '\n');
-    const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--state', state, '--dry-run', '--json'], { env: { CR_API_KEY: undefined } });
+    const r = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--state', state, '--dry-run', '--json'], { env: { CR_API_KEY: undefined } });
     expect(r.exitCode).toBe(0);
     expect(jsonLines(r.stdout).map((l) => [l.line, l.action])).toEqual([
       [2, 'send'],
@@ -119,7 +119,7 @@ describe('cr posts schedule --from: a run', () => {
       const dir = tempDir('cr-bulk-');
       const file = csvPlan(dir, ids(20));
       const state = join(dir, 'state.jsonl');
-      const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--state', state, '--json', '--concurrency', '8']);
+      const r = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--state', state, '--json', '--concurrency', '8']);
       expect(r.exitCode).toBe(0);
       const rows = jsonLines(r.stdout);
       expect(rows).toHaveLength(20);
@@ -129,7 +129,7 @@ describe('cr posts schedule --from: a run', () => {
       expect(srv.requests()).toHaveLength(20);
       expect(readFileSync(state, 'utf8').trim().split('\n')).toHaveLength(20);
 
-      const again = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--state', state]);
+      const again = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--state', state]);
       expect(again.exitCode).toBe(0);
       const tsv = again.stdout
         .trim()
@@ -143,7 +143,7 @@ describe('cr posts schedule --from: a run', () => {
       // A row whose time changed is sent again; the others stay skipped.
       const moved = join(dir, 'moved.csv');
       writeFileSync(moved, readFileSync(file, 'utf8').replace(`${postId(5)},${AT}`, `${postId(5)},2026-12-03T09:00:00+02:00`));
-      const m = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', moved, '--state', state, '--json']);
+      const m = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', moved, '--state', state, '--json']);
       expect(m.exitCode).toBe(0);
       expect(jsonLines(m.stdout).filter((l) => l.status === 'scheduled')).toEqual([
         { line: 6, id: postId(5), at: '2026-12-03T09:00:00+02:00', status: 'scheduled', scheduledAt: '2026-12-03T09:00:00+02:00' },
@@ -160,7 +160,7 @@ describe('cr posts schedule --from: a run', () => {
       const dir = tempDir('cr-bulk-');
       const missing = '99999999-9999-4999-8999-999999999999';
       const file = csvPlan(dir, [postId(1), PUBLISHED, postId(2), missing, postId(3)]);
-      const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--json']);
+      const r = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--json']);
       const rows = new Map(jsonLines(r.stdout).map((l) => [l.line, l]));
       expect(rows.get(3)).toMatchObject({ status: 'failed', code: 'INVALID_STATE', exit: 6 });
       expect(rows.get(5)).toMatchObject({ status: 'failed', exit: 5 });
@@ -178,7 +178,7 @@ describe('cr posts schedule --from: a run', () => {
     const srv = await startBulkServer(30);
     try {
       const file = csvPlan(tempDir('cr-bulk-'), ids(30));
-      const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--json', '--concurrency', '2'], { env: { CR_API_KEY: 'cr_' + 'f'.repeat(40) } });
+      const r = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--json', '--concurrency', '2'], { env: { CR_API_KEY: 'cr_' + 'f'.repeat(40) } });
       expect(r.exitCode).toBe(3);
       const rows = jsonLines(r.stdout);
       expect(rows.filter((l) => l.status === 'failed').length).toBeLessThanOrEqual(2);
@@ -195,12 +195,12 @@ describe('cr posts schedule --from: a run', () => {
     const srv = await startBulkServer(2);
     try {
       const input = [JSON.stringify({ id: postId(1), at: AT }), JSON.stringify({ id: postId(2), at: AT })].join('\n');
-      const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', '-'], { input, env: { CR_FORCE_TTY: '1' } });
+      const r = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', '-'], { input, env: { CR_FORCE_TTY: '1' } });
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toMatch(/^\s*LINE {2}ID/m);
       expect(r.stdout).toContain(postId(2));
       expect(srv.requests()).toHaveLength(2);
-      const bad = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', '-', '--format', 'jsonl'], { input: '{"id":"\\u001b[31mred","at":"+2h"}\n' });
+      const bad = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', '-', '--format', 'jsonl'], { input: '{"id":"\\u001b[31mred","at":"+2h"}\n' });
       expect(bad.exitCode).toBe(2);
       expect(bad.stderr).toContain('<stdin>:1: id "\\x1b[31mred" is not a uuid');
       expect(bad.stderr).not.toContain('\u001b');
@@ -214,7 +214,7 @@ describe('cr posts schedule --from: a run', () => {
     try {
       const file = csvPlan(tempDir('cr-bulk-'), ids(3), '2026-12-01T09:00:00.000Z');
       for (const COLUMNS of ['80', '60']) {
-        const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file], { env: { CR_FORCE_TTY: '1', COLUMNS, TZ: 'UTC' } });
+        const r = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', file], { env: { CR_FORCE_TTY: '1', COLUMNS, TZ: 'UTC' } });
         expect(r.exitCode, r.stderr).toBe(0);
         for (const id of ids(3)) expect(r.stdout).toContain(id);
         // Local time like every table (TZ=UTC here), the hint dropped before anything is cut.
@@ -226,6 +226,7 @@ describe('cr posts schedule --from: a run', () => {
     }
   });
 
+  // A process: the bar (cli-progress) draws on the process's own stderr (src/bulk/progress.ts).
   it.skipIf(onPostgres())('a progress bar on stderr at a terminal, none in CI', async () => {
     const srv = await startBulkServer(4);
     try {
@@ -245,7 +246,7 @@ describe('cr posts schedule --from: a run', () => {
   it.skipIf(onPostgres())('the single-post form still works', async () => {
     const srv = await startBulkServer(1);
     try {
-      const r = await crAt(srv.baseUrl, ['posts', 'schedule', postId(1), '--at', AT, '--json']);
+      const r = await cliAt(srv.baseUrl, ['posts', 'schedule', postId(1), '--at', AT, '--json']);
       expect(r.exitCode).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ id: postId(1), status: 'scheduled', scheduledAt: AT });
     } finally {
