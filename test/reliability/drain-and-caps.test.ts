@@ -57,7 +57,7 @@ describe('drain deadline and connection cap', () => {
 
   it('a half-sent request does not hold SIGTERM beyond --drain-timeout: exit 0, lock gone, a restart works', async () => {
     const { dir, path } = fixtureCopy();
-    const s = await spawnServe(['--store', path, '--drain-timeout', '1'], { dir });
+    const s = await spawnServe(['--store', path, '--drain-timeout', '0.3'], { dir });
     running.push(s);
     // Headers cut short: no blank line ever comes (Node stops enforcing its header timeout once closing).
     const half = open(s.port);
@@ -73,7 +73,7 @@ describe('drain deadline and connection cap', () => {
 
     s.kill('SIGTERM');
     expect(await exitWithin(s, 8_000), s.stderr()).toEqual({ code: 0, signal: null });
-    expect(s.stderr()).toContain('cr serve: stopping: 2 connection(s) still open after 1 s (--drain-timeout), closed');
+    expect(s.stderr()).toContain('cr serve: stopping: 2 connection(s) still open after 0.3 s (--drain-timeout), closed');
     await vi.waitFor(() => expect(half.state.closed && body.state.closed).toBe(true));
     expect(existsSync(lockPathOf(path))).toBe(false);
 
