@@ -24,8 +24,9 @@ const probe = (() => {
 })();
 if (probe) console.warn(`lock-namespaces: skipped: ${probe}`);
 
-/** The built server module with the lock's staleness at 2 s (test/helpers/serve.ts `module`). */
-const SHORT_STALE = { storeOptions: { lockTiming: { staleMs: 2_000 } } };
+/** The built server module with the lock's staleness at 1 s (test/helpers/serve.ts `module`). */
+const SHORT_STALE = { storeOptions: { lockTiming: { staleMs: 1_000 } } };
+const SHORT_STALE_ENV = { CR_LOCK_STALE_MS: '2000' };
 
 // --kill-child: if the test dies, unshare's death takes the server with it.
 const VIA = ['unshare', '-pf', '--mount-proc', '--kill-child'];
@@ -73,7 +74,7 @@ describe.skipIf(probe !== '')('the store lock across pid namespaces', () => {
   // then lands in a namespace with the same number (pid check: our own pid in a lock we do not
   // hold, so an earlier run's). With another namespace taking that number first, the restart
   // is in a namespace the lock does not name and can only judge by the heartbeat (stale after
-  // 10 s; every restart runs the built server module with the staleness set to 2 s, so the
+  // 10 s; every restart runs the built server module with the staleness set to 1 s, so the
   // test does not wait the 10 s out, and a refusal by the pid check is still immediate).
   // Which one happens is up to the kernel (a busy machine makes namespaces in between); the
   // log line says.
@@ -121,7 +122,9 @@ describe.skipIf(probe !== '')('the store lock across pid namespaces', () => {
 
   it('(b) a second server in another pid namespace is refused while the first holds the store; the first keeps every write', async () => {
     const { dir, path } = fixtureCopy();
-    const first = await spawnServe(['--store', path], { dir });
+    // Staleness 2 s for both (CR_LOCK_STALE_MS): the heartbeat moves every 200 ms, so the
+    // intruder sees it move without waiting out the default 1 s period.
+    const first = await spawnServe(['--store', path], { dir, env: SHORT_STALE_ENV });
     running.push(first);
     const pid = first.child.pid!;
     const acked = [await writeListener(first, 'first 1')];
@@ -129,7 +132,7 @@ describe.skipIf(probe !== '')('the store lock across pid namespaces', () => {
     const t0 = performance.now();
     let refusal: unknown;
     try {
-      const intruder = await spawnServe(['--store', path], { dir, via: VIA });
+      const intruder = await spawnServe(['--store', path], { dir, via: VIA, env: SHORT_STALE_ENV });
       running.push(intruder);
       acked.push(await writeListener(intruder, 'intruder')); // what used to happen: two writers
     } catch (err) {
