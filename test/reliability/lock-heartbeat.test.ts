@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { copyFileSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StoreLockedError, acquireLock, lockPathOf, processIdentity } from '../../src/server/store/lock.js';
@@ -122,13 +122,15 @@ describe('the lock heartbeat', () => {
     const path = join(dir, 'store.json');
     copyFileSync(FIXTURE, path);
     const lost: string[] = [];
-    const store = await Store.open(path, { onLockLost: () => lost.push('lost') });
+    // A 100 ms heartbeat (the default is 1 s): the loss is noticed at the next beat.
+    const store = await Store.open(path, { onLockLost: () => lost.push('lost'), lockTiming: { heartbeatMs: 100 } });
     const id = store.list('social_posts')[0]!.id;
     await store.commit([{ op: 'patch', collection: 'social_posts', id, patch: { content: 'journaled, not yet folded' } }]);
     const snapshot = readFileSync(path);
     // What another server does after judging this one stale: its own lock in place.
     writeFileSync(lockPathOf(path), JSON.stringify({ pid: process.ppid, startedAt: new Date().toISOString(), store: path, ...here }));
-    await sleep(1_500); // the 1 s heartbeat notices
+    await vi.waitFor(() => expect(lost).toEqual(['lost']), { timeout: 5_000 });
+    await sleep(300); // three more beats: the loss is told once
     expect(lost).toEqual(['lost']);
     await expect(store.commit([{ op: 'patch', collection: 'social_posts', id, patch: { content: 'after the loss' } }])).rejects.toBeInstanceOf(StoreUnavailableError);
     await store.close();
