@@ -98,3 +98,30 @@ describe('list tables on a terminal', () => {
     expect(bare.lines.filter((l) => /^[0-9a-f]{8}/.test(l))).toHaveLength(3);
   }, 60_000);
 });
+
+/** The tables test/e2e/pty-render.test.ts draws on a real pseudo-terminal at 60 columns. */
+const TABLES: string[][] = [
+  ['finance', 'summary'],
+  ['crm', 'agents'],
+  ['brand', 'subjects'],
+  ['nurture', 'list'],
+  ['learnings', 'list'],
+  ['visibility', 'grid'],
+  ['listeners', 'create', '--name', 'Harbor dental mentions across every local news feed', '--source', 'rss', '--query', 'feed_url=https://news.example/harbor/dental/feed.xml'],
+];
+
+describe('every table fits the terminal', () => {
+  for (const cols of [60, 80]) {
+    it(`at ${cols} columns, with no escape sequence (CI=1: no spinner)`, async () => {
+      for (const args of [...TABLES, ['local', 'keys', 'list', '--store', keysStore]]) {
+        const { lines, code } = await onTerminal(args, cols);
+        expect(code, args.join(' ')).toBe(0);
+        expect(lines.join('\n')).not.toContain('\u001b');
+        expect(
+          lines.filter((l) => displayWidth(l) > cols),
+          `${args.join(' ')} at ${cols}`,
+        ).toEqual([]);
+      }
+    });
+  }
+});
