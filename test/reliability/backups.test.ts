@@ -6,13 +6,14 @@ import { KEYS, fixtureStore, request } from '../server/helpers.js';
 import { ensureBuilt, listenerRecord, rng, runBin, spawnServe } from './durability-helpers.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 import { soak } from '../helpers/soak.js';
+import { runCli } from '../helpers/run-cli.js';
 
 /**
  * Backups and recovery (docs/reliability.md): every snapshot rewrite keeps the previous two
  * as <store>.bak.1 / .bak.2; a damaged store file (empty, NUL-filled, truncated at a random
  * offset, one flipped bit) is refused at start with exit 78 and a message naming the file,
  * the problem and the newest valid backup, and is left byte-identical; `cr local restore`
- * brings the backup back and `cr serve` starts again.
+ * (in-process) brings the backup back and `cr serve` starts again.
  */
 beforeAll(async () => {
   await ensureBuilt();
@@ -91,7 +92,7 @@ describe('a damaged store file is refused, then restored', () => {
       expect(refused.stderr).toMatch(/restore with: cr local restore/);
       expect((await readFile(s.path)).equals(bad)).toBe(true);
 
-      const restored = await runBin(['local', 'restore', '--store', s.path], { configDir: s.dir });
+      const restored = await runCli(['local', 'restore', '--store', s.path], { configDir: s.dir });
       expect(restored.exitCode, restored.stderr).toBe(0);
       expect(restored.stderr).toContain(`from ${s.path}.bak.1`);
       expect((await readFile(s.path)).equals(bak1)).toBe(true);
@@ -131,7 +132,7 @@ describe('a damaged store file is refused, then restored', () => {
     await writeFile(`${s.path}.bak.1`, Buffer.alloc(100, 0));
     const err = await Store.open(s.path).catch((e: unknown) => e);
     expect((err as Error).message).toContain(`newest valid backup: ${s.path}.bak.2`);
-    const restored = await runBin(['local', 'restore', '--store', s.path], { configDir: s.dir });
+    const restored = await runCli(['local', 'restore', '--store', s.path], { configDir: s.dir });
     expect(restored.exitCode, restored.stderr).toBe(0);
     expect(restored.stderr).toContain(`from ${s.path}.bak.2`);
   }, 20_000);
@@ -140,18 +141,18 @@ describe('a damaged store file is refused, then restored', () => {
     const s = await storeWithHistory();
     const junk = `${s.dir}/junk.json`;
     await writeFile(junk, '{"version": 1, "users": [');
-    const bad = await runBin(['local', 'restore', '--store', s.path, '--from', junk], { configDir: s.dir });
+    const bad = await runCli(['local', 'restore', '--store', s.path, '--from', junk], { configDir: s.dir });
     expect(bad.exitCode).toBe(78);
     expect(bad.stderr).toContain(junk);
     expect(bad.stderr).toMatch(/not valid JSON/);
 
     const server = await spawnServe(['--store', s.path], { dir: s.dir });
-    const held = await runBin(['local', 'restore', '--store', s.path], { configDir: s.dir });
+    const held = await runCli(['local', 'restore', '--store', s.path], { configDir: s.dir });
     expect(held.exitCode).toBe(1);
     expect(held.stderr).toMatch(/in use by another cr server \(pid \d+/);
     await server.stop();
 
-    const ok = await runBin(['local', 'restore', '--store', s.path, '--from', `${s.path}.bak.2`], { configDir: s.dir });
+    const ok = await runCli(['local', 'restore', '--store', s.path, '--from', `${s.path}.bak.2`], { configDir: s.dir });
     expect(ok.exitCode, ok.stderr).toBe(0);
     expect((await readFile(s.path)).equals(await readFile(`${s.path}.bak.2`))).toBe(true);
     console.log(`backups test: ${JSON.stringify(figures)}`);
