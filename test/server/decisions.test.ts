@@ -278,9 +278,11 @@ describe.each(Object.keys(carriers) as (keyof typeof carriers)[])('over %s', (ca
   beforeAll(async () => {
     srv = await carriers[carrier]();
   });
+  // Stopping the PostgreSQL fixture drops its database, which forces a checkpoint: on a busy
+  // disk that alone has taken past the default 20 s hook timeout.
   afterAll(async () => {
     await srv.stop();
-  });
+  }, 60_000);
 
   describe('decisions §1: status, envelope and code of every error', () => {
     it.each(rows)('$name → $status', async (row) => {
