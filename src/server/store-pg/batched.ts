@@ -94,7 +94,14 @@ export async function insertRecords(sql: Sql, rows: NewRecord[]): Promise<(unkno
     return rows.map(() => undefined);
   } catch (err) {
     if (rows.length === 1) return [err];
-    return Promise.all(rows.map((r) => insertAll(sql, [r]).then(() => undefined, (e: unknown) => e)));
+    return Promise.all(
+      rows.map((r) =>
+        insertAll(sql, [r]).then(
+          () => undefined,
+          (e: unknown) => e,
+        ),
+      ),
+    );
   }
 }
 
