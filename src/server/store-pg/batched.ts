@@ -94,14 +94,16 @@ export async function insertRecords(sql: Sql, rows: NewRecord[]): Promise<(unkno
     return rows.map(() => undefined);
   } catch (err) {
     if (rows.length === 1) return [err];
-    return Promise.all(
-      rows.map((r) =>
-        insertAll(sql, [r]).then(
+    // One at a time, so the rows that go in keep the order their creates came in.
+    const errors: unknown[] = [];
+    for (const r of rows)
+      errors.push(
+        await insertAll(sql, [r]).then(
           () => undefined,
           (e: unknown) => e,
         ),
-      ),
-    );
+      );
+    return errors;
   }
 }
 
