@@ -178,5 +178,8 @@ console.log(section);
 if (DOC !== '-') {
   const text = readFileSync(DOC, 'utf8');
   const re = /<!-- bench:pg -->[\s\S]*<!-- \/bench:pg -->/;
-  writeFileSync(DOC, re.test(text) ? text.replace(re, section) : `${text.trimEnd()}\n\n${section}\n`);
+  // Notes written by hand (where the time goes) stay below the table from run to run.
+  const notes = re.exec(text)?.[0].match(/<!-- bench:pg-notes -->[\s\S]*<!-- \/bench:pg-notes -->/)?.[0];
+  const whole = notes ? section.replace('<!-- /bench:pg -->', `\n${notes}\n<!-- /bench:pg -->`) : section;
+  writeFileSync(DOC, re.test(text) ? text.replace(re, () => whole) : `${text.trimEnd()}\n\n${whole}\n`);
 }

@@ -63,6 +63,9 @@ export async function loadInto(store: PgStore, data: StoreData): Promise<{ recor
     const [last] = await tx`SELECT setval(pg_get_serial_sequence('cr_records', 'seq'), coalesce((SELECT max(seq) FROM cr_records), 0) + ${records + 1}) AS top`;
     let seq = Number(last!.top) - records;
     let revenueFirstSeq = 0;
+    // The triggers (finance totals, finance version) are for single writes: the load does
+    // their work once, set-based, below.
+    await tx`ALTER TABLE cr_records DISABLE TRIGGER USER`;
     const rows = new CopyWriter(await tx`COPY cr_records (seq, collection, id, website_id, lookup, body) FROM STDIN`.writable());
     for (const name of COLLECTION_NAMES) {
       if (name === 'revenue_records') revenueFirstSeq = seq;
@@ -72,7 +75,7 @@ export async function loadInto(store: PgStore, data: StoreData): Promise<{ recor
       }
     }
     await rows.finish();
-    await tx`ALTER TABLE cr_revenue DISABLE TRIGGER cr_revenue_totals`;
+    await tx`ALTER TABLE cr_revenue DISABLE TRIGGER USER`;
     const rev = new CopyWriter(
       await tx`COPY cr_revenue (seq, entity_id, active, monthly_cents, client_name, currency, renewal_date, next_invoice_date) FROM STDIN`.writable(),
     );
@@ -82,9 +85,11 @@ export async function loadInto(store: PgStore, data: StoreData): Promise<{ recor
       await rev.put(line([revenueSeq++, r.entityId, r.active, r.monthlyCents, r.clientName, r.currency, r.renewalDate, r.nextInvoiceDate]));
     }
     await rev.finish();
-    await tx`ALTER TABLE cr_revenue ENABLE TRIGGER cr_revenue_totals`;
+    await tx`ALTER TABLE cr_revenue ENABLE TRIGGER USER`;
+    await tx`ALTER TABLE cr_records ENABLE TRIGGER USER`;
     await rebuild();
     await rebuildTotals(tx);
+    await tx`UPDATE cr_finance_version SET n = n + 1`;
   });
   return { records };
 }

@@ -8,7 +8,8 @@ import { StoreUnavailableError } from '../store/errors.js';
 import { columnsOf, revenueColumnsOf } from './derive.js';
 import { migrate, SchemaTooNewError } from './migrate.js';
 import { redactUrl } from './url.js';
-import { pgFinanceSummary } from './finance-sql.js';
+import { FinanceAnswers, findRows } from './finance-cache.js';
+import type { Serialized } from '../compute/serialized.js';
 import { Coalescer } from './coalesce.js';
 import { CLOCK_SKEW_MS, insertRecords, keysBySha256, rateHits } from './batched.js';
 import type { NewRecord, RateHit } from './batched.js';
@@ -36,6 +37,7 @@ export class PgStore implements ApiStore {
   private readonly keys: Coalescer<string, RecordOf<'api_keys'> | undefined>;
   private readonly hits: Coalescer<RateHit, RateWindow>;
   private readonly inserts: Coalescer<NewRecord, unknown>;
+  private readonly finance: FinanceAnswers;
 
   private constructor(
     url: string,
@@ -58,6 +60,7 @@ export class PgStore implements ApiStore {
     this.hits = new Coalescer((hits) => rateHits(rateSql, hits), 2);
     // Inserts wait for the disk: several batches in flight let PostgreSQL flush their commits together.
     this.inserts = new Coalescer((rows) => insertRecords(sql, rows), 8);
+    this.finance = new FinanceAnswers(sql);
   }
 
   /** Connects (loading the client only now: no other command pays for it) and migrates. */
@@ -94,12 +97,8 @@ export class PgStore implements ApiStore {
   }
 
   /** Records of a collection by their lookup field (derive.ts: a key's sha256, an entity's owner…). */
-  async findBy<C extends CollectionName>(collection: C, values: readonly string[]): Promise<RecordOf<C>[]> {
-    if (values.length === 0) return [];
-    const rows = await unavailableOnFailure(
-      () => this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} AND lookup = ANY(${values as string[]}) ORDER BY seq`,
-    );
-    return rows.map((r) => JSON.parse(r.b as string) as RecordOf<C>);
+  findBy<C extends CollectionName>(collection: C, values: readonly string[]): Promise<RecordOf<C>[]> {
+    return unavailableOnFailure(() => findRows(this.sql, collection, values));
   }
 
   /** Applies one write's mutations in one transaction: all of them or none, durable when it resolves. */
@@ -177,9 +176,9 @@ export class PgStore implements ApiStore {
     const [records, costs] = await Promise.all([this.findBy('revenue_records', ids), this.findBy('cost_items', ids)]);
     return { entities, records, costs };
   }
-  /** The summary computed in the database (finance-sql.ts): the handler asks for it when a store offers it. */
-  financeSummary(ownerId: string, today: string): Promise<FinanceSummary> {
-    return unavailableOnFailure(() => pgFinanceSummary(this, ownerId, today));
+  /** The summary computed in the database (finance-sql.ts), kept while the finance version holds (finance-cache.ts). */
+  financeSummary(ownerId: string, today: string): Promise<Serialized<FinanceSummary>> {
+    return unavailableOnFailure(() => this.finance.get(ownerId, today));
   }
   adCampaign(id: string) {
     return this.get('ad_campaigns', id);
