@@ -58,7 +58,6 @@ async function loaded(name, n, shape = () => {}) {
   return {
     url,
     seconds,
-    made,
     key: made.key,
     websiteId: made.websiteId,
     records: Object.values(made.data).reduce((s, v) => s + (Array.isArray(v) ? v.length : 0), 0),

@@ -17,8 +17,7 @@ describe('finance summaries kept by the PostgreSQL store', () => {
   let b: PgStore;
   const data = fixtureStore() as unknown as StoreData;
   const TODAY = '2026-11-22';
-  const expected = (d: StoreData) =>
-    financeSummary({ entities: d.business_entities, records: d.revenue_records, costs: d.cost_items, ownerId: USER, today: TODAY });
+  const expected = (d: StoreData) => financeSummary({ entities: d.business_entities, records: d.revenue_records, costs: d.cost_items, ownerId: USER, today: TODAY });
 
   beforeAll(async () => {
     db = await freshDatabase();
