@@ -6,6 +6,8 @@ import type { StoreData } from '../store/schema.js';
 import { columnsOf, revenueColumnsOf } from './derive.js';
 import type { PgStore } from './pg-store.js';
 
+type Tx = TransactionSql<Record<string, never>>;
+
 /** A database that already holds records: `cr local copy` never merges into one. */
 export class DestinationNotEmptyError extends Error {
   constructor(readonly records: number) {
@@ -53,9 +55,17 @@ export async function loadInto(store: PgStore, data: StoreData): Promise<{ recor
     await tx`LOCK TABLE cr_records, cr_revenue IN EXCLUSIVE MODE`;
     const [held] = await tx`SELECT count(*)::int AS n FROM cr_records`;
     if (held!.n > 0) throw new DestinationNotEmptyError(held!.n);
+    // This transaction's own memory for sorting and grouping (a session setting: the
+    // database's settings stay as they are): the index builds and the totals below.
+    await tx`SET LOCAL maintenance_work_mem = '256MB'`;
+    await tx`SET LOCAL work_mem = '64MB'`;
+    const rebuild = await setAsideChecks(tx);
     const [last] = await tx`SELECT setval(pg_get_serial_sequence('cr_records', 'seq'), coalesce((SELECT max(seq) FROM cr_records), 0) + ${records + 1}) AS top`;
     let seq = Number(last!.top) - records;
     let revenueFirstSeq = 0;
+    // The triggers (finance totals, finance version) are for single writes: the load does
+    // their work once, set-based, below.
+    await tx`ALTER TABLE cr_records DISABLE TRIGGER USER`;
     const rows = new CopyWriter(await tx`COPY cr_records (seq, collection, id, website_id, lookup, body) FROM STDIN`.writable());
     for (const name of COLLECTION_NAMES) {
       if (name === 'revenue_records') revenueFirstSeq = seq;
@@ -65,7 +75,7 @@ export async function loadInto(store: PgStore, data: StoreData): Promise<{ recor
       }
     }
     await rows.finish();
-    await tx`ALTER TABLE cr_revenue DISABLE TRIGGER cr_revenue_totals`;
+    await tx`ALTER TABLE cr_revenue DISABLE TRIGGER USER`;
     const rev = new CopyWriter(
       await tx`COPY cr_revenue (seq, entity_id, active, monthly_cents, client_name, currency, renewal_date, next_invoice_date) FROM STDIN`.writable(),
     );
@@ -75,17 +85,49 @@ export async function loadInto(store: PgStore, data: StoreData): Promise<{ recor
       await rev.put(line([revenueSeq++, r.entityId, r.active, r.monthlyCents, r.clientName, r.currency, r.renewalDate, r.nextInvoiceDate]));
     }
     await rev.finish();
-    await tx`ALTER TABLE cr_revenue ENABLE TRIGGER cr_revenue_totals`;
+    await tx`ALTER TABLE cr_revenue ENABLE TRIGGER USER`;
+    await tx`ALTER TABLE cr_records ENABLE TRIGGER USER`;
+    await rebuild();
     await rebuildTotals(tx);
+    await tx`UPDATE cr_finance_version SET n = n + 1`;
+    // Statistics for the planner from the first query on (autovacuum would gather them only
+    // later): the summary's plans depend on them. ANALYZE samples, so it stays a second or two.
+    await tx`ANALYZE cr_records, cr_revenue, cr_entity_totals, cr_entity_clients, cr_entity_currencies`;
   });
   return { records };
 }
 
+/**
+ * Drops the secondary indexes and the foreign key of the two tables COPY fills, and returns
+ * what builds them again exactly as the migrations made them (their definitions read back
+ * from the catalog). One index build and one join checking every revenue row's record cost
+ * far less than keeping four indexes and a foreign-key lookup per row: that was most of the
+ * load's time (2,000,000 revenue records: docs/benchmarks.md, "PostgreSQL store"). All in the
+ * load's transaction: a duplicate id or a dangling row fails the load and nothing changes.
+ */
+async function setAsideChecks(tx: Tx): Promise<() => Promise<void>> {
+  const indexes = await tx`
+    SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS def FROM pg_index i
+    WHERE i.indrelid IN ('cr_records'::regclass, 'cr_revenue'::regclass) AND NOT i.indisprimary
+      AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)`;
+  const keys = await tx`
+    SELECT conname AS name, conrelid::regclass::text AS tbl, pg_get_constraintdef(oid) AS def FROM pg_constraint
+    WHERE contype = 'f' AND conrelid IN ('cr_records'::regclass, 'cr_revenue'::regclass)`;
+  // Names as the catalog gives them: regclass text comes quoted where it must be; a constraint's name is quoted here.
+  const constraint = (k: Record<string, unknown>) => `ALTER TABLE ${k.tbl as string} %s CONSTRAINT "${(k.name as string).replace(/"/g, '""')}"`;
+  for (const k of keys) await tx.unsafe(constraint(k).replace('%s', 'DROP'));
+  for (const i of indexes) await tx.unsafe(`DROP INDEX ${i.name as string}`);
+  return async () => {
+    for (const i of indexes) await tx.unsafe(i.def as string);
+    for (const k of keys) await tx.unsafe(`${constraint(k).replace('%s', 'ADD')} ${k.def as string}`);
+  };
+}
+
 /** The running totals of migrations.ts, computed afresh from every revenue row. */
-async function rebuildTotals(tx: TransactionSql<Record<string, never>>): Promise<void> {
+async function rebuildTotals(tx: Tx): Promise<void> {
   await tx`TRUNCATE cr_entity_totals, cr_entity_clients, cr_entity_currencies`;
-  await tx`INSERT INTO cr_entity_currencies (entity_id, currency, n) SELECT entity_id, currency, count(*) FROM cr_revenue GROUP BY 1, 2`;
-  await tx`INSERT INTO cr_entity_clients (entity_id, client_name, n) SELECT entity_id, client_name, count(*) FROM cr_revenue WHERE active GROUP BY 1, 2`;
+  await tx`INSERT INTO cr_entity_currencies (entity_id, currency, n) SELECT entity_id, currency, count(*) FROM cr_revenue GROUP BY 1, 2 ORDER BY 1, 2`;
+  await tx`INSERT INTO cr_entity_clients (entity_id, client_name, n) SELECT entity_id, client_name, count(*) FROM cr_revenue WHERE active GROUP BY 1, 2 ORDER BY 1, 2`;
   await tx`
     INSERT INTO cr_entity_totals (entity_id, active_mrr, active_clients)
     SELECT t.entity_id, t.mrr, coalesce(c.n, 0)

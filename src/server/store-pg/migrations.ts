@@ -108,6 +108,34 @@ CREATE TABLE cr_rate_windows (
 );
 `,
   },
+  {
+    version: 2,
+    what: 'a finance version, bumped by every change to what the finance summary reads',
+    sql: `
+-- One counter, bumped in the same transaction as any change to business entities, cost items
+-- or revenue records: a server keeps a summary's answer with the counter it was computed at,
+-- and uses it again only while a read of the counter gives the same number (finance-cache.ts),
+-- so no kept answer outlives a commit made by any server. Writes of other collections (the
+-- creates of the API) never touch it.
+CREATE TABLE cr_finance_version (
+  one boolean PRIMARY KEY DEFAULT true CHECK (one),
+  n bigint NOT NULL DEFAULT 0
+);
+INSERT INTO cr_finance_version DEFAULT VALUES;
+CREATE FUNCTION cr_finance_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE cr_finance_version SET n = n + 1;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER cr_finance_insert AFTER INSERT ON cr_records FOR EACH ROW
+  WHEN (NEW.collection IN ('business_entities', 'cost_items', 'revenue_records')) EXECUTE FUNCTION cr_finance_changed();
+CREATE TRIGGER cr_finance_update AFTER UPDATE ON cr_records FOR EACH ROW
+  WHEN (OLD.collection IN ('business_entities', 'cost_items', 'revenue_records') OR NEW.collection IN ('business_entities', 'cost_items', 'revenue_records'))
+  EXECUTE FUNCTION cr_finance_changed();
+CREATE TRIGGER cr_finance_delete AFTER DELETE ON cr_records FOR EACH ROW
+  WHEN (OLD.collection IN ('business_entities', 'cost_items', 'revenue_records')) EXECUTE FUNCTION cr_finance_changed();
+`,
+  },
 ];
 
 export const NEWEST_SCHEMA = MIGRATIONS[MIGRATIONS.length - 1]!.version;

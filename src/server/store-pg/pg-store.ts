@@ -8,7 +8,11 @@ import { StoreUnavailableError } from '../store/errors.js';
 import { columnsOf, revenueColumnsOf } from './derive.js';
 import { migrate, SchemaTooNewError } from './migrate.js';
 import { redactUrl } from './url.js';
-import { pgFinanceSummary } from './finance-sql.js';
+import { FinanceAnswers, findRows } from './finance-cache.js';
+import type { Serialized } from '../compute/serialized.js';
+import { Coalescer } from './coalesce.js';
+import { CLOCK_SKEW_MS, insertRecords, keysBySha256, rateHits } from './batched.js';
+import type { NewRecord, RateHit } from './batched.js';
 
 type Row = Record<string, unknown>;
 type Tx = TransactionSql<Record<string, never>>;
@@ -28,6 +32,12 @@ export class PgStore implements ApiStore {
   /** Other servers may commit at any time: nothing computed from the store may be kept. */
   readonly version = undefined;
   readonly location: string;
+  // The request path's statements, each shared by the requests that arrive together
+  // (coalesce.ts, batched.ts): the key, the rate-limit hit, a create's insert.
+  private readonly keys: Coalescer<string, RecordOf<'api_keys'> | undefined>;
+  private readonly hits: Coalescer<RateHit, RateWindow>;
+  private readonly inserts: Coalescer<NewRecord, unknown>;
+  private readonly finance: FinanceAnswers;
 
   private constructor(
     url: string,
@@ -44,6 +54,13 @@ export class PgStore implements ApiStore {
     private readonly rateSql: Sql,
   ) {
     this.location = redactUrl(url);
+    this.keys = new Coalescer((shas) => keysBySha256(sql, shas), 4);
+    // Two batches per server at a time: every hit of one key updates one row, so more would
+    // only queue on its lock.
+    this.hits = new Coalescer((hits) => rateHits(rateSql, hits), 2);
+    // Inserts wait for the disk: several batches in flight let PostgreSQL flush their commits together.
+    this.inserts = new Coalescer((rows) => insertRecords(sql, rows), 8);
+    this.finance = new FinanceAnswers(sql);
   }
 
   /** Connects (loading the client only now: no other command pays for it) and migrates. */
@@ -80,12 +97,8 @@ export class PgStore implements ApiStore {
   }
 
   /** Records of a collection by their lookup field (derive.ts: a key's sha256, an entity's owner…). */
-  async findBy<C extends CollectionName>(collection: C, values: readonly string[]): Promise<RecordOf<C>[]> {
-    if (values.length === 0) return [];
-    const rows = await unavailableOnFailure(
-      () => this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} AND lookup = ANY(${values as string[]}) ORDER BY seq`,
-    );
-    return rows.map((r) => JSON.parse(r.b as string) as RecordOf<C>);
+  findBy<C extends CollectionName>(collection: C, values: readonly string[]): Promise<RecordOf<C>[]> {
+    return unavailableOnFailure(() => findRows(this.sql, collection, values));
   }
 
   /** Applies one write's mutations in one transaction: all of them or none, durable when it resolves. */
@@ -95,7 +108,8 @@ export class PgStore implements ApiStore {
       // One insert (what creates through the API are) is one statement, atomic by itself: no
       // BEGIN/COMMIT round trips around it (5x the inserts a second, bench/pg.mjs).
       if (mutations.length === 1 && only!.op === 'insert' && only!.collection !== 'revenue_records') {
-        await insertRecord(this.sql as unknown as Tx, only!.collection, only!.record);
+        const failed = await this.inserts.submit({ collection: only.collection, record: only.record });
+        if (failed) throw failed;
         return;
       }
       await this.sql.begin(async (tx) => {
@@ -117,16 +131,8 @@ export class PgStore implements ApiStore {
    * any number of servers sharing the database count one key exactly. A window that ended, or
    * starts in the future, starts again at `now`.
    */
-  async rateHit(keyId: string, now: number, windowMs: number): Promise<RateWindow> {
-    const [row] = await unavailableOnFailure(
-      () => this.rateSql`
-      INSERT INTO cr_rate_windows AS w (key_id, window_start, count) VALUES (${keyId}, ${now}, 1)
-      ON CONFLICT (key_id) DO UPDATE SET
-        window_start = CASE WHEN w.window_start - ${CLOCK_SKEW_MS} <= ${now} AND ${now} < w.window_start + ${windowMs} THEN w.window_start ELSE ${now} END,
-        count = CASE WHEN w.window_start - ${CLOCK_SKEW_MS} <= ${now} AND ${now} < w.window_start + ${windowMs} THEN w.count + 1 ELSE 1 END
-      RETURNING window_start::float8 AS start, count`,
-    );
-    return { start: Number(row!.start), count: Number(row!.count) };
+  rateHit(keyId: string, now: number, windowMs: number): Promise<RateWindow> {
+    return unavailableOnFailure(() => this.hits.submit({ keyId, now, windowMs }));
   }
 
   async ratePeek(keyId: string, now: number, windowMs: number): Promise<RateWindow | undefined> {
@@ -137,8 +143,8 @@ export class PgStore implements ApiStore {
   }
 
   // The reads of the store interface (api-store.ts), each one indexed query.
-  async keyBySha256(sha256: string) {
-    return (await this.findBy('api_keys', [sha256]))[0];
+  keyBySha256(sha256: string) {
+    return unavailableOnFailure(() => this.keys.submit(sha256));
   }
   apiKey(id: string) {
     return this.get('api_keys', id);
@@ -170,9 +176,9 @@ export class PgStore implements ApiStore {
     const [records, costs] = await Promise.all([this.findBy('revenue_records', ids), this.findBy('cost_items', ids)]);
     return { entities, records, costs };
   }
-  /** The summary computed in the database (finance-sql.ts): the handler asks for it when a store offers it. */
-  financeSummary(ownerId: string, today: string): Promise<FinanceSummary> {
-    return unavailableOnFailure(() => pgFinanceSummary(this, ownerId, today));
+  /** The summary computed in the database (finance-sql.ts), kept while the finance version holds (finance-cache.ts). */
+  financeSummary(ownerId: string, today: string): Promise<Serialized<FinanceSummary>> {
+    return unavailableOnFailure(() => this.finance.get(ownerId, today));
   }
   adCampaign(id: string) {
     return this.get('ad_campaigns', id);
@@ -213,15 +219,6 @@ export class PgStore implements ApiStore {
     await Promise.all([this.sql.end({ timeout: 5 }), this.rateSql.end({ timeout: 5 })]);
   }
 }
-
-/**
- * How far ahead of a server's clock a window may start and still count. Servers sharing the
- * database stamp a hit with their own clock when it reaches them, so a hit stamped a few
- * milliseconds before the window's start arrives after it (seen: 1,002 of 1,100 answered
- * over three servers). A window starting further ahead than this is one from a clock that
- * stepped back, and starts again (docs/api-decisions.md §9).
- */
-const CLOCK_SKEW_MS = 5_000;
 
 /**
  * A read the database did not answer (gone, restarting, refusing connections): 503

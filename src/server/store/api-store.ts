@@ -1,5 +1,6 @@
 import type { Mutation } from './batch.js';
 import type { FinanceSummary } from '../../api/schemas/finance.js';
+import type { Serialized } from '../compute/serialized.js';
 import type {
   AdCampaignRecord,
   AgencyRecord,
@@ -89,11 +90,12 @@ export interface ApiStore {
   /** One owner's business entities, and the revenue records and cost items of those entities. */
   financeRows(ownerId: string): Awaitable<FinanceRows>;
   /**
-   * The finance summary computed by the store itself, for a store that can do it without
-   * reading every row (the PostgreSQL store's running totals, src/server/store-pg/finance-sql.ts).
-   * Optional: without it the handler computes from financeRows(). Same answer either way.
+   * The finance summary computed by the store itself, with its JSON text, for a store that can
+   * do it without reading every row and keeps its own answers (the PostgreSQL store's running
+   * totals and finance version, src/server/store-pg/finance-cache.ts). Optional: without it
+   * the handler computes from financeRows(). Same answer either way.
    */
-  financeSummary?(ownerId: string, today: string): Promise<FinanceSummary>;
+  financeSummary?(ownerId: string, today: string): Promise<Serialized<FinanceSummary>>;
   adCampaign(id: string): Awaitable<AdCampaignRecord | undefined>;
   socialPost(id: string): Awaitable<SocialPostRecord | undefined>;
   learnings(websiteIds: WebsiteIds): Awaitable<readonly LearningRecord[]>;
