@@ -21,3 +21,12 @@ export function maskKey(key: string): string {
 export function redactKeys(text: string): string {
   return text.replace(API_KEY_IN_TEXT, (k) => maskKey(k));
 }
+
+/**
+ * A URL as shown, its password (`user:password@`, which cr refuses to send, src/credentials.ts)
+ * as `***`: a profile's base URL written by hand, or from CR_BASE_URL, is listed by
+ * `cr profiles list` and `cr auth status` before anything checks it.
+ */
+export function maskUrlPassword(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*:)[^/?#]*@/i, '$1***@');
+}

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Context } from '../context.js';
 import { InterruptedError, LocalError } from '../errors.js';
 import type { ApiClient } from '../http/client.js';
@@ -66,6 +67,9 @@ export async function runBulk(ctx: Context, o: BulkOptions, sender?: Sender): Pr
   const writer = o.state ? await StateWriter.open(o.state) : undefined;
   const progress = await startProgress(ctx.io, plan.rows.length, ci);
   const ac = new AbortController();
+  // Every send waiting out a retry's backoff listens on this signal, besides the runner itself:
+  // up to --concurrency at once, past the ten after which Node warns of a leak on stderr.
+  setMaxListeners(o.concurrency + 2, ac.signal);
   // Ctrl-C: stop new sends, record what finished, exit 130 (docs/cli-contract.md "At a terminal"). A
   // listener here also tells src/main.ts not to exit on its own.
   const onSigint = () => ac.abort();

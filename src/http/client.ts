@@ -260,8 +260,14 @@ export class ApiClient {
     return raw;
   }
 
+  /**
+   * Closes the client's own pool when the command is over. A request still under way then
+   * was abandoned (a bulk run interrupted by Ctrl-C reports it not sent): it is cut off, not
+   * waited for, which would hold the exit up until its answer or its timeout (30 s), past
+   * the half second docs/cli-contract.md §7.1 gives Ctrl-C.
+   */
   async close(): Promise<void> {
-    if (this.ownAgent) await (await this.ownAgent).close();
+    if (this.ownAgent) await (await this.ownAgent).destroy();
   }
 }
 

@@ -28,7 +28,10 @@ import { plainHeaders, refusedHeader } from './request-headers.js';
  * - backpressure: the consumer pauses and resumes the response, and aborting (a timeout
  *   signal, the body cap of src/http/read-body.ts) destroys the connection at once, so the
  *   server sees it go;
- * - the response header limit: Node's (16 KiB, or --max-http-header-size), as undici's default.
+ * - the response header limit: Node's (16 KiB, or --max-http-header-size), as undici's default;
+ * - a whole response stands when stray bytes follow it (the connection is dropped), an
+ *   unasked-for 101 is a socket error, and every request settles: none is left pending for
+ *   the CLI to exit 0 on an empty event loop.
  */
 export interface NodeDispatcherOptions {
   /** The most connections open at once to one origin. */
@@ -150,8 +153,27 @@ export class NodeHttpDispatcher extends DispatcherBase {
       return true;
     }
     this.open.add(req);
-    // Headers past the limit fail with undici's error, as they did: "Headers Overflow Error".
-    req.on('error', (err: Error & { code?: string }) => fail(err.code === 'HPE_HEADER_OVERFLOW' ? new errors.HeadersOverflowError!() : err));
+    req.on('error', (err: Error & { code?: string }) => {
+      // Bytes after a whole response (a 204 with a body, more than its Content-Length): Node's
+      // parser fails on them as on the next response and drops the connection, but the
+      // response asked for is complete and its 'end' still comes. undici kept it too.
+      if (res?.complete) return;
+      fail(undiciError(err));
+    });
+    // A 101 the request did not ask for (or an answer to CONNECT): Node hands the socket to
+    // these events' listeners and, with none, destroys it without a word, so the request
+    // would never settle (and with nothing else keeping the event loop alive, the CLI would
+    // exit 0 having printed nothing). undici's error for it.
+    const refuseUpgrade = (_res: IncomingMessage, socket: { destroy: () => void }) => {
+      socket.destroy();
+      fail(new errors.SocketError!('bad upgrade'));
+    };
+    req.on('upgrade', refuseUpgrade);
+    req.on('connect', refuseUpgrade);
+    // Whatever else ends the request before a response without an error: never left unsettled.
+    req.on('close', () => {
+      if (!res) fail(new errors.SocketError!('other side closed'));
+    });
     req.on('socket', (socket) => {
       if (!socket.connecting) return;
       const connectTimer = setTimeout(() => fail(new errors.ConnectTimeoutError!()), this.options.connectTimeout ?? 10_000).unref();
@@ -215,6 +237,27 @@ export class NodeHttpDispatcher extends DispatcherBase {
     for (const agent of this.agents.values()) agent.destroy();
     this.agents.clear();
   }
+}
+
+/**
+ * Node's client errors that undici named otherwise, in undici's terms (src/http/network-errors.ts
+ * reads the codes):
+ * - headers past the limit: undici's "Headers Overflow Error";
+ * - a TLS handshake that fails while the request is written (an https URL to a plain HTTP
+ *   server) comes as EPROTO with OpenSSL's text (file names, a newline); undici read it and
+ *   had it by OpenSSL's reason, as Node names it elsewhere: ERR_SSL_WRONG_VERSION_NUMBER.
+ */
+function undiciError(err: Error & { code?: string }): Error {
+  if (err.code === 'HPE_HEADER_OVERFLOW') return new errors.HeadersOverflowError!();
+  const reason = err.code === 'EPROTO' ? /SSL routines:[^:]*:([^:\n]+)/.exec(err.message)?.[1] : undefined;
+  if (reason) {
+    const code = `ERR_SSL_${reason
+      .trim()
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, '_')}`;
+    return Object.assign(new Error(`TLS: ${reason.trim()}`, { cause: err }), { code });
+  }
+  return err;
 }
 
 /** A request body as Node's client writes it: text, bytes, or a stream (async iterables too). */

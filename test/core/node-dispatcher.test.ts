@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ interface Live {
   requests: { method: string; url: string; headers: IncomingMessage['headers']; body: string; connection: number }[];
 }
 
-const servers: Server[] = [];
+const servers: { closeAllConnections: () => void; close: (cb: (err?: Error) => void) => unknown }[] = [];
 const dispatchers: NodeHttpDispatcher[] = [];
 
 afterEach(async () => {
@@ -58,6 +58,39 @@ async function serve(handle: (req: IncomingMessage, res: ServerResponse) => void
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, accepted: () => accepted, closed: () => closed, requests };
 }
+
+/**
+ * A server that answers with raw bytes (what node:http's server would never write): `answer`
+ * gets each connection's socket once a request's headers have come.
+ */
+async function serveRaw(answer: (socket: Socket) => void): Promise<{ origin: string; accepted: () => number }> {
+  let accepted = 0;
+  const sockets = new Set<Socket>();
+  const server = createNetServer((socket) => {
+    accepted++;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    let head = '';
+    socket.on('data', (d: Buffer) => {
+      head += d.toString('latin1');
+      if (!head.includes('\r\n\r\n')) return;
+      head = '';
+      answer(socket);
+    });
+  });
+  servers.push({
+    closeAllConnections: () => {
+      for (const s of sockets) s.destroy();
+    },
+    close: (cb) => server.close(cb),
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, accepted: () => accepted };
+}
+
+/** A promise's outcome within `ms`, or 'pending': a request that never settles fails its test at once. */
+const within = <T>(p: Promise<T>, ms = 2000): Promise<T | 'pending'> => Promise.race([p, new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms))]);
 
 function dispatcher(options: ConstructorParameters<typeof NodeHttpDispatcher>[0] = {}): NodeHttpDispatcher {
   const d = new NodeHttpDispatcher(options);
@@ -218,6 +251,35 @@ describe('NodeHttpDispatcher: failures, with the codes src/http/network-errors.t
     expect(e.message).toMatch(/Headers Overflow/);
   });
 
+  it('a 101 the request did not ask for: a socket error, as undici has it, never a request left unsettled', async () => {
+    // Node hands such a socket to 'upgrade' listeners and, with none, destroys it without a
+    // word: the request would never settle, and with nothing else keeping the event loop
+    // alive the CLI would exit 0 having printed nothing.
+    const live = await serveRaw((socket) => socket.write('HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: upgrade\r\n\r\nhello'));
+    const outcome = await within(
+      dispatcher()
+        .request({ origin: live.origin, path: '/', method: 'GET' })
+        .catch((e: unknown) => e),
+    );
+    expect(outcome).toBeInstanceOf(Error);
+    expect((outcome as Error & { code?: string }).code).toBe('UND_ERR_SOCKET');
+    expect(describeNetworkFailure(outcome, 1000)).toBe('Connection reset by the server');
+  });
+
+  it('bytes after a complete response: the response stands (as with undici), and the connection is not used again', async () => {
+    // A 204 with a body, a Content-Length shorter than what follows: Node's parser reads the
+    // rest as the next response and fails, but the one asked for is whole.
+    const body = '{"success":true,"data":{}}';
+    const live = await serveRaw((socket) => socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${body.length}\r\n\r\n${body}GARBAGE`));
+    const d = dispatcher();
+    for (let i = 0; i < 2; i++) {
+      const res = await d.request({ origin: live.origin, path: '/', method: 'POST', body: '{}' });
+      expect(res.statusCode).toBe(200);
+      expect(await text(res)).toBe(body);
+    }
+    expect(live.accepted()).toBe(2);
+  });
+
   it('refuses the request headers undici refuses, before a byte is sent', async () => {
     const live = await serve((_req, res) => res.end());
     for (const [headers, why] of [
@@ -273,6 +335,12 @@ describe('NodeHttpDispatcher over TLS (an https base URL loads node:https)', () 
     const origin = await serveTls();
     const e = await rejection(dispatcher().request({ origin, path: '/', method: 'GET' }));
     expect(describeNetworkFailure(e, 1000)).toMatch(/^TLS error \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)$/);
+  });
+
+  it('an https URL to a plain HTTP server: a TLS error named by its OpenSSL reason, as undici named it', async () => {
+    const live = await serve((_req, res) => res.end());
+    const e = await rejection(dispatcher().request({ origin: live.origin.replace('http:', 'https:'), path: '/', method: 'GET' }));
+    expect(describeNetworkFailure(e, 1000)).toBe('TLS error (ERR_SSL_WRONG_VERSION_NUMBER)');
   });
 
   it('a CA given to Node (NODE_EXTRA_CA_CERTS, read at process start): cr api answers over TLS', async () => {

@@ -54,4 +54,18 @@ describe('exit codes of the built binary', () => {
     expect(lines.at(-1)).toBe(`error: ${file}: 20000 problems in the plan; nothing was sent (USAGE)`);
     expect(server.requests).toHaveLength(0);
   });
+
+  it('a bulk run whose 16 sends all wait to be retried: the summary and the error line, no Node warning on stderr', async () => {
+    // Each send waiting out its backoff listens for Ctrl-C on the run's signal: past ten at
+    // once, Node would print a MaxListenersExceededWarning ("possible memory leak").
+    server.handle(fail(503, 'Service unavailable', 'SERVICE_UNAVAILABLE'));
+    const file = join(tempDir(), 'plan.csv');
+    const ids = Array.from({ length: 16 }, (_, i) => `3b2f9c1e-2d1a-4c8e-9a51-${String(i).padStart(12, '0')}`);
+    writeFileSync(file, ['id,at', ...ids.map((id) => `${id},+1d`)].join('\n') + '\n');
+    const r = await runBin(['posts', 'schedule', '--from', file, '--concurrency', '16', '--retry', '1', '--json'], { env: env() });
+    expect(r.exitCode).toBe(8);
+    expect(r.stderr).toContain('0 scheduled, 0 skipped, 16 failed, 0 not sent; 16 retries after transient failures');
+    expect(r.stderr).not.toMatch(/Warning/);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(2);
+  });
 });

@@ -30,6 +30,21 @@ describe('cr profiles list', () => {
     expect(r.stdout).not.toMatch(/\x1b\[/);
   });
 
+  it('a profile whose base URL holds a password (written by hand): shown as ***, never in clear', async () => {
+    const configDir = tempDir();
+    writeConfig(configDir, { activeProfile: 'p', profiles: { p: { baseUrl: 'http://ops:s3cret-pw@127.0.0.1:4010/api/v1', apiKey: KEY } } });
+    for (const argv of [
+      ['profiles', 'list'],
+      ['profiles', 'list', '--json'],
+      ['auth', 'status', '--json'],
+      ['auth', 'status'],
+    ]) {
+      const r = await runCli(argv, { configDir });
+      expect(r.stdout + r.stderr).not.toContain('s3cret-pw');
+      expect(r.stdout, argv.join(' ')).toContain('http://ops:***@127.0.0.1:4010/api/v1');
+    }
+  });
+
   it('list with no profiles: [] in JSON, exit 0', async () => {
     const r = await runCli(['profiles', 'list', '--json']);
     expect(r.exitCode).toBe(0);
