@@ -21,3 +21,19 @@ export function maskKey(key: string): string {
 export function redactKeys(text: string): string {
   return text.replace(API_KEY_IN_TEXT, (k) => maskKey(k));
 }
+
+/**
+ * A URL as shown in lists and status (`cr profiles list`, `cr auth status`): a password in
+ * it becomes `***`, as in the error that refuses such a base URL (docs/cli-contract.md §3).
+ * In a value no URL parser accepts, everything between the user name and the last `@` is hidden.
+ */
+export function redactUrlPassword(value: string): string {
+  try {
+    const u = new URL(value);
+    if (!u.password) return value;
+    u.password = '***';
+    return u.toString();
+  } catch {
+    return value.replace(/^([^:/?#@]+:\/\/[^/:@]*):.*@/s, '$1:***@');
+  }
+}
