@@ -40,4 +40,22 @@ describe('cr local init on PostgreSQL', () => {
     expect(forced.stderr).toContain('a database is filled only when it is empty');
     expect(JSON.parse((await runCli(['local', 'export', '--store', db.url])).stdout)).toEqual(exported);
   });
+
+  it('a URL the client cannot read (a bare # / % in the password, a bad port) is exit 2 naming the fix, never the password', async () => {
+    const home = tempDir('cr-init-db-');
+    for (const url of ['postgres://u:Se#cr3t@127.0.0.1:9/db', 'postgres://u:Se/cr3t@127.0.0.1:9/db', 'postgres://u:Se%cr3t@127.0.0.1:9/db', 'postgres://u:Secr3t@127.0.0.1:99999/db']) {
+      for (const args of [
+        ['local', 'init', '--store', url],
+        ['local', 'export', '--store', url],
+        ['local', 'keys', 'list', '--store', url],
+        ['--json', 'local', 'init', '--store', url],
+      ]) {
+        const r = await runCli(args, { configDir: home });
+        expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toContain('percent-encode');
+        expect(r.stderr).not.toContain('INTERNAL');
+        expect(r.stdout + r.stderr).not.toContain('cr3t');
+      }
+    }
+  });
 });
