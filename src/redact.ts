@@ -30,10 +30,14 @@ export function redactKeys(text: string): string {
 export function redactUrlPassword(value: string): string {
   try {
     const u = new URL(value);
-    if (!u.password) return value;
-    u.password = '***';
-    return u.toString();
+    if (u.password) {
+      u.password = '***';
+      return u.toString();
+    }
   } catch {
-    return value.replace(/^([^:/?#@]+:\/\/[^/:@]*):.*@/s, '$1:***@');
+    /* read by hand below */
   }
+  // `scheme://user:secret@…` with a character that stops the parser, or `user:secret@host` with no scheme.
+  const withScheme = value.replace(/^(\s*[^:/?#@\s]+:\/\/[^/:@]*):.*@/s, '$1:***@');
+  return withScheme !== value ? withScheme : value.replace(/^(\s*[^:/?#@\s]+):[^/@\s]*@/, '$1:***@');
 }

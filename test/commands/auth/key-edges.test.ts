@@ -53,7 +53,12 @@ describe('keys from the environment', () => {
   });
 
   it('a base URL no parser reads (a bare # or / in the password) is refused without echoing the password', async () => {
-    for (const url of [`http://ops:hun#ter2@127.0.0.1:${server.port}/api/v1`, `http://ops:hun/ter2@127.0.0.1:${server.port}/api/v1`, `http://ops:hun?ter2@127.0.0.1:99999/api/v1`]) {
+    for (const url of [
+      `http://ops:hun#ter2@127.0.0.1:${server.port}/api/v1`,
+      `http://ops:hun/ter2@127.0.0.1:${server.port}/api/v1`,
+      `http://ops:hun?ter2@127.0.0.1:99999/api/v1`,
+      `ops:hunter2@127.0.0.1:${server.port}/api/v1`,
+    ]) {
       for (const run of [
         () => runCli(['finance', 'summary'], { env: { CR_API_KEY: KEY, CR_BASE_URL: url } }),
         () => runCli(['finance', 'summary', '--base-url', url], { env: { CR_API_KEY: KEY } }),

@@ -44,11 +44,17 @@ describe('cr profiles list', () => {
         a: { baseUrl: 'http://bob:Sup3rSecret@127.0.0.1:9/api/v1', apiKey: KEY },
         b: { baseUrl: 'http://bob:Sup3r%40Secret@127.0.0.1:9/api/v1' },
         c: { baseUrl: 'http://bob:Sup3r#Secret@127.0.0.1:9/api/v1' },
+        d: { baseUrl: 'bob:Sup3rSecret@127.0.0.1:9/api/v1' },
       },
     });
     const j = await runCli(['profiles', 'list', '--json'], { configDir });
     expect(j.exitCode).toBe(0);
-    expect(JSON.parse(j.stdout).map((r: { baseUrl: string }) => r.baseUrl)).toEqual(['http://bob:***@127.0.0.1:9/api/v1', 'http://bob:***@127.0.0.1:9/api/v1', 'http://bob:***@127.0.0.1:9/api/v1']);
+    expect(JSON.parse(j.stdout).map((r: { baseUrl: string }) => r.baseUrl)).toEqual([
+      'http://bob:***@127.0.0.1:9/api/v1',
+      'http://bob:***@127.0.0.1:9/api/v1',
+      'http://bob:***@127.0.0.1:9/api/v1',
+      'bob:***@127.0.0.1:9/api/v1',
+    ]);
     for (const args of [
       ['profiles', 'list'],
       ['profiles', 'list', '--csv'],
