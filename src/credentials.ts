@@ -1,6 +1,6 @@
 import { AuthMissingError, UsageError } from './errors.js';
 import { API_KEY_PATTERN, LOOPBACK_HOSTS } from './api/vocabulary.js';
-import { maskKey } from './redact.js';
+import { maskKey, redactUrlPassword } from './redact.js';
 import { DEFAULT_PROFILE, type Profile, type ProfileStore } from './profiles.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'local';
@@ -119,7 +119,8 @@ export function checkBaseUrl(value: string, where: string): string {
     url = undefined;
   }
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
-    throw new UsageError(`the base URL from ${where} is not an http(s) URL: "${value}" (e.g. http://127.0.0.1:4010/api/v1)`);
+    // A value no parser reads may still hold user:password@ (a bare # or / in the password): never echoed.
+    throw new UsageError(`the base URL from ${where} is not an http(s) URL: "${redactUrlPassword(value)}" (e.g. http://127.0.0.1:4010/api/v1)`);
   }
   // user:password@ would be printed in messages and never sent (the key is the credential).
   if (url.username || url.password) {

@@ -23,10 +23,21 @@ export function redactKeys(text: string): string {
 }
 
 /**
- * A URL as shown, its password (`user:password@`, which cr refuses to send, src/credentials.ts)
- * as `***`: a profile's base URL written by hand, or from CR_BASE_URL, is listed by
- * `cr profiles list` and `cr auth status` before anything checks it.
+ * A URL as shown in lists and status (`cr profiles list`, `cr auth status`): a password in
+ * it becomes `***`, as in the error that refuses such a base URL (docs/cli-contract.md §3).
+ * In a value no URL parser accepts, everything between the user name and the last `@` is hidden.
  */
-export function maskUrlPassword(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*:)[^/?#]*@/i, '$1***@');
+export function redactUrlPassword(value: string): string {
+  try {
+    const u = new URL(value);
+    if (u.password) {
+      u.password = '***';
+      return u.toString();
+    }
+  } catch {
+    /* read by hand below */
+  }
+  // `scheme://user:secret@…` with a character that stops the parser, or `user:secret@host` with no scheme.
+  const withScheme = value.replace(/^(\s*[^:/?#@\s]+:\/\/[^/:@]*):.*@/s, '$1:***@');
+  return withScheme !== value ? withScheme : value.replace(/^(\s*[^:/?#@\s]+):[^/@\s]*@/, '$1:***@');
 }

@@ -3,7 +3,7 @@ import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
 import { scriptable } from '../../src/output/flags.js';
 import { AuthMissingError } from '../../src/errors.js';
-import { maskKey, maskUrlPassword } from '../../src/redact.js';
+import { maskKey, redactUrlPassword } from '../../src/redact.js';
 import { writeJson } from '../../src/render/json.js';
 import { CRM_PATH_SEGMENT } from '../../src/api/vocabulary.js';
 import type { RateBudget } from '../../src/http/rate-budget.js';
@@ -55,7 +55,7 @@ export async function status(ctx: Context): Promise<void> {
   }
   const view = {
     profile: c.profile,
-    baseUrl: c.baseUrl === undefined ? null : maskUrlPassword(c.baseUrl),
+    baseUrl: c.baseUrl ? redactUrlPassword(c.baseUrl) : null,
     key: maskKey(c.key),
     keySource: c.source.key,
     baseUrlSource: c.source.baseUrl ?? null,

@@ -27,7 +27,7 @@ async function init(ctx: Context, o: { store?: string; demo?: boolean; force?: b
   const storePath = o.store ?? defaultStorePath(ctx.env);
   const { isDatabaseUrl } = await import('../../src/server/store-pg/url.js');
   if (isDatabaseUrl(storePath)) {
-    const made = await initIntoDatabase(storePath, o);
+    const made = await initIntoDatabase(ctx, storePath, o);
     // The URL as made.storePath has it: without its password.
     return report(ctx, o, made.storePath, made);
   }
@@ -38,7 +38,10 @@ async function init(ctx: Context, o: { store?: string; demo?: boolean; force?: b
   }
   let made;
   try {
-    made = await withStoreLock(() => initStore(storePath, { demo: Boolean(o.demo), force: Boolean(o.force) }), { storePath, waitMs: lockWaitFromEnv(ctx.env) });
+    made = await withStoreLock(() => initStore(storePath, { demo: Boolean(o.demo), force: Boolean(o.force), clock: { now: () => ctx.now() } }), {
+      storePath,
+      waitMs: lockWaitFromEnv(ctx.env),
+    });
   } catch (err) {
     throw await asCliError(err);
   }
@@ -46,12 +49,13 @@ async function init(ctx: Context, o: { store?: string; demo?: boolean; force?: b
 }
 
 /** A PostgreSQL store (docs/shared-sandbox.md): filled only when empty, so there is nothing for --force to replace. */
-async function initIntoDatabase(url: string, o: { demo?: boolean; force?: boolean }) {
+async function initIntoDatabase(ctx: Context, url: string, o: { demo?: boolean; force?: boolean }) {
   if (o.force)
     throw new UsageError('--force replaces a store file; a database is filled only when it is empty', 'drop and create the database, or name an empty one');
   const { initDatabase } = await import('../../src/server/init-store.js');
   try {
-    return await initDatabase(url, { demo: Boolean(o.demo) });
+    // The context's clock (CR_NOW from its env), as every other command's: the demo's dates and the key's.
+    return await initDatabase(url, { demo: Boolean(o.demo), clock: { now: () => ctx.now() } });
   } catch (err) {
     if (err instanceof UsageError) throw err;
     throw await asCliError(err);

@@ -3,7 +3,7 @@ import type { Context } from '../../src/context.js';
 import { withExamples } from '../../src/cli-kit.js';
 import { scriptable } from '../../src/output/flags.js';
 import { CRM_PATH_SEGMENT } from '../../src/api/vocabulary.js';
-import { maskKey, maskUrlPassword } from '../../src/redact.js';
+import { maskKey, redactUrlPassword } from '../../src/redact.js';
 import { render } from '../../src/render/output.js';
 
 interface ProfileRow {
@@ -31,7 +31,7 @@ export async function list(ctx: Context): Promise<void> {
     .map(([name, p]) => ({
       name,
       active: name === active,
-      baseUrl: p.baseUrl === undefined ? null : maskUrlPassword(p.baseUrl),
+      baseUrl: p.baseUrl ? redactUrlPassword(p.baseUrl) : null,
       key: p.apiKey ? maskKey(p.apiKey) : null,
       crmSegment: p.crmSegment ?? CRM_PATH_SEGMENT,
     }));

@@ -77,10 +77,13 @@ export async function withStoreLock<T>(attempt: () => Promise<T>, o: LockWaitOpt
       const what = describeHolder(held.holder, ad);
       const next = serve
         ? `stop it first (one server per store file)${ad ? `, or send requests to it: --base-url ${ad.url}` : ''}`
-        : `it did not finish within ${Math.round((o.waitMs ?? LOCK_WAIT_MS) / 1000)} s; try again`;
+        : `it did not finish within ${waitText(o.waitMs ?? LOCK_WAIT_MS)}; try again`;
       throw new StoreLockedError(o.storePath, held.holder, false, `${o.storePath} is in use by ${what}; ${next}`);
     }
     await sleep(pause + Math.floor(Math.random() * pause));
     pause = Math.min(pause * 2, 200);
   }
 }
+
+/** A wait in words: whole seconds, or milliseconds under one (CR_LOCK_WAIT_MS=300 is not "0 s"). */
+const waitText = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`);

@@ -12,7 +12,7 @@ import { emptyStore } from './store/schema.js';
 import type { StoreData } from './store/schema.js';
 import type { ApiStore } from './store/api-store.js';
 import { DEMO, demoStore } from './seed.js';
-import { createApiKey } from './keys.js';
+import { buildApiKey } from './keys.js';
 import { UsageError } from '../errors.js';
 
 export interface InitStoreOptions {
@@ -67,15 +67,21 @@ export async function initStore(given: string, o: InitStoreOptions = {}): Promis
 
 /** The admin key `cr local init` prints once, scoped to the store's first website. */
 async function adminKey(store: ApiStore, demo: boolean | undefined, clock: Clock): Promise<{ key: string; keyId: string; websiteId: string }> {
+  const { key, record, websiteId } = await buildAdminKey(store, demo, clock);
+  await store.commit([{ op: 'insert', collection: 'api_keys', record }]);
+  return { key, keyId: record.id, websiteId };
+}
+
+async function buildAdminKey(store: ApiStore, demo: boolean | undefined, clock: Clock) {
   const websiteId = (await store.firstWebsite())!.id;
-  const { key, record } = await createApiKey(store, {
+  const made = await buildApiKey(store, {
     role: 'admin',
     websiteId,
     userId: demo ? DEMO.ownerUserId : undefined,
     name: 'local admin',
     now: clock.now(),
   });
-  return { key, keyId: record.id, websiteId };
+  return { ...made, websiteId };
 }
 
 /**
@@ -90,10 +96,17 @@ export async function initDatabase(
 ): Promise<{ key: string; storePath: string; keyId: string; websiteId: string }> {
   const clock = o.clock ?? clockFromEnv();
   const [{ PgStore }, { loadInto, DestinationNotEmptyError }] = await Promise.all([import('./store-pg/pg-store.js'), import('./store-pg/bulk-load.js')]);
+  // The admin key is one of the records loaded: the load's one transaction makes the store and
+  // its key together, so an init stopped half-way (Ctrl-C, a lost connection) leaves the database
+  // empty and a second init can fill it, never records with no key to reach them.
+  const data = o.demo ? demoStore(clock) : minimalStore();
+  const { MemoryStore } = await import('./store/memory-store.js');
+  const made = await buildAdminKey(new MemoryStore(data), o.demo, clock);
+  data.api_keys.push(made.record);
   const store = await PgStore.open(url, { max: 2 });
   try {
     try {
-      await loadInto(store, o.demo ? demoStore(clock) : minimalStore());
+      await loadInto(store, data);
     } catch (err) {
       // As a store file that exists (commands/local/init.ts): a usage matter, exit 2.
       if (err instanceof DestinationNotEmptyError)
@@ -103,7 +116,7 @@ export async function initDatabase(
         );
       throw err;
     }
-    return { ...(await adminKey(store, o.demo, clock)), storePath: store.location };
+    return { key: made.key, keyId: made.record.id, websiteId: made.websiteId, storePath: store.location };
   } finally {
     await store.close();
   }

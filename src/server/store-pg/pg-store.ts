@@ -5,6 +5,7 @@ import type { Mutation } from '../store/batch.js';
 import type { ApiStore, FinanceRows, RateWindow, WebsiteIds } from '../store/api-store.js';
 import type { FinanceSummary } from '../../api/schemas/finance.js';
 import { StoreUnavailableError } from '../store/errors.js';
+import { UsageError } from '../../errors.js';
 import { columnsOf, revenueColumnsOf } from './derive.js';
 import { migrate, SchemaTooNewError } from './migrate.js';
 import { redactUrl } from './url.js';
@@ -66,12 +67,23 @@ export class PgStore implements ApiStore {
   /** Connects (loading the client only now: no other command pays for it) and migrates. */
   static async open(url: string, opts: PgStoreOptions = {}): Promise<PgStore> {
     const { default: postgres } = await import('postgres');
-    const sql = postgres(url, { max: opts.max ?? 20, onnotice: () => undefined, connection: { application_name: 'cr serve' } });
-    const rateSql = postgres(url, {
-      max: Math.max(2, Math.ceil((opts.max ?? 20) / 2)),
-      onnotice: () => undefined,
-      connection: { application_name: 'cr serve (rate limit)', synchronous_commit: 'off' },
-    });
+    let sql: Sql;
+    let rateSql: Sql;
+    try {
+      sql = postgres(url, { max: opts.max ?? 20, onnotice: () => undefined, connection: { application_name: 'cr serve' } });
+      rateSql = postgres(url, {
+        max: Math.max(2, Math.ceil((opts.max ?? 20) / 2)),
+        onnotice: () => undefined,
+        connection: { application_name: 'cr serve (rate limit)', synchronous_commit: 'off' },
+      });
+    } catch (err) {
+      // The client parses the URL before it connects (a bad port, a bare # or / or % in the
+      // password): a value the operator gave, named without its password, never an internal error.
+      throw new UsageError(
+        `the store ${redactUrl(url)} is not a PostgreSQL URL the client can read (${(err as Error).message})`,
+        'percent-encode @ : / ? # % and spaces in the user name and password (# is %23, / is %2F, % is %25)',
+      );
+    }
     try {
       await migrate(sql);
     } catch (err) {

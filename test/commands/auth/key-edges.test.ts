@@ -51,6 +51,27 @@ describe('keys from the environment', () => {
     }
     expect(server.requests).toHaveLength(0);
   });
+
+  it('a base URL no parser reads (a bare # or / in the password) is refused without echoing the password', async () => {
+    for (const url of [
+      `http://ops:hun#ter2@127.0.0.1:${server.port}/api/v1`,
+      `http://ops:hun/ter2@127.0.0.1:${server.port}/api/v1`,
+      `http://ops:hun?ter2@127.0.0.1:99999/api/v1`,
+      `ops:hunter2@127.0.0.1:${server.port}/api/v1`,
+    ]) {
+      for (const run of [
+        () => runCli(['finance', 'summary'], { env: { CR_API_KEY: KEY, CR_BASE_URL: url } }),
+        () => runCli(['finance', 'summary', '--base-url', url], { env: { CR_API_KEY: KEY } }),
+        () => runCli(['auth', 'login', '--base-url', url, '--with-key', '--no-verify'], { input: KEY }),
+      ]) {
+        const r = await run();
+        expect(r.exitCode, r.stderr).toBe(2);
+        expect(r.stderr).toContain('ops:***@');
+        expect(r.stderr).not.toContain('ter2');
+      }
+    }
+    expect(server.requests).toHaveLength(0);
+  });
 });
 
 describe('profiles', () => {

@@ -32,6 +32,20 @@ describe('cr auth status', () => {
     expect(j.stdout + j.stderr).not.toContain(KEY);
   });
 
+  it("shows a base URL's password as *** (the check that refuses it sets the exit code)", async () => {
+    const configDir = tempDir();
+    writeConfig(configDir, { activeProfile: 'default', profiles: { default: { baseUrl: 'http://bob:Sup3rSecret@127.0.0.1:9/api/v1', apiKey: KEY } } });
+    const r = await runCli(['auth', 'status'], { configDir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toContain('http://bob:***@127.0.0.1:9/api/v1 (from profile)');
+    const j = await runCli(['auth', 'status', '--json'], { configDir });
+    expect(j.exitCode).toBe(2);
+    expect(JSON.parse(j.stdout)).toMatchObject({ baseUrl: 'http://bob:***@127.0.0.1:9/api/v1', baseUrlSource: 'profile' });
+    const e = await runCli(['auth', 'status', '--jq', '.baseUrl'], { env: { CR_API_KEY: KEY, CR_BASE_URL: 'http://bob:Sup3rSecret@127.0.0.1:9/api/v1' } });
+    expect(e.stdout).toContain('bob:***@');
+    for (const x of [r, j, e]) expect(x.stdout + x.stderr).not.toContain('Sup3r');
+  });
+
   it('masks a CR_API_KEY from the environment too', async () => {
     const r = await runCli(['auth', 'status', '--json'], { env: { CR_API_KEY: KEY, CR_BASE_URL: server.baseUrl } });
     expect(r.exitCode).toBe(0);

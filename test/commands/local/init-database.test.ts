@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
+import postgres from 'postgres';
 import { freshDatabase } from '../../helpers/postgres.js';
 
 /**
@@ -39,5 +40,38 @@ describe('cr local init on PostgreSQL', () => {
     expect(forced.exitCode).toBe(2);
     expect(forced.stderr).toContain('a database is filled only when it is empty');
     expect(JSON.parse((await runCli(['local', 'export', '--store', db.url])).stdout)).toEqual(exported);
+  });
+
+  it('the records and the admin key are written by one transaction: an init stopped half-way leaves the database empty', async () => {
+    const db = await freshDatabase();
+    drops.push(db.drop);
+    const init = await runCli(['local', 'init', '--store', db.url], { configDir: tempDir('cr-init-db-') });
+    expect(init.exitCode, init.stderr).toBe(0);
+    const sql = postgres(db.url, { max: 1, onnotice: () => undefined });
+    try {
+      const rows = await sql`SELECT collection, xmin::text AS tx FROM cr_records`;
+      expect(rows.map((r) => r.collection).sort()).toEqual(['agencies', 'api_keys', 'users', 'websites']);
+      expect(new Set(rows.map((r) => r.tx)).size).toBe(1);
+    } finally {
+      await sql.end();
+    }
+  });
+
+  it('a URL the client cannot read (a bare # / % in the password, a bad port) is exit 2 naming the fix, never the password', async () => {
+    const home = tempDir('cr-init-db-');
+    for (const url of ['postgres://u:Se#cr3t@127.0.0.1:9/db', 'postgres://u:Se/cr3t@127.0.0.1:9/db', 'postgres://u:Se%cr3t@127.0.0.1:9/db', 'postgres://u:Secr3t@127.0.0.1:99999/db']) {
+      for (const args of [
+        ['local', 'init', '--store', url],
+        ['local', 'export', '--store', url],
+        ['local', 'keys', 'list', '--store', url],
+        ['--json', 'local', 'init', '--store', url],
+      ]) {
+        const r = await runCli(args, { configDir: home });
+        expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toContain('percent-encode');
+        expect(r.stderr).not.toContain('INTERNAL');
+        expect(r.stdout + r.stderr).not.toContain('cr3t');
+      }
+    }
   });
 });

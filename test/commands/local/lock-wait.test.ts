@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { runCli } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { acquireLock, StoreLockedError } from '../../../src/server/store/lock.js';
-import { withStoreLock } from '../../../src/local/lock-wait.js';
+import { LOCK_WAIT_MS, lockWaitFromEnv, withStoreLock } from '../../../src/local/lock-wait.js';
 
 // The JSON store file only, not the `commands-pg` pass (vitest.config.ts): the store file's lock; a database has none.
 
@@ -44,7 +44,7 @@ describe('a store held by a short --local run', () => {
     try {
       const err = await withStoreLock(async () => acquireLock(store), { storePath: store, waitMs: 100 }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(StoreLockedError);
-      expect((err as Error).message).toBe(`${store} is in use by a short cr --local run (pid ${process.pid}); it did not finish within 0 s; try again`);
+      expect((err as Error).message).toBe(`${store} is in use by a short cr --local run (pid ${process.pid}); it did not finish within 100 ms; try again`);
     } finally {
       release();
     }
@@ -57,9 +57,45 @@ describe('a store held by a short --local run', () => {
     const { store } = await newStore(home);
     const release = acquireLock(store, undefined, { label: 'cr serve' });
     try {
+      const started = Date.now();
       const r = await runCli(['local', 'keys', 'revoke', 'nope', '--store', store], { configDir: home, env: { CR_LOCK_WAIT_MS: '300' } });
+      // The 300 ms asked for, not the 15 s default (which the test's time-out would also let pass).
+      expect(Date.now() - started).toBeLessThan(5000);
       expect(r.exitCode).toBe(1);
       expect(r.stderr).toContain(`is in use by another cr server (pid ${process.pid}, cr serve starting or not answering); stop it first`);
+    } finally {
+      release();
+    }
+  });
+});
+
+describe('CR_LOCK_WAIT_MS', () => {
+  it('is 0 to 600000 ms in digits; anything else is the 15 s default', () => {
+    expect(LOCK_WAIT_MS).toBe(15_000);
+    for (const [raw, ms] of [
+      ['0', 0],
+      ['300', 300],
+      [' 300 ', 300],
+      ['600000', 600_000],
+    ] as const)
+      expect(lockWaitFromEnv({ CR_LOCK_WAIT_MS: raw }), raw).toBe(ms);
+    for (const raw of [undefined, '', '-1', 'abc', '1e309', '1e3', '3.5', '0x10', '600001', '9999999', 'Infinity', 'NaN', '1_000'])
+      expect(lockWaitFromEnv({ CR_LOCK_WAIT_MS: raw }), String(raw)).toBe(LOCK_WAIT_MS);
+  });
+
+  it('a cr local command gives up after the wait it names', async () => {
+    const home = tempDir('cr-wait-');
+    const { store, websiteId } = await newStore(home);
+    const release = acquireLock(store, undefined, { label: 'cr --local' });
+    try {
+      const started = Date.now();
+      const r = await runCli(['local', 'keys', 'create', '--role', 'viewer', '--website', websiteId, '--store', store], {
+        configDir: home,
+        env: { CR_LOCK_WAIT_MS: '250' },
+      });
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toContain('it did not finish within 250 ms; try again (STORE_LOCKED)');
     } finally {
       release();
     }

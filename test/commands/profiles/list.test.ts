@@ -51,6 +51,37 @@ describe('cr profiles list', () => {
     expect(JSON.parse(r.stdout)).toEqual([]);
   });
 
+  it("shows a base URL's password as ***, in every output mode", async () => {
+    const configDir = tempDir();
+    writeConfig(configDir, {
+      activeProfile: 'a',
+      profiles: {
+        a: { baseUrl: 'http://bob:Sup3rSecret@127.0.0.1:9/api/v1', apiKey: KEY },
+        b: { baseUrl: 'http://bob:Sup3r%40Secret@127.0.0.1:9/api/v1' },
+        c: { baseUrl: 'http://bob:Sup3r#Secret@127.0.0.1:9/api/v1' },
+        d: { baseUrl: 'bob:Sup3rSecret@127.0.0.1:9/api/v1' },
+      },
+    });
+    const j = await runCli(['profiles', 'list', '--json'], { configDir });
+    expect(j.exitCode).toBe(0);
+    expect(JSON.parse(j.stdout).map((r: { baseUrl: string }) => r.baseUrl)).toEqual([
+      'http://bob:***@127.0.0.1:9/api/v1',
+      'http://bob:***@127.0.0.1:9/api/v1',
+      'http://bob:***@127.0.0.1:9/api/v1',
+      'bob:***@127.0.0.1:9/api/v1',
+    ]);
+    for (const args of [
+      ['profiles', 'list'],
+      ['profiles', 'list', '--csv'],
+      ['profiles', 'list', '--jsonl'],
+    ]) {
+      const r = await runCli(args, { configDir });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain('bob:***@');
+      expect(r.stdout + r.stderr).not.toMatch(/Sup3r/);
+    }
+  });
+
   it('warns on stderr when the config file is readable by others', async () => {
     const configDir = tempDir();
     const file = writeConfig(configDir, { activeProfile: 'default', profiles: { default: { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: KEY } } });
