@@ -4,7 +4,7 @@
  * them exactly. Why not structuredClone: its serialiser costs ~7 µs for a one-record insert
  * where this walk takes ~0.5-1 µs (Node 20, this machine), and the JSON store copies every
  * write it commits: structuredClone was ~6 % of `cr serve`'s CPU per durable POST
- * (docs/benchmarks.md, "Before and after").
+ * (docs/benchmarks.md, "Build against build").
  */
 export function copyRecords<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
