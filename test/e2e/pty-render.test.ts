@@ -10,6 +10,7 @@ import { shellQuote as quote, spawnProcess } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { KEYS, NOW } from '../helpers/fixture-store.js';
 import { HOSTILE, writeHostileStore } from '../helpers/hostile-store.js';
+import { TABLE_COMMANDS } from '../helpers/table-commands.js';
 
 /**
  * On a real pseudo-terminal (util-linux `script`), because what is at stake is what a
@@ -68,15 +69,7 @@ const shownLines = (bytes: Buffer) =>
     .replace(/\r/g, '')
     .split('\n');
 
-const TABLES: string[][] = [
-  ['finance', 'summary'],
-  ['crm', 'agents'],
-  ['brand', 'subjects'],
-  ['nurture', 'list'],
-  ['learnings', 'list'],
-  ['visibility', 'grid'],
-  ['listeners', 'create', '--name', 'Harbor dental mentions across every local news feed', '--source', 'rss', '--query', 'feed_url=https://news.example/harbor/dental/feed.xml'],
-];
+const TABLES = TABLE_COMMANDS;
 
 describe.skipIf(!hasScript)('on a pseudo-terminal', () => {
   // One width here, the narrowest: the same tables at 80 to 120 columns, and at 60, run

@@ -7,6 +7,7 @@ import { displayWidth } from '../../../src/render/width.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { NOW } from '../../helpers/fixture-store.js';
 import { runCli } from '../../helpers/run-cli.js';
+import { TABLE_COMMANDS } from '../../helpers/table-commands.js';
 
 /**
  * Tables keep their shape (docs/cli-contract.md "At a terminal"): at a terminal 60, 80, 100
@@ -99,16 +100,7 @@ describe('list tables on a terminal', () => {
   }, 60_000);
 });
 
-/** The tables test/e2e/pty-render.test.ts draws on a real pseudo-terminal at 60 columns. */
-const TABLES: string[][] = [
-  ['finance', 'summary'],
-  ['crm', 'agents'],
-  ['brand', 'subjects'],
-  ['nurture', 'list'],
-  ['learnings', 'list'],
-  ['visibility', 'grid'],
-  ['listeners', 'create', '--name', 'Harbor dental mentions across every local news feed', '--source', 'rss', '--query', 'feed_url=https://news.example/harbor/dental/feed.xml'],
-];
+const TABLES = TABLE_COMMANDS;
 
 describe('every table fits the terminal', () => {
   for (const cols of [60, 80]) {
