@@ -3,7 +3,8 @@ import { PgStore } from '../../src/server/store-pg/pg-store.js';
 import { loadInto } from '../../src/server/store-pg/bulk-load.js';
 import { financeSummary } from '../../src/server/compute/finance.js';
 import { fixtureStore, SITE, USER } from '../helpers/fixture-store.js';
-import { freshDatabase } from '../helpers/postgres.js';
+import postgres from 'postgres';
+import { freshDatabase, serverUrl } from '../helpers/postgres.js';
 import type { StoreData } from '../../src/server/store/schema.js';
 
 /**
@@ -59,5 +60,72 @@ describe('finance summaries kept by the PostgreSQL store', () => {
     await b.commit([{ op: 'insert', collection: 'business_entities', record: added as never }]);
     now = { ...now, business_entities: [...now.business_entities, added] };
     expect((await a.financeSummary(USER, TODAY)).value).toEqual(expected(now));
+  });
+});
+
+/**
+ * The finance version stands for one state of the data: a number that comes back with other
+ * data behind it (a database emptied, or dropped and made again, while servers run) never gives
+ * a kept answer again, and emptying the records with TRUNCATE empties the running totals too.
+ */
+describe('finance summaries kept across a database emptied or made again', () => {
+  const data = fixtureStore() as unknown as StoreData;
+  const TODAY = '2026-11-22';
+  const expected = (d: StoreData) => financeSummary({ entities: d.business_entities, records: d.revenue_records, costs: d.cost_items, ownerId: USER, today: TODAY });
+  const finance = ['business_entities', 'cost_items', 'revenue_records'] as const;
+  /** The first read after the database dropped the store's connections may find one of them gone. */
+  const summary = async (store: PgStore) => {
+    for (let i = 0; ; i++) {
+      try {
+        return (await store.financeSummary(USER, TODAY)).value;
+      } catch (err) {
+        if (i >= 3) throw err;
+      }
+    }
+  };
+
+  it('answers from nothing after TRUNCATE, and counts the revenue written after it from zero', async () => {
+    const db = await freshDatabase();
+    const a = await PgStore.open(db.url, { max: 2 });
+    const b = await PgStore.open(db.url, { max: 2 });
+    try {
+      await loadInto(b, data);
+      expect(await summary(a)).toEqual(expected(data));
+      await b.sql`TRUNCATE cr_records CASCADE`;
+      expect(await summary(a)).toEqual({ summaries: [], invoiceAlerts: [] });
+      await b.commit(finance.flatMap((c) => (data[c] as unknown as Record<string, unknown>[]).map((record) => ({ op: 'insert' as const, collection: c, record: record as never }))));
+      expect(await summary(a)).toEqual(expected(data));
+      // A change of the revenue rows alone (direct SQL) is a change too.
+      await b.sql`TRUNCATE cr_revenue`;
+      expect((await summary(a)).summaries.map((s) => s.activeMrr)).toEqual(expected(data).summaries.map(() => 0));
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await db.drop();
+    }
+  });
+
+  it('never gives an answer kept from a database that was dropped and made again with other data', async () => {
+    const db = await freshDatabase();
+    const name = new URL(db.url).pathname.slice(1);
+    const a = await PgStore.open(db.url, { max: 2 });
+    let b: PgStore | undefined;
+    try {
+      await loadInto(a, data);
+      expect(await summary(a)).toEqual(expected(data));
+      const admin = postgres(serverUrl(), { max: 1, onnotice: () => undefined });
+      try {
+        await admin.unsafe(`DROP DATABASE ${name} WITH (FORCE)`);
+        await admin.unsafe(`CREATE DATABASE ${name}`);
+      } finally {
+        await admin.end();
+      }
+      const other = { ...data, revenue_records: data.revenue_records.map((r) => ({ ...r, amount_cents: r.amount_cents * 3 })) };
+      b = await PgStore.open(db.url, { max: 2 });
+      await loadInto(b, other);
+      expect(await summary(a)).toEqual(expected(other));
+    } finally {
+      await Promise.all([a.close(), b?.close()]);
+      await db.drop();
+    }
   });
 });

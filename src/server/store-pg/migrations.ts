@@ -136,6 +136,40 @@ CREATE TRIGGER cr_finance_delete AFTER DELETE ON cr_records FOR EACH ROW
   WHEN (OLD.collection IN ('business_entities', 'cost_items', 'revenue_records')) EXECUTE FUNCTION cr_finance_changed();
 `,
   },
+  {
+    version: 3,
+    what: 'the finance version names the state it counts; TRUNCATE and direct changes of revenue rows bump it',
+    sql: `
+-- A number alone can come back with other data behind it: a database dropped and made again,
+-- or emptied and loaded again, counts from where it started, and a server that kept an answer
+-- at that number would give it for the new data. Every bump also draws a new token, so a kept
+-- answer is used only for the very state it was computed at (finance-cache.ts).
+ALTER TABLE cr_finance_version ADD COLUMN token text NOT NULL DEFAULT md5(random()::text || clock_timestamp()::text);
+CREATE FUNCTION cr_finance_bump() RETURNS void LANGUAGE sql AS $f$
+  UPDATE cr_finance_version SET n = n + 1, token = md5(random()::text || clock_timestamp()::text)
+$f$;
+CREATE OR REPLACE FUNCTION cr_finance_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM cr_finance_bump();
+  RETURN NULL;
+END $$;
+-- TRUNCATE fires no row trigger: without these, emptying the records kept the version (a
+-- server gave the old summary) and kept the running totals (the next revenue rows counted on
+-- top of rows gone).
+CREATE TRIGGER cr_finance_truncate AFTER TRUNCATE ON cr_records FOR EACH STATEMENT EXECUTE FUNCTION cr_finance_changed();
+CREATE FUNCTION cr_revenue_truncated() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM cr_entity_totals;
+  DELETE FROM cr_entity_clients;
+  DELETE FROM cr_entity_currencies;
+  PERFORM cr_finance_bump();
+  RETURN NULL;
+END $$;
+CREATE TRIGGER cr_revenue_truncate AFTER TRUNCATE ON cr_revenue FOR EACH STATEMENT EXECUTE FUNCTION cr_revenue_truncated();
+-- The running totals follow any change of a revenue row (cr_revenue_totals); so does the version.
+CREATE TRIGGER cr_revenue_changed AFTER INSERT OR UPDATE OR DELETE ON cr_revenue FOR EACH STATEMENT EXECUTE FUNCTION cr_finance_changed();
+`,
+  },
 ];
 
 export const NEWEST_SCHEMA = MIGRATIONS[MIGRATIONS.length - 1]!.version;
