@@ -129,3 +129,36 @@ describe('finance summaries kept across a database emptied or made again', () =>
     }
   });
 });
+
+describe('finance summaries after revenue records written by SQL of their own', () => {
+  it('counts a revenue record updated or added by SQL as if cr had written it', async () => {
+    const data = fixtureStore() as unknown as StoreData;
+    const TODAY = '2026-11-22';
+    const expected = (d: StoreData) => financeSummary({ entities: d.business_entities, records: d.revenue_records, costs: d.cost_items, ownerId: USER, today: TODAY });
+    const db = await freshDatabase();
+    const a = await PgStore.open(db.url, { max: 2 });
+    try {
+      await loadInto(a, data);
+      expect((await a.financeSummary(USER, TODAY)).value).toEqual(expected(data));
+      const active = data.revenue_records.find((r) => r.status === 'active')!;
+      const other = data.revenue_records.find((r) => r.status === 'active' && r.id !== active.id)!;
+      const added = { ...other, id: 'revenue-by-sql', client_name: 'Added by SQL', amount_cents: 30_001, billing_frequency: 'quarterly' as const };
+      await a.sql`UPDATE cr_records SET body = ${JSON.stringify({ ...active, status: 'churned' })}::text::json WHERE collection = 'revenue_records' AND id = ${active.id}`;
+      await a.sql`UPDATE cr_records SET body = ${JSON.stringify({ ...other, amount_cents: other.amount_cents + 7 })}::text::json WHERE collection = 'revenue_records' AND id = ${other.id}`;
+      await a.sql`INSERT INTO cr_records (collection, id, lookup, body) VALUES ('revenue_records', ${added.id}, ${added.entity_id}, ${JSON.stringify(added)}::text::json)`;
+      const now = {
+        ...data,
+        revenue_records: [...data.revenue_records.map((r) => (r.id === active.id ? { ...r, status: 'churned' as const } : r.id === other.id ? { ...r, amount_cents: r.amount_cents + 7 } : r)), added],
+      };
+      expect((await a.financeSummary(USER, TODAY)).value).toEqual(expected(now));
+      // cr's own writes stay exact with the trigger beside them.
+      await a.commit([{ op: 'patch', collection: 'revenue_records', id: active.id, patch: { status: 'active' } }]);
+      expect((await a.financeSummary(USER, TODAY)).value).toEqual(
+        expected({ ...now, revenue_records: now.revenue_records.map((r) => (r.id === active.id ? { ...r, status: 'active' as const } : r)) }),
+      );
+    } finally {
+      await a.close();
+      await db.drop();
+    }
+  });
+});

@@ -138,7 +138,7 @@ CREATE TRIGGER cr_finance_delete AFTER DELETE ON cr_records FOR EACH ROW
   },
   {
     version: 3,
-    what: 'the finance version names the state it counts; TRUNCATE and direct changes of revenue rows bump it',
+    what: 'the finance version names the state it counts; TRUNCATE and direct changes of revenue rows bump it; revenue columns follow a record written by SQL',
     sql: `
 -- A number alone can come back with other data behind it: a database dropped and made again,
 -- or emptied and loaded again, counts from where it started, and a server that kept an answer
@@ -168,6 +168,42 @@ END $$;
 CREATE TRIGGER cr_revenue_truncate AFTER TRUNCATE ON cr_revenue FOR EACH STATEMENT EXECUTE FUNCTION cr_revenue_truncated();
 -- The running totals follow any change of a revenue row (cr_revenue_totals); so does the version.
 CREATE TRIGGER cr_revenue_changed AFTER INSERT OR UPDATE OR DELETE ON cr_revenue FOR EACH STATEMENT EXECUTE FUNCTION cr_finance_changed();
+-- A revenue record written by SQL of its own (not through cr) gets its columns as
+-- revenueColumnsOf (derive.ts) makes them; cr's own writes then write the same row again from
+-- its own derivation, which stays the one that counts for them. A body these expressions cannot
+-- read is left to cr's own write.
+CREATE FUNCTION cr_json_text(b json, k text) RETURNS text LANGUAGE sql IMMUTABLE AS $f$
+  SELECT CASE WHEN json_typeof(b -> k) = 'string' THEN b ->> k END
+$f$;
+CREATE FUNCTION cr_revenue_of_record() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  b json := NEW.body;
+BEGIN
+  BEGIN
+    INSERT INTO cr_revenue AS v (seq, entity_id, active, monthly_cents, client_name, currency, renewal_date, next_invoice_date)
+    VALUES (
+      NEW.seq,
+      coalesce(cr_json_text(b, 'entity_id'), ''),
+      coalesce(cr_json_text(b, 'status') = 'active', false),
+      CASE WHEN cr_json_text(b, 'type') = 'recurring' THEN
+        floor(CASE WHEN json_typeof(b -> 'amount_cents') = 'number' THEN (b ->> 'amount_cents')::numeric ELSE 0 END
+          / CASE coalesce(b ->> 'billing_frequency', 'monthly') WHEN 'monthly' THEN 1 WHEN 'quarterly' THEN 3 WHEN 'semi_annual' THEN 6 WHEN 'annual' THEN 12 END
+          + 0.5)::bigint
+      ELSE 0 END,
+      coalesce(cr_json_text(b, 'client_name'), ''),
+      upper(coalesce(cr_json_text(b, 'currency'), '')),
+      nullif(left(cr_json_text(b, 'renewal_date'), 10), ''),
+      nullif(left(cr_json_text(b, 'next_invoice_date'), 10), ''))
+    ON CONFLICT (seq) DO UPDATE SET entity_id = EXCLUDED.entity_id, active = EXCLUDED.active, monthly_cents = EXCLUDED.monthly_cents,
+      client_name = EXCLUDED.client_name, currency = EXCLUDED.currency, renewal_date = EXCLUDED.renewal_date,
+      next_invoice_date = EXCLUDED.next_invoice_date;
+  EXCEPTION WHEN data_exception OR not_null_violation THEN
+    NULL;
+  END;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER cr_revenue_of_record AFTER INSERT OR UPDATE OF body, collection ON cr_records FOR EACH ROW
+  WHEN (NEW.collection = 'revenue_records') EXECUTE FUNCTION cr_revenue_of_record();
 `,
   },
 ];
