@@ -162,3 +162,38 @@ describe('finance summaries after revenue records written by SQL of their own', 
     }
   });
 });
+
+describe('the finance version under concurrent writes of finance records', () => {
+  it('lets two transactions that write overlapping cost items (A then B, B then C) both commit', async () => {
+    const data = fixtureStore() as unknown as StoreData;
+    const db = await freshDatabase();
+    const a = await PgStore.open(db.url, { max: 2 });
+    const b = await PgStore.open(db.url, { max: 2 });
+    try {
+      await loadInto(a, data);
+      const [A, B, C] = data.cost_items.map((r) => r.id);
+      const touch = (tx: unknown, id: string) => (tx as PgStore['sql'])`UPDATE cr_records SET body = body WHERE collection = 'cost_items' AND id = ${id}`;
+      let go: () => void = () => undefined;
+      const gate = new Promise<void>((resolve) => {
+        go = resolve;
+      });
+      const first = a.sql.begin(async (tx) => {
+        await touch(tx, A!);
+        await gate;
+        await touch(tx, B!);
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      const second = b.sql.begin(async (tx) => {
+        await touch(tx, B!);
+        await touch(tx, C!);
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      go();
+      const outcomes = await Promise.allSettled([first, second]);
+      expect(outcomes.map((o) => (o.status === 'rejected' ? (o.reason as { code?: string }).code : o.status))).toEqual(['fulfilled', 'fulfilled']);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await db.drop();
+    }
+  });
+});

@@ -138,7 +138,7 @@ CREATE TRIGGER cr_finance_delete AFTER DELETE ON cr_records FOR EACH ROW
   },
   {
     version: 3,
-    what: 'the finance version names the state it counts; TRUNCATE and direct changes of revenue rows bump it; revenue columns follow a record written by SQL',
+    what: 'the finance version names the state it counts; TRUNCATE and direct changes of revenue rows bump it; revenue columns follow a record written by SQL; bumps at commit',
     sql: `
 -- A number alone can come back with other data behind it: a database dropped and made again,
 -- or emptied and loaded again, counts from where it started, and a server that kept an answer
@@ -167,7 +167,21 @@ BEGIN
 END $$;
 CREATE TRIGGER cr_revenue_truncate AFTER TRUNCATE ON cr_revenue FOR EACH STATEMENT EXECUTE FUNCTION cr_revenue_truncated();
 -- The running totals follow any change of a revenue row (cr_revenue_totals); so does the version.
-CREATE TRIGGER cr_revenue_changed AFTER INSERT OR UPDATE OR DELETE ON cr_revenue FOR EACH STATEMENT EXECUTE FUNCTION cr_finance_changed();
+-- The bumps run at commit (deferred): bumped at each row, the one version row was locked from a
+-- transaction's first finance row to its end, so two transactions writing rows A then B and B
+-- then C deadlocked on it (B waits for the version, the version's holder waits for B).
+CREATE CONSTRAINT TRIGGER cr_revenue_changed AFTER INSERT OR UPDATE OR DELETE ON cr_revenue DEFERRABLE INITIALLY DEFERRED
+  FOR EACH ROW EXECUTE FUNCTION cr_finance_changed();
+DROP TRIGGER cr_finance_insert ON cr_records;
+DROP TRIGGER cr_finance_update ON cr_records;
+DROP TRIGGER cr_finance_delete ON cr_records;
+CREATE CONSTRAINT TRIGGER cr_finance_insert AFTER INSERT ON cr_records DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+  WHEN (NEW.collection IN ('business_entities', 'cost_items', 'revenue_records')) EXECUTE FUNCTION cr_finance_changed();
+CREATE CONSTRAINT TRIGGER cr_finance_update AFTER UPDATE ON cr_records DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+  WHEN (OLD.collection IN ('business_entities', 'cost_items', 'revenue_records') OR NEW.collection IN ('business_entities', 'cost_items', 'revenue_records'))
+  EXECUTE FUNCTION cr_finance_changed();
+CREATE CONSTRAINT TRIGGER cr_finance_delete AFTER DELETE ON cr_records DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+  WHEN (OLD.collection IN ('business_entities', 'cost_items', 'revenue_records')) EXECUTE FUNCTION cr_finance_changed();
 -- A revenue record written by SQL of its own (not through cr) gets its columns as
 -- revenueColumnsOf (derive.ts) makes them; cr's own writes then write the same row again from
 -- its own derivation, which stays the one that counts for them. A body these expressions cannot
