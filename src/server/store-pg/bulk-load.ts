@@ -89,7 +89,7 @@ export async function loadInto(store: PgStore, data: StoreData): Promise<{ recor
     await tx`ALTER TABLE cr_records ENABLE TRIGGER USER`;
     await rebuild();
     await rebuildTotals(tx);
-    await tx`UPDATE cr_finance_version SET n = n + 1`;
+    await tx`SELECT cr_finance_bump()`;
     // Statistics for the planner from the first query on (autovacuum would gather them only
     // later): the summary's plans depend on them. ANALYZE samples, so it stays a second or two.
     await tx`ANALYZE cr_records, cr_revenue, cr_entity_totals, cr_entity_clients, cr_entity_currencies`;

@@ -16,7 +16,8 @@ const KEPT = 8;
 
 /**
  * GET /finance/summary's answers, each kept with the finance version it was computed at
- * (migrations.ts, version 2) and given again only while the database's version is the same:
+ * (migrations.ts, versions 2 and 3: a count and a token drawn at every bump) and given again
+ * only while the database's version is the same:
  * every change to entities, costs or revenue, through any server, bumps it in its own
  * transaction, so a kept answer never outlives a commit made anywhere (docs/shared-sandbox.md).
  * A request pays one indexed read of one row, not the summary: with a million revenue records
@@ -31,13 +32,13 @@ export class FinanceAnswers {
     const key = `${ownerId}\n${today}`;
     const kept = this.kept.get(key);
     if (kept) {
-      const [row] = await this.sql`SELECT n::text AS n FROM cr_finance_version`;
+      const [row] = await this.sql`SELECT n || ' ' || token AS n FROM cr_finance_version`;
       if (row?.n === kept.version) return kept.answer;
     }
     // The version and the summary from one snapshot: the answer is exactly that version's.
     const { version, summary } = await this.sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
       const t = tx as unknown as Sql;
-      const [row] = await t`SELECT n::text AS n FROM cr_finance_version`;
+      const [row] = await t`SELECT n || ' ' || token AS n FROM cr_finance_version`;
       const summary = await pgFinanceSummary({ sql: t, findBy: (c, values) => findRows(t, c, values) }, ownerId, today);
       return { version: row!.n as string, summary };
     });

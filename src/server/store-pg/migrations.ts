@@ -136,6 +136,90 @@ CREATE TRIGGER cr_finance_delete AFTER DELETE ON cr_records FOR EACH ROW
   WHEN (OLD.collection IN ('business_entities', 'cost_items', 'revenue_records')) EXECUTE FUNCTION cr_finance_changed();
 `,
   },
+  {
+    version: 3,
+    what: 'the finance version names the state it counts; TRUNCATE and direct changes of revenue rows bump it; revenue columns follow a record written by SQL; bumps at commit',
+    sql: `
+-- A number alone can come back with other data behind it: a database dropped and made again,
+-- or emptied and loaded again, counts from where it started, and a server that kept an answer
+-- at that number would give it for the new data. Every bump also draws a new token, so a kept
+-- answer is used only for the very state it was computed at (finance-cache.ts).
+ALTER TABLE cr_finance_version ADD COLUMN token text NOT NULL DEFAULT md5(random()::text || clock_timestamp()::text);
+CREATE FUNCTION cr_finance_bump() RETURNS void LANGUAGE sql AS $f$
+  UPDATE cr_finance_version SET n = n + 1, token = md5(random()::text || clock_timestamp()::text)
+$f$;
+CREATE OR REPLACE FUNCTION cr_finance_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM cr_finance_bump();
+  RETURN NULL;
+END $$;
+-- TRUNCATE fires no row trigger: without these, emptying the records kept the version (a
+-- server gave the old summary) and kept the running totals (the next revenue rows counted on
+-- top of rows gone).
+CREATE TRIGGER cr_finance_truncate AFTER TRUNCATE ON cr_records FOR EACH STATEMENT EXECUTE FUNCTION cr_finance_changed();
+CREATE FUNCTION cr_revenue_truncated() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM cr_entity_totals;
+  DELETE FROM cr_entity_clients;
+  DELETE FROM cr_entity_currencies;
+  PERFORM cr_finance_bump();
+  RETURN NULL;
+END $$;
+CREATE TRIGGER cr_revenue_truncate AFTER TRUNCATE ON cr_revenue FOR EACH STATEMENT EXECUTE FUNCTION cr_revenue_truncated();
+-- The running totals follow any change of a revenue row (cr_revenue_totals); so does the version.
+-- The bumps run at commit (deferred): bumped at each row, the one version row was locked from a
+-- transaction's first finance row to its end, so two transactions writing rows A then B and B
+-- then C deadlocked on it (B waits for the version, the version's holder waits for B).
+CREATE CONSTRAINT TRIGGER cr_revenue_changed AFTER INSERT OR UPDATE OR DELETE ON cr_revenue DEFERRABLE INITIALLY DEFERRED
+  FOR EACH ROW EXECUTE FUNCTION cr_finance_changed();
+DROP TRIGGER cr_finance_insert ON cr_records;
+DROP TRIGGER cr_finance_update ON cr_records;
+DROP TRIGGER cr_finance_delete ON cr_records;
+CREATE CONSTRAINT TRIGGER cr_finance_insert AFTER INSERT ON cr_records DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+  WHEN (NEW.collection IN ('business_entities', 'cost_items', 'revenue_records')) EXECUTE FUNCTION cr_finance_changed();
+CREATE CONSTRAINT TRIGGER cr_finance_update AFTER UPDATE ON cr_records DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+  WHEN (OLD.collection IN ('business_entities', 'cost_items', 'revenue_records') OR NEW.collection IN ('business_entities', 'cost_items', 'revenue_records'))
+  EXECUTE FUNCTION cr_finance_changed();
+CREATE CONSTRAINT TRIGGER cr_finance_delete AFTER DELETE ON cr_records DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+  WHEN (OLD.collection IN ('business_entities', 'cost_items', 'revenue_records')) EXECUTE FUNCTION cr_finance_changed();
+-- A revenue record written by SQL of its own (not through cr) gets its columns as
+-- revenueColumnsOf (derive.ts) makes them; cr's own writes then write the same row again from
+-- its own derivation, which stays the one that counts for them. A body these expressions cannot
+-- read is left to cr's own write.
+CREATE FUNCTION cr_json_text(b json, k text) RETURNS text LANGUAGE sql IMMUTABLE AS $f$
+  SELECT CASE WHEN json_typeof(b -> k) = 'string' THEN b ->> k END
+$f$;
+CREATE FUNCTION cr_revenue_of_record() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  b json := NEW.body;
+BEGIN
+  BEGIN
+    INSERT INTO cr_revenue AS v (seq, entity_id, active, monthly_cents, client_name, currency, renewal_date, next_invoice_date)
+    VALUES (
+      NEW.seq,
+      coalesce(cr_json_text(b, 'entity_id'), ''),
+      coalesce(cr_json_text(b, 'status') = 'active', false),
+      CASE WHEN cr_json_text(b, 'type') = 'recurring' THEN
+        floor(CASE WHEN json_typeof(b -> 'amount_cents') = 'number' THEN (b ->> 'amount_cents')::numeric ELSE 0 END
+          / CASE coalesce(b ->> 'billing_frequency', 'monthly') WHEN 'monthly' THEN 1 WHEN 'quarterly' THEN 3 WHEN 'semi_annual' THEN 6 WHEN 'annual' THEN 12 END
+          + 0.5)::bigint
+      ELSE 0 END,
+      coalesce(cr_json_text(b, 'client_name'), ''),
+      upper(coalesce(cr_json_text(b, 'currency'), '')),
+      nullif(left(cr_json_text(b, 'renewal_date'), 10), ''),
+      nullif(left(cr_json_text(b, 'next_invoice_date'), 10), ''))
+    ON CONFLICT (seq) DO UPDATE SET entity_id = EXCLUDED.entity_id, active = EXCLUDED.active, monthly_cents = EXCLUDED.monthly_cents,
+      client_name = EXCLUDED.client_name, currency = EXCLUDED.currency, renewal_date = EXCLUDED.renewal_date,
+      next_invoice_date = EXCLUDED.next_invoice_date;
+  EXCEPTION WHEN data_exception OR not_null_violation THEN
+    NULL;
+  END;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER cr_revenue_of_record AFTER INSERT OR UPDATE OF body, collection ON cr_records FOR EACH ROW
+  WHEN (NEW.collection = 'revenue_records') EXECUTE FUNCTION cr_revenue_of_record();
+`,
+  },
 ];
 
 export const NEWEST_SCHEMA = MIGRATIONS[MIGRATIONS.length - 1]!.version;
