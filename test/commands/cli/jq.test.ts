@@ -84,8 +84,10 @@ describe.skipIf(onPostgres())('--jq against the jq 1.7 manual', () => {
   const byExample = (out: string) => {
     const all = lines(out);
     const parts: string[][] = [[]];
-    for (const line of all) if (line === SEPARATOR) parts.push([]);
-    else parts.at(-1)!.push(line);
+    for (const line of all) {
+      if (line === SEPARATOR) parts.push([]);
+      else parts.at(-1)!.push(line);
+    }
     expect(parts, 'one part per example').toHaveLength(MANUAL.length);
     return parts;
   };
