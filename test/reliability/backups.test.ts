@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { Store, StoreError } from '../../src/server/store/store.js';
-import { KEYS, fixtureStore, request, startFixtureServer } from '../server/helpers.js';
+import { KEYS, fixtureStore, startFixtureServer } from '../server/helpers.js';
 import { ensureBuilt, listenerRecord, rng, runBin, spawnServe } from './durability-helpers.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 import { soak } from '../helpers/soak.js';

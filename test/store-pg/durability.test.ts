@@ -110,9 +110,15 @@ describe('acknowledged writes on PostgreSQL', () => {
 
   it('keeps every write answered 200 across a PostgreSQL restart under load, and serves again after it', async () => {
     let restarted: Promise<string> | undefined;
-    const { acknowledged, refused } = await writeLoad(servers, () => servers, WRITES, 40_000, () => {
-      restarted = cluster('restart', dir, folder);
-    });
+    const { acknowledged, refused } = await writeLoad(
+      servers,
+      () => servers,
+      WRITES,
+      40_000,
+      () => {
+        restarted = cluster('restart', dir, folder);
+      },
+    );
     expect(restarted, 'PostgreSQL was restarted under load').toBeDefined();
     await restarted;
     for (const s of servers) expect(s.child.exitCode, s.stderr().slice(-3000)).toBeNull();
