@@ -129,6 +129,9 @@ async function freezeAndTakeOver(otherNamespace: boolean) {
     process.kill(pid, 'SIGCONT');
     await load.stop();
   }
+  // In another namespace, SIGTERM goes to the server itself: unshare, waiting for its child,
+  // would let the stop run into its 5 s SIGKILL fallback (test/helpers/serve.ts).
+  if (otherNamespace) process.kill(pid, 'SIGTERM');
   const stopped = await stopServe(server);
   const ids = await storedListenerIds(path);
   const missing = load.acked.filter((id) => !ids.has(id));

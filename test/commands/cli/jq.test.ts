@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { writeJq } from '../../../src/render/jq.js';
 import { testIO } from '../../helpers/io.js';
 import { makeKey } from '../../helpers/tmp.js';
@@ -73,12 +73,34 @@ const hasSystemJq = existsSync(SYSTEM_JQ);
 
 // jq's own language, on no server: no store can change it, so only the JSON pass runs it.
 describe.skipIf(onPostgres())('--jq against the jq 1.7 manual', () => {
-  // Each example runs once through cr's jq (a worker thread loading jq's WebAssembly each
-  // time), and its output is checked against the manual's and, where installed, the system jq's.
-  it.each(MANUAL)('%s', async (program, input, output) => {
-    const out = await run(program, input);
-    expect(lines(out)).toEqual(output);
-    if (hasSystemJq) expect(out, `${program}: the system jq`).toBe(runProcessSync(SYSTEM_JQ, ['-r', '-c', program], { input }).stdout);
+  // The examples are about jq's language, not about how cr starts jq (the cases below and
+  // test/e2e/jq-limits.test.ts are): they all go through cr's jq in one run (a worker thread
+  // loads jq's WebAssembly once rather than 43 times), example i over input i of an array,
+  // with a line no example prints between one example's output and the next. Each example's
+  // lines are then checked against the manual's and, where installed, the system jq's.
+  const SEPARATOR = '-- end of one example --';
+  const program = MANUAL.map(([p], i) => `(.[${i}] | (${p}))`).join(`, ${JSON.stringify(SEPARATOR)}, `);
+  const input = `[${MANUAL.map(([, inp]) => inp).join(',')}]`;
+  const byExample = (out: string) => {
+    const all = lines(out);
+    const parts: string[][] = [[]];
+    for (const line of all) {
+      if (line === SEPARATOR) parts.push([]);
+      else parts.at(-1)!.push(line);
+    }
+    expect(parts, 'one part per example').toHaveLength(MANUAL.length);
+    return parts;
+  };
+  let ours: string[][] = [];
+  let system: string[][] | undefined;
+  beforeAll(async () => {
+    ours = byExample(await run(program, input));
+    if (hasSystemJq) system = byExample(runProcessSync(SYSTEM_JQ, ['-r', '-c', program], { input }).stdout);
+  });
+
+  it.each(MANUAL.map((c, i) => [...c, i] as const))('%s', (program, _input, output, i) => {
+    expect(ours[i]).toEqual(output);
+    if (system) expect(ours[i], `${program}: the system jq`).toEqual(system[i]);
   });
 
   it('a string with a newline prints raw, as `jq -r` does; an empty string is an empty line', async () => {

@@ -111,12 +111,14 @@ describe('cr posts schedule --from against a real server with a budget and fault
   });
 
   it.skipIf(onPostgres())('--wait: a 429 stops new sends, the countdown is on stderr, and the run goes on after the reset', async () => {
-    const srv = await startBulkServer(12, { faults: parseFaults('scheduleSocialPost:status=429,rate=0.15,retry_after=1', 3) });
+    // Seed 5 draws one 429, at the fifth send, so the run waits out one real Retry-After
+    // second and then sends the other eight rows after it.
+    const srv = await startBulkServer(12, { faults: parseFaults('scheduleSocialPost:status=429,rate=0.15,retry_after=1', 5) });
     try {
       const file = csvPlan(tempDir('cr-bulk-'), ids(12));
       const r = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--wait', '--concurrency', '1', '--json'], { timeoutMs: 30_000 });
       const limited = srv.log.filter((l) => l.includes('status 429'));
-      expect(limited.length).toBeGreaterThan(0);
+      expect(limited).toHaveLength(1);
       expect(r.exitCode).toBe(0);
       expect(r.stderr).toMatch(/rate limit reached; waiting \d+ s for the window to reset \(at \d\d:\d\d\)/);
       expect(jsonLines(r.stdout).every((l) => l.status === 'scheduled')).toBe(true);
