@@ -9,9 +9,11 @@ import type { FixtureTarget } from './in-process-fixture.js';
 
 /**
  * The decision tables' fixture on PostgreSQL (docs/shared-sandbox.md): the same records loaded
- * into a fresh database, `cr serve`'s server over it on 127.0.0.1:0. `path` is the database
- * URL; `store` (a store file) does not exist here, so tests that read the file read
- * `core.store` instead.
+ * into a fresh database and three of `cr serve`'s servers over it on 127.0.0.1:0, each request
+ * sent to the next server in turn, so that every table holds for several servers on one
+ * database (a key's rate count, a write then its read, a revocation: each may cross servers).
+ * `path` is the database URL; `store` (a store file) does not exist here, so tests that read
+ * the file read `core.store` (the first server's) instead.
  */
 export async function startPgFixture(): Promise<FixtureTarget> {
   const db = await freshDatabase();
@@ -21,17 +23,20 @@ export async function startPgFixture(): Promise<FixtureTarget> {
   } finally {
     await loader.close();
   }
-  const server = await startServer({ port: 0, log: false, clock: fixedClock(NOW), onInternalError: () => {}, storePath: db.url });
+  const servers = await Promise.all(
+    [0, 1, 2].map(() => startServer({ port: 0, log: false, clock: fixedClock(NOW), onInternalError: () => {}, storePath: db.url })),
+  );
+  let turn = 0;
   return {
     path: db.url,
     dir: '',
     get store(): FixtureTarget['store'] {
       throw new Error('a PostgreSQL store has no store file');
     },
-    core: server.core,
-    req: (method, p, o) => request(server.url, method, p, o),
+    core: servers[0]!.core,
+    req: (method, p, o) => request(servers[turn++ % servers.length]!.url, method, p, o),
     stop: async () => {
-      await server.close();
+      await Promise.all(servers.map((s) => s.close()));
       await db.drop();
     },
   };
