@@ -35,6 +35,18 @@ function npmCache(): string {
   return existsSync(join(own, '_cacache')) ? own : tempDir('cr-npm-cache-');
 }
 
+/**
+ * How this machine's npm reaches its registry (a proxy's CA as `cafile`, a registry): its
+ * global npmrc, `<node's prefix>/etc/npmrc`. A global install with --prefix reads
+ * `<that prefix>/etc/npmrc` instead, and the test's HOME has no .npmrc, so without this the
+ * registry's certificate may be refused whenever the jq-web dependency is not in the npm cache
+ * (.ci/run must pass with HOME set to anything). Only the file's name is passed on.
+ */
+function registrySettings(): Record<string, string> {
+  const globalrc = join(dirname(dirname(process.execPath)), 'etc', 'npmrc');
+  return existsSync(globalrc) ? { npm_config_globalconfig: globalrc } : {};
+}
+
 let home: string;
 let prefix: string;
 let files: string[];
@@ -55,6 +67,7 @@ beforeAll(async () => {
     npm_config_fund: 'false',
     npm_config_audit: 'false',
     LANG: 'C.UTF-8',
+    ...registrySettings(),
   };
   const pack = await spawnProcess(process.execPath, [join(ROOT, 'scripts', 'pack.mjs'), '--destination', tempDir('cr-pkg-tgz-')], {
     cwd: ROOT,
