@@ -23,9 +23,7 @@ export async function startPgFixture(): Promise<FixtureTarget> {
   } finally {
     await loader.close();
   }
-  const servers = await Promise.all(
-    [0, 1, 2].map(() => startServer({ port: 0, log: false, clock: fixedClock(NOW), onInternalError: () => {}, storePath: db.url })),
-  );
+  const servers = await Promise.all([0, 1, 2].map(() => startServer({ port: 0, log: false, clock: fixedClock(NOW), onInternalError: () => {}, storePath: db.url })));
   let turn = 0;
   return {
     path: db.url,
