@@ -23,6 +23,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateStore, storeText } from './gen-store.mjs';
+import { listenerBody } from './bodies.mjs';
 import { runLoad } from './load.mjs';
 import { summarize } from './stats.mjs';
 
@@ -146,19 +147,12 @@ function push(row, key, v) {
 
 // Durable writes: a fresh store and server per run, alternated.
 {
-  const body = (i) =>
-    JSON.stringify({
-      name: `bench listener ${i}`,
-      source_type: 'reddit',
-      query_config: { subreddit: 'smallbusiness', keywords: ['seo'] },
-      poll_interval: '6h',
-    });
   log(`writes: ${ROUNDS} rounds of ${LOAD_MS} ms per build…`);
   for (let r = 0; r < ROUNDS; r++) {
     const one = {};
     for (const build of ['before', 'after']) {
       const srv = await startServer(build, freshCopy());
-      one[build] = await loadRun(srv, { path: '/api/v1/content/listeners', method: 'POST', body });
+      one[build] = await loadRun(srv, { path: '/api/v1/content/listeners', method: 'POST', body: listenerBody });
       await srv.close();
     }
     push('durable POST /content/listeners, 50 writers', 'perSecond', one.after.perSecond / one.before.perSecond);

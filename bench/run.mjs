@@ -19,6 +19,7 @@ import { cpus, tmpdir, totalmem, release, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { runLoad } from './load.mjs';
+import { adBody, listenerBody } from './bodies.mjs';
 import { timeInterleaved, outputOf } from './processes.mjs';
 import { summarize, range, kfmt, div as x } from './stats.mjs';
 import { generateStore, storeText, PROPORTIONS } from './gen-store.mjs';
@@ -119,18 +120,6 @@ function freshStore(n) {
 }
 
 const auth = (key) => ({ authorization: `Bearer ${key}` });
-const listenerBody = (i) =>
-  JSON.stringify({ name: `bench listener ${i}`, source_type: 'reddit', query_config: { subreddit: 'smallbusiness', keywords: ['seo'] }, poll_interval: '6h' });
-
-const adBody = (websiteId) => (i) =>
-  JSON.stringify({
-    website_id: websiteId,
-    name: `bench ad ${i}`,
-    ad_format: 'single_image',
-    destination_url: 'https://example.com/landing',
-    headline: 'Bench headline',
-    platform: 'meta',
-  });
 
 /** The durable write scenarios: route, body of request i for a store, where the record lands. */
 const WRITES = {
