@@ -42,7 +42,7 @@ export class MemoryStore extends DataReads implements ApiStore {
 
   /** A store holding a copy of `data` (default: empty). */
   constructor(data: StoreData = emptyStore()) {
-    const records = new MemoryRecords(structuredClone(data));
+    const records = new MemoryRecords(copyRecords(data));
     super(records);
     this.records = records;
   }
