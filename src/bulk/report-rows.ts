@@ -3,6 +3,7 @@ import type { Column } from '../render/view.js';
 import { styles } from '../render/styles.js';
 import { escapeControls } from './escape.js';
 import { dateColumn } from '../render/dates.js';
+import { safeJson } from '../render/safe-json.js';
 import type { ShownTime } from '../render/dates.js';
 import type { RowResult } from './types.js';
 
@@ -13,11 +14,8 @@ export function jsonOf(r: RowResult): Record<string, unknown> {
   return { ...base, error: r.error ?? '', code: r.code ?? null, exit: r.exit ?? null };
 }
 
-/**
- * One JSON line. JSON.stringify leaves DEL and C1 controls raw; they are escaped too, so
- * the line is safe on a terminal and still the same JSON.
- */
-export const jsonLine = (r: RowResult) => JSON.stringify(jsonOf(r)).replace(/[\u007f-\u009f]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+/** One JSON line, safe on a terminal and still the same JSON (src/render/safe-json.ts). */
+export const jsonLine = (r: RowResult) => safeJson(jsonOf(r));
 
 const detail = (r: RowResult) =>
   r.status === 'scheduled' || r.status === 'skipped' ? (r.scheduledAt ?? r.row.wire) : `${r.error ?? ''}${r.code ? ` (${r.code})` : ''}`;

@@ -1,16 +1,26 @@
 /**
  * The one escaping of text that came from the API, a store or a file before it reaches a
  * terminal, a pipe or a log (docs/cli-contract.md "At a terminal"): C0 controls, DEL, C1 controls and
- * ESC are shown as `\xNN` (bidirectional overrides as `\uNNNN`), so a hostile name cannot set the window title, clear the
- * screen, draw a hyperlink or start a C1 CSI (0x9b). Tab and newline are kept only where
- * the output is multi-line text; a table cell, a TSV cell and an error line are one line.
+ * ESC are shown as `\xNN` (the invisible direction marks and overrides, and the line and
+ * paragraph separators, as `\uNNNN`), so a hostile name cannot set the window title, clear the
+ * screen, draw a hyperlink, start a C1 CSI (0x9b) or reorder what follows it on the line. Tab
+ * and newline are kept only where the output is multi-line text; a table cell, a TSV cell and an
+ * error line are one line.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters escaped.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: as above, tab and newline kept.
-const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: a quick test before any work.
-const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * The characters that change how the text around them is shown without showing themselves:
+ * the Arabic letter mark, left-to-right and right-to-left marks, the embeddings and overrides
+ * (U+202A-U+202E) and the isolates (U+2066-U+2069). A regular-expression class body, shared with
+ * src/render/safe-json.ts.
+ */
+export const INVISIBLE_FORMAT = '\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+const C0_C1 = '\\u0000-\\u001f\\u007f-\\u009f';
+const C0_C1_BUT_LINES = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f';
+const SEPARATORS = '\\u2028\\u2029';
+const CONTROL = new RegExp(`[${C0_C1}${SEPARATORS}${INVISIBLE_FORMAT}]`, 'g');
+const CONTROL_BUT_LINES = new RegExp(`[${C0_C1_BUT_LINES}${SEPARATORS}${INVISIBLE_FORMAT}]`, 'g');
+const ANY_CONTROL = new RegExp(`[${C0_C1}${SEPARATORS}${INVISIBLE_FORMAT}]`);
 
 /** `\x1b` for a byte-sized control, `\u202e` for a bidirectional override (which reorders what follows). */
 const hex = (c: string) => {

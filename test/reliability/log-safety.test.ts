@@ -53,9 +53,9 @@ describe('log injection', () => {
 
   it('bidirectional overrides are escaped in the log as on the terminal (one definition of a control character)', () => {
     // `curl "$URL/x%e2%80%aeRLO"`: a raw U+202E would reorder the rest of the log line on screen.
-    const line = formatLogLine({ method: 'GET', path: '/x\u202eRLO\u2066\u2069\u202a', status: 404, ms: 1 }, new Date(0));
-    expect(line).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
-    expect(line).toContain('/x\\u202eRLO\\u2066\\u2069\\u202a 404');
+    const line = formatLogLine({ method: 'GET', path: '/x\u202eRLO\u2066\u2069\u202a\u200f\u061c', status: 404, ms: 1 }, new Date(0));
+    expect(line).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200f\u061c]/);
+    expect(line).toContain('/x\\u202eRLO\\u2066\\u2069\\u202a\\u200f\\u061c 404');
     // The log's own rules stay: backslash doubled before any escape is added, separators escaped, long values cut.
     expect(logSafe('\\x1b\u001b\u2029')).toBe('\\\\x1b\\x1b\\u2029');
     expect(logSafe('a'.repeat(10), 4)).toBe('aaaa…');

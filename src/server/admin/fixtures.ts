@@ -4,6 +4,7 @@ import type { CollectionName } from '../store/schema.js';
 import type { Mutation } from '../store/batch.js';
 import { describeIssue } from '../store/snapshot.js';
 import { MAX_DEPTH, shapeViolation } from '../json.js';
+import { safeJson } from '../../render/safe-json.js';
 
 /**
  * The fixture format of `cr local seed` and `cr local export` (docs/fixtures.md): the store
@@ -215,8 +216,8 @@ export function checkOnly(names: readonly string[]): CollectionName[] {
 export function exportDocument(lists: (c: CollectionName) => readonly unknown[], only?: readonly CollectionName[]): string {
   const doc: Record<string, unknown> = { version: 1 };
   for (const c of COLLECTION_NAMES) if (!only || only.includes(c)) doc[c] = lists(c);
-  // DEL and C1 controls as \u escapes (JSON.stringify leaves them raw): safe on a terminal, the same JSON.
-  return JSON.stringify(doc, null, 2).replace(/[\u007f-\u009f]/g, (ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0')) + '\n';
+  // Safe on a terminal and the same JSON (src/render/safe-json.ts).
+  return safeJson(doc, 2) + '\n';
 }
 
 /**

@@ -81,6 +81,30 @@ describe('hostile text from the API', () => {
     }
   });
 
+  it('direction marks (ALM, LRM, RLM) and line separators are escaped at a terminal and in --json and --jsonl', async () => {
+    // U+200F before a file extension reorders nothing by itself but steers the neighbours of an
+    // override; U+2028 breaks a line in some viewers. None reaches the screen raw.
+    const name = 'pay\u200ffdp.exe\u061c \u200e\u2028end';
+    const marks = await startTestServer(ok({ agents: [{ id: 'a', crmAgentId: 'c', name, status: 'active', activePromptVersion: null, createdAt: '2026-01-01T00:00:00Z' }] }));
+    const RAW = /[\u061c\u200e\u200f\u2028]/;
+    try {
+      const table = await cr(['crm', 'agents'], { tty: true, env: { CR_BASE_URL: marks.baseUrl } });
+      expect(table.exitCode, table.stderr).toBe(0);
+      expect(table.stdout).not.toMatch(RAW);
+      expect(table.stdout).toContain('pay\\u200ffdp.exe\\u061c');
+      for (const mode of ['--json', '--jsonl']) {
+        const r = await cr(['crm', 'agents', mode], { tty: true, env: { CR_BASE_URL: marks.baseUrl } });
+        expect(r.exitCode, r.stderr).toBe(0);
+        expect(r.stdout).not.toMatch(RAW);
+        expect(r.stdout).toContain('pay\\u200ffdp.exe\\u061c \\u200e\\u2028end');
+        const first = mode === '--json' ? JSON.parse(r.stdout).agents[0] : JSON.parse(r.stdout.split('\n')[0]);
+        expect(first.name).toBe(name);
+      }
+    } finally {
+      await marks.close();
+    }
+  });
+
   it("a long value in a column the API does not bound (an agent's CRM id, a status) keeps the table inside the terminal", async () => {
     const agent = { id: '3b2f8c1d-6e4a-4f7b-a2d9-1c5e8b7f0e91', name: 'Reception', status: 'active', activePromptVersion: null, createdAt: '2026-01-01T00:00:00Z' };
     const widest = (out: string) =>
