@@ -100,7 +100,8 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
   // A connection that ended mid-body (HPE_INVALID_EOF_STATE) is a client gone: its log line stays 499.
   if (err.code !== 'HPE_INVALID_EOF_STATE') refusedWith.set(socket, status);
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    // A Date like every other answer (RFC 9110 §6.6.1: an origin server with a clock sends one).
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nDate: ${new Date().toUTCString()}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 

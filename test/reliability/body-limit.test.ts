@@ -108,6 +108,7 @@ describe('body limit', () => {
       expect(raw.text.startsWith('HTTP/1.1 400 '), raw.text).toBe(true);
       expect(res.headers['content-type']).toMatch(/application\/json/);
       expect(res.headers.connection).toBe('close');
+      expect(Number.isNaN(Date.parse(res.headers.date ?? '')), 'a Date header like every answer').toBe(false);
       expect(JSON.parse(res.body)).toStrictEqual(BAD_REQUEST);
       expect(raw.closed, 'the server closes the connection').toBe(true);
       expect(state()).toBe(before);
