@@ -280,6 +280,28 @@ describe('NodeHttpDispatcher: failures, with the codes src/http/network-errors.t
     expect(live.accepted()).toBe(2);
   });
 
+  it('a response nobody asked for, sent on an idle kept-alive connection, is never taken as the next answer', async () => {
+    // The server answers the first request, then writes a second, unasked-for response while
+    // the connection sits idle in the pool; the next request must get its own answer.
+    let answered = 0;
+    const live = await serveRaw((socket) => {
+      answered++;
+      const body = JSON.stringify({ answer: answered });
+      socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+      if (answered === 1) {
+        const fake = '{"fake":true}';
+        setTimeout(() => socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${fake.length}\r\n\r\n${fake}`), 30);
+      }
+    });
+    const d = dispatcher();
+    const first = await d.request({ origin: live.origin, path: '/', method: 'GET' });
+    expect(await text(first)).toBe('{"answer":1}');
+    await new Promise((r) => setTimeout(r, 120));
+    const second = await d.request({ origin: live.origin, path: '/', method: 'GET' });
+    expect(second.statusCode).toBe(200);
+    expect(await text(second)).toBe('{"answer":2}');
+  });
+
   it('refuses the request headers undici refuses, before a byte is sent', async () => {
     const live = await serve((_req, res) => res.end());
     for (const [headers, why] of [
