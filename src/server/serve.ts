@@ -20,6 +20,7 @@ import { errorEnvelope } from './errors.js';
 import type { FaultPlan } from './faults.js';
 import { errorSummary, ignoreClosedOutput, logSafe } from './log-text.js';
 import { SERVER_TIMEOUTS, manageConnections } from './connections.js';
+import { continueWhenBodyIsRead } from './expect-continue.js';
 import type { ConnectionLimits } from './connections.js';
 
 /** Where the store is when no path is given (re-exported: commands find it here). */
@@ -134,6 +135,10 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       void opening.then(() => (handle ? handle(req, res) : res.destroy()));
     }),
   );
+  s.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    continueWhenBodyIsRead(req, res);
+    s.emit('request', req, res);
+  });
   s.on('clientError', answerClientError);
   let actualPort: number;
   try {

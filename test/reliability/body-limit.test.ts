@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDS, KEYS, MCP_HEADERS, V, listenerBody, parseRawResponse, rawExchange, request, startFixtureServer } from './support.js';
 import type { TestServer } from '../server/helpers.js';
@@ -73,6 +74,40 @@ describe('body limit', () => {
     expect(res.status, raw.text).toBe(413);
     expect(JSON.parse(res.body)).toStrictEqual(TOO_LARGE);
     expect(state()).toBe(before);
+  });
+
+  it('Expect: 100-continue with a declared body over 1 MiB: the 413 comes without a 100 Continue (the body is never asked for)', async () => {
+    for (const path of [`${V}/content/listeners`, `${V}/mcp`]) {
+      const raw = await rawExchange(
+        srv.port,
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${srv.port}\r\nAuthorization: Bearer ${KEYS.editorW1}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${MiB + 1}\r\nExpect: 100-continue\r\n\r\n`,
+        3_000,
+      );
+      expect(raw.text, path).not.toContain('100 Continue');
+      expect(parseRawResponse(raw.text).status, raw.text).toBe(413);
+      expect(raw.closed, 'the connection closes: a body may still be on its way').toBe(true);
+    }
+  });
+
+  it('Expect: 100-continue with a body within the limit: 100 Continue, then the body is read and the request answered', async () => {
+    const body = JSON.stringify(listenerBody);
+    const socket = connect(srv.port, '127.0.0.1');
+    let text = '';
+    let sent = false;
+    socket.on('data', (c: Buffer) => {
+      text += c.toString('utf8');
+      // The client waits for the 100 before it sends the body, as curl does.
+      if (text.startsWith('HTTP/1.1 100 Continue\r\n\r\n') && !sent) {
+        sent = true;
+        socket.write(body);
+      }
+    });
+    socket.write(
+      `POST ${V}/content/listeners HTTP/1.1\r\nHost: 127.0.0.1:${srv.port}\r\nAuthorization: Bearer ${KEYS.editorW1}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+    );
+    await new Promise((r) => socket.once('close', r));
+    expect(text.startsWith('HTTP/1.1 100 Continue\r\n\r\n'), text).toBe(true);
+    expect(parseRawResponse(text.slice('HTTP/1.1 100 Continue\r\n\r\n'.length)).status, text).toBe(200);
   });
 
   it('control: exactly 1 MiB is accepted (the limit is exact), on REST and MCP', async () => {

@@ -1,0 +1,20 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * `Expect: 100-continue` (RFC 9110 §10.1.1). Left to itself, Node answers `100 Continue` the
+ * moment the headers arrive, before the request is looked at, so a client with a wrong key or
+ * a declared body over the 1 MiB limit would send it all only to be refused. Here the 100 goes
+ * out when something first reads the body, so a request refused before that (a declared
+ * Content-Length over the limit: 413, src/server/body.ts; a foreign Host: 403) gets its final
+ * answer without a 100, and Node closes that connection after it, as a body may still be on
+ * its way. The key and role are checked after the body is read (the pipeline takes the body
+ * whole, src/server/table-route.ts), so a wrong key still gets its 100.
+ */
+export function continueWhenBodyIsRead(req: IncomingMessage, res: ServerResponse): void {
+  const onListener = (event: string | symbol) => {
+    if (event !== 'data' && event !== 'readable') return;
+    req.off('newListener', onListener);
+    if (!res.headersSent && !res.writableEnded) res.writeContinue();
+  };
+  req.on('newListener', onListener);
+}
