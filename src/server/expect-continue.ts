@@ -5,7 +5,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * moment the headers arrive, before the request is looked at, so a client with a wrong key or
  * a declared body over the 1 MiB limit would send it all only to be refused. Here the 100 goes
  * out when something first reads the body, so a request refused before that (a declared
- * Content-Length over the limit: 413, src/server/body.ts; a foreign Host: 403) gets its final
+ * Content-Length over the limit: 413, src/server/body.ts; on /api/v1/mcp a foreign Host or a
+ * wrong key too) gets its final
  * answer without a 100, and Node closes that connection after it, as a body may still be on
  * its way. The key and role are checked after the body is read (the pipeline takes the body
  * whole, src/server/table-route.ts), so a wrong key still gets its 100.
