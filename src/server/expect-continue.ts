@@ -6,10 +6,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * a declared body over the 1 MiB limit would send it all only to be refused. Here the 100 goes
  * out when something first reads the body, so a request refused before that (a declared
  * Content-Length over the limit: 413, src/server/body.ts; on /api/v1/mcp a foreign Host or a
- * wrong key too) gets its final
- * answer without a 100, and Node closes that connection after it, as a body may still be on
- * its way. The key and role are checked after the body is read (the pipeline takes the body
- * whole, src/server/table-route.ts), so a wrong key still gets its 100.
+ * wrong key too) gets its final answer without a 100, and Node closes that connection after
+ * it, as a body may still be on its way. On the endpoint table's paths the key and role are
+ * checked after the body is read (the pipeline takes the body whole, src/server/table-route.ts),
+ * so there a wrong key still gets its 100.
  */
 export function continueWhenBodyIsRead(req: IncomingMessage, res: ServerResponse): void {
   const onListener = (event: string | symbol) => {
