@@ -110,6 +110,27 @@ describe('body limit', () => {
     expect(parseRawResponse(text.slice('HTTP/1.1 100 Continue\r\n\r\n'.length)).status, text).toBe(200);
   });
 
+  it('Expect: 100-continue with a foreign Host: the 403 comes without a 100 Continue, on REST and MCP', async () => {
+    for (const path of [`${V}/content/listeners`, `${V}/mcp`]) {
+      const raw = await rawExchange(
+        srv.port,
+        `POST ${path} HTTP/1.1\r\nHost: evil.example\r\nAuthorization: Bearer ${KEYS.editorW1}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 12\r\nExpect: 100-continue\r\n\r\n`,
+        3_000,
+      );
+      expect(raw.text, path).not.toContain('100 Continue');
+      expect(parseRawResponse(raw.text).status, raw.text).toBe(403);
+      expect(raw.closed, path).toBe(true);
+    }
+  });
+
+  it('Expect: 100-continue on a request without a body (a GET): answered and the connection kept for the next request', async () => {
+    // No body can be on its way, so nothing calls for closing the connection after the answer.
+    const get = (extra: string) => `GET ${V}/finance/summary HTTP/1.1\r\nHost: 127.0.0.1:${srv.port}\r\nAuthorization: Bearer ${KEYS.editorW1}\r\n${extra}\r\n`;
+    const raw = await rawExchange(srv.port, get('Expect: 100-continue\r\n') + get('Connection: close\r\n'), 3_000);
+    expect(raw.text.match(/HTTP\/1\.1 200 /g), raw.text).toHaveLength(2);
+    expect(raw.closed).toBe(true);
+  });
+
   it('control: exactly 1 MiB is accepted (the limit is exact), on REST and MCP', async () => {
     const count = srv.store.list('content_listeners').length;
     const rest = await request(srv.url, 'POST', `${V}/content/listeners`, { key: KEYS.editorW1, rawBody: padded(listenerBody, MiB) });
