@@ -105,6 +105,25 @@ describe('hostile text from the API', () => {
     }
   });
 
+  it('the deprecated format controls (U+206A-U+206F) and the interlinear annotation controls (U+FFF9-U+FFFB) are escaped at a terminal and in --json', async () => {
+    // Symmetric swapping and shaping switches change how the neighbours are shown; an annotation
+    // may be drawn above its base or not at all. None has a use in exchanged text (Unicode §23.2, §23.8).
+    const name = 'Acme\u206a(\u206e1)\ufff9base\ufffahidden\ufffb';
+    const marks = await startTestServer(ok({ agents: [{ id: 'a', crmAgentId: 'c', name, status: 'active', activePromptVersion: null, createdAt: '2026-01-01T00:00:00Z' }] }));
+    const RAW = /[\u206a-\u206f\ufff9-\ufffb]/;
+    try {
+      const table = await cr(['crm', 'agents', '--wide'], { tty: true, env: { CR_BASE_URL: marks.baseUrl } });
+      expect(table.exitCode, table.stderr).toBe(0);
+      expect(table.stdout).not.toMatch(RAW);
+      expect(table.stdout).toContain('Acme\\u206a(\\u206e1)\\ufff9base\\ufffahidden\\ufffb');
+      const json = await cr(['crm', 'agents', '--json'], { tty: true, env: { CR_BASE_URL: marks.baseUrl } });
+      expect(json.stdout).not.toMatch(RAW);
+      expect(JSON.parse(json.stdout).agents[0].name).toBe(name);
+    } finally {
+      await marks.close();
+    }
+  });
+
   it("a long value in a column the API does not bound (an agent's CRM id, a status) keeps the table inside the terminal", async () => {
     const agent = { id: '3b2f8c1d-6e4a-4f7b-a2d9-1c5e8b7f0e91', name: 'Reception', status: 'active', activePromptVersion: null, createdAt: '2026-01-01T00:00:00Z' };
     const widest = (out: string) =>
