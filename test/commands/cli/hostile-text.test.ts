@@ -155,6 +155,24 @@ describe('hostile text from the API', () => {
     }
   });
 
+  it('blank characters a terminal draws but a width table counts as none (Hangul fillers, soft hyphen) cannot push a row past the terminal', async () => {
+    // Terminals (glibc wcwidth, xterm, VTE) draw U+3164 and U+115F two columns wide, U+FFA0 and
+    // U+00AD one; measured as nothing, 40 of them would wrap the row and draw its tail as a row of its own.
+    const name = `x${'\u3164'.repeat(20)}${'\u115f'.repeat(10)}${'\uffa0\u00ad'.repeat(10)}FAKE ROW`;
+    const drawn = (line: string) => [...line].reduce((w, c) => w + (/[\u3164\u115f]/.test(c) ? 2 : 1), 0);
+    const fillers = await startTestServer(ok({ agents: [{ id: 'a', crmAgentId: 'c', name, status: 'active', activePromptVersion: null, createdAt: '2026-01-01T00:00:00Z' }] }));
+    try {
+      for (const columns of [120, 80]) {
+        const r = await cr(['crm', 'agents'], { tty: true, env: { CR_BASE_URL: fillers.baseUrl, COLUMNS: String(columns) } });
+        expect(r.exitCode, r.stderr).toBe(0);
+        const lines = withoutColour(r.stdout).split('\n');
+        expect(Math.max(...lines.map(drawn)), r.stdout).toBeLessThanOrEqual(columns);
+      }
+    } finally {
+      await fillers.close();
+    }
+  });
+
   it('cr local keys list: escaped on a terminal and piped', async () => {
     for (const tty of [true, false]) {
       // --wide: the whole name, escapes included, whatever the terminal's width.
