@@ -1,7 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const timeouts = { testTimeout: 20000, hookTimeout: 20000 };
 
@@ -46,10 +47,68 @@ function storeFiles(dir = 'test/commands'): string[] {
 }
 const STORE = storeFiles();
 
+/**
+ * The files that take longest, longest first (vitest's JSON reporter, test/README.md "Where the
+ * time goes"). vitest orders the files it has timed before by their last duration, but a clean
+ * clone has no such record and it falls back to the largest file first: then a short file of
+ * slow tests (a server's signals, a PostgreSQL restart) could start in the last seconds and
+ * keep the run going alone. These start first, in this order; the rest follow in vitest's.
+ */
+const SLOWEST = [
+  'test/store-pg/finance-cache.test.ts',
+  'test/e2e/local-parallel.test.ts',
+  'test/store-pg/durability.test.ts',
+  'test/e2e/startup-cache.test.ts',
+  'test/reliability/key-leaks.test.ts',
+  'test/e2e/startup.test.ts',
+  'test/bulk/faults.test.ts',
+  'test/server/process.test.ts',
+  'test/contract/openapi-lint.test.ts',
+  'test/reliability/backups.test.ts',
+  'test/e2e/jsonl-memory.test.ts',
+  'test/reliability/config-safety.test.ts',
+  'test/commands/posts/schedule-from-limits.test.ts',
+  'test/contract/contract.test.ts',
+  'test/reliability/lock-freeze.test.ts',
+  'test/store/contract.test.ts',
+  'test/commands/posts/schedule-from.test.ts',
+  'test/commands/local/seed-export.test.ts',
+  'test/reliability/store-flood.test.ts',
+  'test/e2e/pty-render.test.ts',
+  'test/commands/cli/jq.test.ts',
+  'test/server/decisions.test.ts',
+  'test/contract/generated-client.test.ts',
+  'test/reliability/rate-limit.test.ts',
+  'test/architecture/doc-paths.test.ts',
+  'test/reliability/lock-namespaces.test.ts',
+  'test/store-pg/servers.test.ts',
+];
+
+/**
+ * The projects stay in one block each (a worker moves to the next file only within its project;
+ * between projects it is ended and a new one loads every module again): the isolated file first,
+ * as it gets a worker of its own anyway, then `commands-pg`, then `shared`. In each, SLOWEST first.
+ */
+class SlowestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const block = (f: TestSpecification) => ['isolated', 'commands-pg'].indexOf(f.project.name) + 1 || 3;
+    const rank = (f: TestSpecification) => {
+      const i = SLOWEST.indexOf(relative(f.project.config.root, f.moduleId));
+      return i === -1 ? SLOWEST.length : i;
+    };
+    return sorted
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => block(a.f) - block(b.f) || rank(a.f) - rank(b.f) || a.i - b.i)
+      .map(({ f }) => f);
+  }
+}
+
 export default defineConfig({
   test: {
     // Runs once for the whole run (not per project): builds dist/ when it is stale.
     globalSetup: ['test/global-setup.ts', 'test/pg-setup.ts'],
+    sequence: { sequencer: SlowestFirst },
     ...timeouts,
     // vitest's default is one worker less than the cores: one worker on a 2-core machine, so
     // files ran one after another. Much of the suite waits (child processes, sockets,
