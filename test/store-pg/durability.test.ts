@@ -14,11 +14,11 @@ import { soak } from '../helpers/soak.js';
  * Nothing answered 200 is lost (docs/shared-sandbox.md): under write load, a server killed
  * with SIGKILL, and PostgreSQL itself restarted (fast shutdown). This file runs a cluster of
  * its own, since it restarts it. Load: bounded count and time, 127.0.0.1 only: WRITES a test,
- * 600 in `npm test`, 1,500 in `npm run test:soak`; the kill and the restart come once the
+ * 300 in `npm test`, 1,500 in `npm run test:soak`; the kill and the restart come once the
  * first 100 writes are answered 200, so they land in the middle of the load however fast the
  * machine is.
  */
-const WRITES = soak(600, 1_500);
+const WRITES = soak(300, 1_500);
 const FIRST = 100;
 const SCRIPT = join(ROOT, 'scripts', 'pg-cluster.sh');
 /** The cluster script, as a child of its own; throws with its stderr when it fails. */
