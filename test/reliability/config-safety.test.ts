@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBin } from '../helpers/cli.js';
+import { runCli } from '../helpers/run-cli.js';
 import { tempDir, cleanupTempDirs, makeKey } from '../helpers/tmp.js';
 import { ensureBuilt } from './support.js';
 
@@ -9,6 +10,9 @@ import { ensureBuilt } from './support.js';
  * Item 11: config safety. Whatever the umask, the config file is 0600 in a 0700 folder, and
  * stays so after later writes; an invalid config file is reported by path and left
  * untouched; a config file readable by others triggers a warning on stderr.
+ *
+ * The umask (a process's own) and logins racing on the file's lock from separate processes run
+ * `bin/cr.js`; the rest run in-process (`runCli`), with the same config folder and HOME.
  */
 afterAll(() => cleanupTempDirs());
 beforeAll(async () => {
@@ -25,6 +29,8 @@ function freshConfigDir(): string {
 
 const cr = (args: string[], configDir: string, o: { umask?: string; input?: string } = {}) =>
   runBin(args, { configDir, umask: o.umask, input: o.input, env: { CR_CONFIG_DIR: configDir, HOME: join(configDir, '..') } });
+const crIn = (args: string[], configDir: string, o: { input?: string } = {}) =>
+  runCli(args, { configDir, input: o.input, env: { CR_CONFIG_DIR: configDir, HOME: join(configDir, '..') } });
 
 describe('config safety', () => {
   for (const umask of ['000', '022']) {
@@ -55,18 +61,18 @@ describe('config safety', () => {
   it('a config file loosened to 0644 by hand: a warning naming the file on stderr; the next write tightens it back to 0600', async () => {
     const dir = freshConfigDir();
     const file = join(dir, 'config.json');
-    expect((await cr(['auth', 'login', '--base-url', BASE, '--with-key', '--no-verify'], dir, { input: makeKey() + '\n' })).exitCode).toBe(0);
+    expect((await crIn(['auth', 'login', '--base-url', BASE, '--with-key', '--no-verify'], dir, { input: makeKey() + '\n' })).exitCode).toBe(0);
     chmodSync(file, 0o644);
-    const read = await cr(['profiles', 'list'], dir);
+    const read = await crIn(['profiles', 'list'], dir);
     expect(read.exitCode).toBe(0);
     expect(read.stderr).toContain(file);
     expect(read.stderr).toMatch(/warning: .*readable by others.*chmod 600/);
     expect(read.stdout).not.toMatch(/warning/);
     expect(mode(file), 'a read does not change the mode').toBe(0o644);
-    const write = await cr(['profiles', 'use', 'default'], dir);
+    const write = await crIn(['profiles', 'use', 'default'], dir);
     expect(write.exitCode).toBe(0);
     expect(mode(file)).toBe(0o600);
-    const after = await cr(['profiles', 'list'], dir);
+    const after = await crIn(['profiles', 'list'], dir);
     expect(after.stderr).not.toMatch(/readable by others/);
   });
 
@@ -90,7 +96,7 @@ describe('config safety', () => {
         ['auth', 'login', '--base-url', BASE, '--with-key', '--no-verify'],
         ['profiles', 'use', 'default'],
       ]) {
-        const r = await cr(args, dir, { input: makeKey() + '\n' });
+        const r = await crIn(args, dir, { input: makeKey() + '\n' });
         expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).not.toBe(0);
         expect(r.stderr, args.join(' ')).toContain(file);
         expect(existsSync(file)).toBe(true);
