@@ -29,8 +29,7 @@ function freshConfigDir(): string {
 
 const cr = (args: string[], configDir: string, o: { umask?: string; input?: string } = {}) =>
   runBin(args, { configDir, umask: o.umask, input: o.input, env: { CR_CONFIG_DIR: configDir, HOME: join(configDir, '..') } });
-const crIn = (args: string[], configDir: string, o: { input?: string } = {}) =>
-  runCli(args, { configDir, input: o.input, env: { CR_CONFIG_DIR: configDir, HOME: join(configDir, '..') } });
+const crIn = (args: string[], configDir: string, o: { input?: string } = {}) => runCli(args, { configDir, input: o.input, env: { CR_CONFIG_DIR: configDir, HOME: join(configDir, '..') } });
 
 describe('config safety', () => {
   for (const umask of ['000', '022']) {
