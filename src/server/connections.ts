@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import type { Socket } from 'node:net';
+import { Roster } from './roster.js';
 
 /**
  * The server's connections (docs/api-decisions.md §9): timeouts that always apply, a cap on open
@@ -51,8 +52,9 @@ export interface Connections {
 export function manageConnections(server: Server, limits: ConnectionLimits, log: (line: string) => void): Connections {
   const max = limits.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   const drainMs = limits.drainMs ?? DEFAULT_DRAIN_MS;
-  const sockets = new Set<Socket>();
-  const answering = new Set<ServerResponse>();
+  // Rosters, not Sets: a Set churned once a request or a connection is retained by the GC (roster.ts).
+  const sockets = new Roster<Socket>();
+  const answering = new Roster<ServerResponse>();
 
   let draining = false;
 
@@ -65,9 +67,9 @@ export function manageConnections(server: Server, limits: ConnectionLimits, log:
     if (refused++ === 0) log(`cr serve: ${max} connections open (--max-connections): refusing new connections until some close`);
   });
   server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
+    const slot = sockets.add(socket);
     socket.once('close', () => {
-      sockets.delete(socket);
+      sockets.remove(slot, socket);
       if (refused > 0 && sockets.size < max) {
         log(`cr serve: accepting connections again (${refused} refused while at ${max})`);
         refused = 0;
@@ -84,8 +86,8 @@ export function manageConnections(server: Server, limits: ConnectionLimits, log:
   return {
     wrap: (listener) => (req, res) => {
       if (draining) closeAfter(res);
-      answering.add(res);
-      res.once('close', () => answering.delete(res));
+      const slot = answering.add(res);
+      res.once('close', () => answering.remove(slot, res));
       void listener(req, res);
     },
     drain: () =>
