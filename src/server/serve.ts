@@ -129,8 +129,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       normaliseTarget(req);
       // Host names are case-insensitive; the Fetch adapter refuses `LOCALHOST:4010` otherwise.
       if (req.headers.host) req.headers.host = req.headers.host.toLowerCase();
-      // The log's duration counts from here, injected latency included.
-      receivedAt.set(req, performance.now());
+      // The log's duration counts from here, injected latency included; without a log nothing reads it.
+      if (write) receivedAt.set(req, performance.now());
       if (handle) return handle(req, res);
       void opening.then(() => (handle ? handle(req, res) : res.destroy()));
     }),

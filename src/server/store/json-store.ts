@@ -62,10 +62,18 @@ export class JsonStore extends DataReads implements ApiStore {
   /**
    * The store's own copy is taken at once (api-store.ts, as the memory store does): a caller
    * changing its objects later, even before the batch is journaled, changes neither the
-   * journal nor what readers see, so memory never parts from the file.
+   * journal nor what readers see, so memory never parts from the file. Not an async function:
+   * the group commit's own promise is returned as it is, without one more promise and the
+   * turns of the microtask queue that waiting on it would take, on every durable write.
    */
-  async commit(mutations: Mutation[]): Promise<void> {
-    return this.file.commit(copyRecords(mutations));
+  commit(mutations: Mutation[]): Promise<void> {
+    let copy: Mutation[];
+    try {
+      copy = copyRecords(mutations);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return this.file.commit(copy);
   }
 
   rateHit(keyId: string, now: number, windowMs: number): RateWindow {
