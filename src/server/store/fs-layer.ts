@@ -40,8 +40,11 @@ export interface SyncFs {
   rename(from: string, to: string): void;
   unlink(path: string): void;
   mkdir(path: string, opts: { recursive: true }): void;
-  /** dev and ino: the file's identity (the journal checks that its path still names the file it has open). */
-  stat(path: string): { size: number; mtimeMs: number; dev?: number; ino?: number };
+  /**
+   * dev and ino: the file's identity (the journal checks that its path still names the file it
+   * has open); ctimeMs: when anything about it last changed (the lock's check, lock-check.ts).
+   */
+  stat(path: string): { size: number; mtimeMs: number; dev?: number; ino?: number; ctimeMs?: number };
   /** Sets a file's times (the lock's heartbeat is its mtime). */
   utimes(path: string, atime: Date, mtime: Date): void;
   /** The canonical path of an existing file or folder (symlinks resolved). */

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { isCode, nodeFs } from './fs-layer.js';
 import type { StoreFs, SyncFs } from './fs-layer.js';
 import { heartbeatOf, judge, lockTimingFromEnv, pidAlive, processIdentity, sameNamespace } from './lock-liveness.js';
+import { lockHeld } from './lock-check.js';
 
 import type { Holder } from './lock-liveness.js';
 
@@ -351,14 +352,8 @@ function acquireWith(
           /* already gone */
         }
       };
-      const owned = () => {
-        if (released || !held.has(token)) return false;
-        const text = heldText(fs, lockPath);
-        // Unreadable for now (EMFILE under load, EIO): as the heartbeat does, not taken for a
-        // loss, which would stop the server for good; no one else can take over a lock they
-        // cannot read either, and the journal's identity is still checked (commit.ts).
-        return text === token || text === null;
-      };
+      const stillHeld = lockHeld(fs, lockPath, token, () => heldText(fs, lockPath));
+      const owned = () => !released && held.has(token) && stillHeld();
       return Object.assign(release, { owned });
     }
     // Unreadable (EACCES, EIO, EMFILE…) is not stale: refused with the error (LockUnreadableError).
