@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readIncomingText } from './body.js';
-import type { Pipeline } from './pipeline.js';
+import type { Pipeline, PipelineAnswer } from './pipeline.js';
 import { receivedAt, refusedWith } from './received-at.js';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -10,6 +10,19 @@ export interface TableFirstOptions {
   pipeline: Pipeline;
   /** Everything else: the Hono app through its Node adapter (which runs the same pipeline). */
   fallback: Listener;
+}
+
+/** Writes an answer of the pipeline to Node's response. */
+function write(res: ServerResponse, answer: PipelineAnswer): void {
+  if (answer.clientGone) {
+    res.destroy();
+    return;
+  }
+  // A declared length, as the Fetch adapter sent it: no chunked framing for a body known whole.
+  const headers = answer.headers;
+  headers['content-length'] = String(typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength);
+  res.writeHead(answer.status, headers);
+  res.end(answer.body);
 }
 
 /** The client's upload was cut short: its connection is gone, no answer reaches it. */
@@ -39,18 +52,8 @@ export function tableFirstListener(o: TableFirstOptions): Listener {
       clientGone: (err) => uploadAborted(req, err),
       refusedWith: () => refusedWith.get(req.socket),
       arrivedAt: receivedAt.get(req),
+      deliver: (answer) => write(res, answer),
     });
-    if (!pending) return o.fallback(req, res);
-    void pending.then((answer) => {
-      if (answer.clientGone) {
-        res.destroy();
-        return;
-      }
-      // A declared length, as the Fetch adapter sent it: no chunked framing for a body known whole.
-      const headers = answer.headers;
-      headers['content-length'] = String(typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength);
-      res.writeHead(answer.status, headers);
-      res.end(answer.body);
-    });
+    if (!pending) o.fallback(req, res);
   };
 }

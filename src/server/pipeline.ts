@@ -53,6 +53,11 @@ export interface PipelineRequest extends CarriedRequest {
    * (src/server/received-at.ts; docs/api-decisions.md §9).
    */
   arrivedAt?: number;
+  /**
+   * Takes the answer as soon as it is made, in the same turn (the carrier writes it): no second
+   * promise and turn of the microtask queue per request, as waiting on the returned one takes.
+   */
+  deliver?: (answer: PipelineAnswer) => void;
 }
 
 /** An answer of the pipeline; `clientGone` when the client left and the carrier should drop the connection. */
@@ -98,6 +103,7 @@ export function createPipeline(o: PipelineOptions): Pipeline {
       const status = answer.clientGone ? (req.refusedWith?.() ?? CLIENT_CLOSED_REQUEST) : answer.status;
       log({ method: req.method, path: logPath(req.url), status, ms: Math.round(performance.now() - started), keyId: answer.keyId });
     }
+    req.deliver?.(answer);
     return answer;
   };
 
