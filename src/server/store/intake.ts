@@ -1,5 +1,6 @@
 import type { Mutation } from './batch.js';
 import { StoreFullError, StoreUnavailableError } from './errors.js';
+import { indentedJsonBytes } from './indented-size.js';
 
 /**
  * How the group commit (commit.ts) takes queued writes: in journal lines of bounded size,
@@ -31,7 +32,7 @@ const MAX_LINE_BYTES = 32 * 1024 * 1024;
  * snapshot plus its mutation's few wrapper fields: a slight overcount, never an undercount
  * for an insert; a patch counts its fields whole even where they replace old values.
  */
-const snapshotGrowthOf = (mutations: Pending['mutations']): number => Buffer.byteLength(JSON.stringify(mutations, null, 2));
+const snapshotGrowthOf = (json: string): number => indentedJsonBytes(json);
 
 /**
  * Takes a prefix of the queue (removed from it) of at most MAX_LINE_BYTES of JSON, at least
@@ -43,7 +44,8 @@ export function takeBatch(queue: Pending[]): Pending[] {
   for (const p of queue) {
     try {
       p.json ??= JSON.stringify(p.mutations);
-      p.growth ??= snapshotGrowthOf(p.mutations);
+      // From the compact text: the same number as measuring the indented one (indented-size.ts).
+      p.growth ??= snapshotGrowthOf(p.json);
     } catch (err) {
       p.json = '';
       p.reject(new StoreUnavailableError({ cause: err }));
