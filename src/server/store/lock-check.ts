@@ -14,6 +14,17 @@ const seenOf = (s: ReturnType<SyncFs['stat']>): Seen | undefined =>
     ? undefined
     : { dev: s.dev, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs };
 
+/**
+ * Times that can tell a change from the one before: a ctime with a part of a second. A file
+ * system that keeps whole seconds (ext4 made with 128-byte inodes, ext3, HFS+; FAT keeps two)
+ * gives a takeover made within the second of the holder's last heartbeat (a staleness under a
+ * second, CR_LOCK_STALE_MS) the same times, and ext4 hands the new lock the inode just freed,
+ * of the same size when the pids are as long (two containers' pid 1): stat() cannot tell the
+ * two apart, the text can. Finer times cannot meet: the staleness is at least 200 ms
+ * (lock-liveness.ts), the kernel's clock ticks every few ms.
+ */
+const fineTimes = (s: Seen) => s.ctimeMs % 1000 !== 0;
+
 const same = (a: Seen, b: Seen) => a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 
 function statOf(fs: SyncFs, path: string): Seen | undefined {
@@ -34,7 +45,8 @@ function statOf(fs: SyncFs, path: string): Seen | undefined {
  * written, replaced, renamed or linked since (each of those sets its ctime), so one stat()
  * stands for open, read and close. A takeover puts a new file in place; the holder's own
  * heartbeat changes the times, and the next check reads the text again. Where stat() gives
- * no identity or ctime (a file-system layer without them), the text is read every time.
+ * no identity or ctime (a file-system layer without them), or times in whole seconds
+ * (`fineTimes`), the text is read every time.
  *
  * Why: reading the lock twice per group commit was ~3 % of `cr serve`'s CPU per durable
  * write (docs/benchmarks.md, "Build against build").
@@ -49,7 +61,7 @@ export function lockHeld(fs: SyncFs, lockPath: string, token: string, read: () =
     // Kept only when the file did not change while it was read: the text is this file's.
     if (text === token && before) {
       const after = statOf(fs, lockPath);
-      if (after && same(before, after)) verified = after;
+      if (after && same(before, after) && fineTimes(after)) verified = after;
     }
     // Unreadable for now (EMFILE under load, EIO): as the heartbeat does, not taken for a
     // loss, which would stop the server for good; no one else can take over a lock they
