@@ -18,7 +18,8 @@ const seenOf = (s: ReturnType<SyncFs['stat']>): Seen | undefined =>
  * Times that can tell a change from the one before: a ctime with a part of a second. A file
  * system that keeps whole seconds (ext4 made with 128-byte inodes, ext3, HFS+; FAT keeps two)
  * gives a takeover made within the second of the holder's last heartbeat (a staleness under a
- * second, CR_LOCK_STALE_MS) the same times, and ext4 hands the new lock the inode just freed,
+ * second, CR_LOCK_STALE_MS; at any staleness, a lock whose mtime was set back, as `touch -d`
+ * or a clock stepped forward does) the same times, and ext4 hands the new lock the inode just freed,
  * of the same size when the pids are as long (two containers' pid 1): stat() cannot tell the
  * two apart, the text can. Finer times cannot meet: the staleness is at least 200 ms
  * (lock-liveness.ts), the kernel's clock ticks every few ms.
