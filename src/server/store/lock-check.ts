@@ -21,8 +21,9 @@ const seenOf = (s: ReturnType<SyncFs['stat']>): Seen | undefined =>
  * second, CR_LOCK_STALE_MS; at any staleness, a lock whose mtime was set back, as `touch -d`
  * or a clock stepped forward does) the same times, and ext4 hands the new lock the inode just freed,
  * of the same size when the pids are as long (two containers' pid 1): stat() cannot tell the
- * two apart, the text can. Finer times cannot meet: the staleness is at least 200 ms
- * (lock-liveness.ts), the kernel's clock ticks every few ms.
+ * two apart, the text can. Finer times cannot meet (the kernel's clock ticks every few ms): a
+ * takeover comes at least the staleness (200 ms or more, lock-liveness.ts) after the holder's
+ * last heartbeat, and a lock whose mtime was set back has an mtime no new lock is given.
  */
 const fineTimes = (s: Seen) => s.ctimeMs % 1000 !== 0;
 
