@@ -22,10 +22,12 @@
 export const INVISIBLE_FORMAT = '\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u206f\\ufff9-\\ufffb';
 const C0_C1 = '\\u0000-\\u001f\\u007f-\\u009f';
 const C0_C1_BUT_LINES = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f';
-const SEPARATORS = '\\u2028\\u2029';
-const CONTROL = new RegExp(`[${C0_C1}${SEPARATORS}${INVISIBLE_FORMAT}]`, 'g');
+/** The line and paragraph separators (a class body too, shared with src/render/safe-json.ts). */
+export const SEPARATORS = '\\u2028\\u2029';
+const ESCAPED = `[${C0_C1}${SEPARATORS}${INVISIBLE_FORMAT}]`;
+const CONTROL = new RegExp(ESCAPED, 'g');
 const CONTROL_BUT_LINES = new RegExp(`[${C0_C1_BUT_LINES}${SEPARATORS}${INVISIBLE_FORMAT}]`, 'g');
-const ANY_CONTROL = new RegExp(`[${C0_C1}${SEPARATORS}${INVISIBLE_FORMAT}]`);
+const ANY_CONTROL = new RegExp(ESCAPED);
 
 /** `\x1b` for a byte-sized control, `\u202e` for a bidirectional override (which reorders what follows). */
 const hex = (c: string) => {

@@ -6,9 +6,9 @@
  * as the same character. The one writer of JSON for `--json`, `--jsonl`, bulk reports and store
  * exports, so they agree on one set (the terminal's own escaping is src/render/escape.ts).
  */
-import { INVISIBLE_FORMAT } from './escape.js';
+import { INVISIBLE_FORMAT, SEPARATORS } from './escape.js';
 
-const RAW_IN_JSON = new RegExp(`[\\u007f-\\u009f\\u2028\\u2029${INVISIBLE_FORMAT}]`, 'g');
+const RAW_IN_JSON = new RegExp(`[\\u007f-\\u009f${SEPARATORS}${INVISIBLE_FORMAT}]`, 'g');
 
 export function safeJson(data: unknown, indent?: number): string {
   return JSON.stringify(data, null, indent).replace(RAW_IN_JSON, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));

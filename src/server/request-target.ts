@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 
 /** Header fields a request may carry once only; Node keeps the first of several and drops the rest. */
-const SINGLE_FIELDS = ['host', 'authorization', 'content-type'] as const; // 4, 13 and 12 characters
+const SINGLE_FIELDS = ['host', 'authorization', 'content-type'] as const;
+/** Their lengths: a name of another length is none of them, and is not lower-cased at all. */
+const SINGLE_FIELD_LENGTHS: readonly number[] = SINGLE_FIELDS.map((f) => f.length);
 
 /**
  * What a socket carrier (cr serve's listener and the Hono app behind it) hands the pipeline
@@ -31,9 +33,7 @@ export function normaliseTarget(req: IncomingMessage): void {
   // Most requests carry a dozen fields: one pass over them, and nothing more unless a field repeats.
   let seen = 0;
   for (let i = 0; i < raw.length; i += 2) {
-    // Only names as long as one of the fields can be one: the rest are not lower-cased at all.
-    const length = raw[i]!.length;
-    if (length !== 4 && length !== 12 && length !== 13) continue;
+    if (!SINGLE_FIELD_LENGTHS.includes(raw[i]!.length)) continue;
     const at = SINGLE_FIELDS.indexOf(raw[i]!.toLowerCase() as (typeof SINGLE_FIELDS)[number]);
     if (at === -1) continue;
     if (seen & (1 << at)) {
