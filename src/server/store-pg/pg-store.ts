@@ -14,6 +14,7 @@ import type { Serialized } from '../compute/serialized.js';
 import { Coalescer } from './coalesce.js';
 import { CLOCK_SKEW_MS, insertRecords, keysBySha256, rateHits } from './batched.js';
 import type { NewRecord, RateHit } from './batched.js';
+import { READY, type Readiness } from '../store/readiness.js';
 
 type Row = Record<string, unknown>;
 type Tx = TransactionSql<Record<string, never>>;
@@ -225,6 +226,10 @@ export class PgStore implements ApiStore {
     const rows = await this.sql`SELECT collection, body::text AS b FROM cr_records ORDER BY seq`.cursor(5000);
     for await (const batch of rows) for (const r of batch) data[r.collection as string]?.push(JSON.parse(r.b as string));
     return data as unknown as StoreData;
+  }
+
+  async readiness(): Promise<Readiness> {
+    return READY;
   }
 
   async close(): Promise<void> {

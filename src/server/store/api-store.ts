@@ -1,4 +1,5 @@
 import type { Mutation } from './batch.js';
+import type { Readiness } from './readiness.js';
 import type { FinanceSummary } from '../../api/schemas/finance.js';
 import type { Serialized } from '../compute/serialized.js';
 import type {
@@ -120,6 +121,9 @@ export interface ApiStore {
   rateHit(keyId: string, now: number, windowMs: number): Awaitable<RateWindow>;
   /** The key's current window at `now`, without counting; undefined when none is running. */
   ratePeek(keyId: string, now: number, windowMs: number): Awaitable<RateWindow | undefined>;
+
+  /** Whether this store can serve correct data now (readiness.ts): what `GET /readyz` answers. */
+  readiness(): Promise<Readiness>;
 
   /** Finishes pending writes and lets go of the store (its lock, its connections). */
   close(): Promise<void>;

@@ -10,7 +10,7 @@ export interface RecordSource {
   readonly generation: number;
 }
 
-type Reads = Omit<ApiStore, 'location' | 'version' | 'commit' | 'rateHit' | 'ratePeek' | 'close'>;
+type Reads = Omit<ApiStore, 'location' | 'version' | 'commit' | 'rateHit' | 'ratePeek' | 'readiness' | 'close'>;
 
 const inScope =
   (ids: WebsiteIds) =>

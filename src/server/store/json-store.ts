@@ -6,6 +6,7 @@ import type { ApiStore, RateWindow } from './api-store.js';
 import { DataReads } from './data-reads.js';
 import { RateWindows, rateLimitFileOf } from './rate-windows.js';
 import type { RateWindowsOptions } from './rate-windows.js';
+import { READY, type Readiness } from './readiness.js';
 
 export interface OpenJsonStoreOptions extends OpenStoreOptions {
   /**
@@ -85,6 +86,10 @@ export class JsonStore extends DataReads implements ApiStore {
   }
 
   /** Writes the rate-limit counters, flushes and folds the store, and releases its lock. */
+  async readiness(): Promise<Readiness> {
+    return READY;
+  }
+
   async close(): Promise<void> {
     try {
       await this.rate.stop();

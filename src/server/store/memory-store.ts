@@ -8,6 +8,7 @@ import type { ApiStore, RateWindow } from './api-store.js';
 import { DataReads } from './data-reads.js';
 import type { RecordSource } from './data-reads.js';
 import { RateWindows } from './rate-windows.js';
+import { READY, type Readiness } from './readiness.js';
 
 /** The records of a memory store, and the commit that changes them at once. */
 class MemoryRecords implements RecordSource {
@@ -63,6 +64,10 @@ export class MemoryStore extends DataReads implements ApiStore {
 
   ratePeek(keyId: string, now: number, windowMs: number): RateWindow | undefined {
     return this.rate.peek(keyId, now, windowMs);
+  }
+
+  async readiness(): Promise<Readiness> {
+    return READY;
   }
 
   async close(): Promise<void> {
