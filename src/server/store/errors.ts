@@ -1,3 +1,5 @@
+import type { UnavailableCause } from './readiness.js';
+
 /** The store file cannot be used: empty, corrupt or invalid. It is never overwritten. */
 export class StoreError extends Error {
   readonly code = 'STORE_INVALID';
@@ -11,12 +13,18 @@ export class StoreError extends Error {
   }
 }
 
-/** A commit failed (ENOSPC, EIO…); nothing was acknowledged and memory rolled back. The app answers 503. */
+/**
+ * The store cannot answer correctly now (a commit failed on ENOSPC or EIO and memory rolled
+ * back, the database is gone, the lock was lost): nothing was acknowledged. The app answers
+ * 503 and names `why` (readiness.ts) in the answer and the log.
+ */
 export class StoreUnavailableError extends Error {
   readonly code = 'STORE_UNAVAILABLE';
-  constructor(options?: { cause?: unknown }) {
+  readonly why: UnavailableCause;
+  constructor(options?: { cause?: unknown; why?: UnavailableCause }) {
     super('Store unavailable', options);
     this.name = 'StoreUnavailableError';
+    this.why = options?.why ?? 'write_failed';
   }
 }
 
