@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from './errors.js';
 import { checkUuid } from './ids.js';
+import { checkDatabaseUrl, isDatabaseUrl } from './server/store-pg/url.js';
 
 /** Appends real examples to a command's --help (docs/cli-contract.md: one or two per command). */
 export function withExamples(cmd: Command, examples: string[]): Command {
@@ -96,5 +97,13 @@ export const vocabularyOption = (flags: string, description: string, values: rea
   return completeWith(option.argParser(choice(option.long!, values)), values);
 };
 
+/**
+ * A store named on the command line: a file path as given, or a database URL checked before
+ * anything is opened or printed, so a password that would be misread is refused (exit 2)
+ * without being echoed (src/server/store-pg/url.ts).
+ */
+export const storeArg = (value: string): string => (isDatabaseUrl(value) ? checkDatabaseUrl(value) : value);
+
 /** The --store option of every command that works on a local store file. */
-export const storeOption = () => new Option('--store <path>', 'store file or postgres:// URL (default: $CR_STORE or the per-user data folder)');
+export const storeOption = () =>
+  new Option('--store <path>', 'store file or postgres:// URL (default: $CR_STORE or the per-user data folder)').argParser(storeArg);

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
-import { withExamples } from '../../src/cli-kit.js';
+import { storeArg, withExamples } from '../../src/cli-kit.js';
 import { asCliError } from '../../src/local/errors.js';
 import { writeJson } from '../../src/render/json.js';
 import { escapeControls } from '../../src/render/escape.js';
@@ -9,8 +9,8 @@ export const copyCommand = (ctx: Context) =>
   withExamples(
     new Command('copy')
       .description('copy a whole store between a JSON file and PostgreSQL (either direction) into an empty destination')
-      .requiredOption('--from <store>', 'the store to copy: a store file or a postgres:// URL (read only)')
-      .requiredOption('--to <store>', 'where to copy it: a new store file or an empty postgres:// database')
+      .requiredOption('--from <store>', 'the store to copy: a store file or a postgres:// URL (read only)', storeArg)
+      .requiredOption('--to <store>', 'where to copy it: a new store file or an empty postgres:// database', storeArg)
       .action((o: { from: string; to: string }) => copy(ctx, o)),
     [
       'cr local copy --from ~/.local/share/cr/store.json --to postgres://cr@127.0.0.1:5432/cr_sandbox',

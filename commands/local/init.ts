@@ -6,6 +6,7 @@ import { withExamples, storeOption } from '../../src/cli-kit.js';
 import { asCliError } from '../../src/local/errors.js';
 import { DEFAULT_LOCAL_URL, LOCAL_PROFILE } from '../../src/local/embedded.js';
 import { writeJson } from '../../src/render/json.js';
+import { isDatabaseUrl, shownStore } from '../../src/server/store-pg/url.js';
 
 export const initCommand = (ctx: Context) =>
   withExamples(
@@ -25,7 +26,6 @@ async function init(ctx: Context, o: { store?: string; demo?: boolean; force?: b
     import('../../src/local/lock-wait.js'),
   ]);
   const storePath = o.store ?? defaultStorePath(ctx.env);
-  const { isDatabaseUrl } = await import('../../src/server/store-pg/url.js');
   if (isDatabaseUrl(storePath)) {
     const made = await initIntoDatabase(ctx, storePath, o);
     // The URL as made.storePath has it: without its password.
@@ -76,5 +76,5 @@ async function report(
     ctx.io.out.write(`${made.key}\n`);
   }
   ctx.notice(`Created ${made.storePath}${o.demo ? ' with demo data' : ''}. The admin key above is shown once; it is saved as the profile "${LOCAL_PROFILE}".`);
-  ctx.notice(`Next: cr serve${o.store ? ` --store ${storePath}` : ''}, then cr --profile ${LOCAL_PROFILE} finance summary`);
+  ctx.notice(`Next: cr serve${o.store ? ` --store ${shownStore(storePath)}` : ''}, then cr --profile ${LOCAL_PROFILE} finance summary`);
 }

@@ -9,6 +9,7 @@ import { storePathOf } from '../../src/local/store-path.js';
 import { writeJson } from '../../src/render/json.js';
 import { escapeControls } from '../../src/render/escape.js';
 import type { SeedCounts } from '../../src/server/admin/store-ops.js';
+import { isDatabaseUrl, shownStore } from '../../src/server/store-pg/url.js';
 
 interface SeedOptions {
   store?: string;
@@ -84,7 +85,6 @@ export async function seed(ctx: Context, file: string | undefined, o: SeedOption
   try {
     // A store file that does not exist yet is made only for fixtures that hold up on their own.
     // A database URL is no file: its records are checked against when it is opened (seedStore).
-    const { isDatabaseUrl } = await import('../../src/server/store-pg/url.js');
     if (!isDatabaseUrl(storePath) && !existsSync(storePath)) planSeed(doc, { has: () => false, list: () => [], get: () => undefined });
     counts = await administer(
       storePath,
@@ -104,5 +104,5 @@ export async function seed(ctx: Context, file: string | undefined, o: SeedOption
     throw new UsageError(`${name}: ${n} problem${n === 1 ? '' : 's'} in the fixtures; nothing was written`);
   }
   if (ctx.globals.json) writeJson(ctx.io, counts);
-  ctx.notice(`Seeded ${escapeControls(storePath)} from ${name}: ${countsText(counts)}.`);
+  ctx.notice(`Seeded ${escapeControls(shownStore(storePath))} from ${name}: ${countsText(counts)}.`);
 }

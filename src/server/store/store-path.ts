@@ -2,13 +2,13 @@ import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isCode, nodeFs } from './fs-layer.js';
 import type { StoreFs } from './fs-layer.js';
-import { isDatabaseUrl } from '../store-pg/url.js';
+import { checkDatabaseUrl, isDatabaseUrl } from '../store-pg/url.js';
 
 /** `$CR_STORE`, else `$XDG_DATA_HOME/cr/store.json`, else `~/.local/share/cr/store.json`. */
 export function defaultStorePath(env: NodeJS.ProcessEnv = process.env): string {
   const given = env.CR_STORE?.trim();
   // A postgres:// URL is a database (docs/shared-sandbox.md), not a path to resolve.
-  if (given) return isDatabaseUrl(given) ? given : resolve(given);
+  if (given) return isDatabaseUrl(given) ? checkDatabaseUrl(given) : resolve(given);
   // HOME from the env given, not os.homedir() (process.env), so a CLI context's env decides.
   const dataHome = env.XDG_DATA_HOME?.trim() || join(env.HOME?.trim() || homedir(), '.local', 'share');
   return join(dataHome, 'cr', 'store.json');
