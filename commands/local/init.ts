@@ -6,7 +6,7 @@ import { withExamples, storeOption } from '../../src/cli-kit.js';
 import { asCliError } from '../../src/local/errors.js';
 import { DEFAULT_LOCAL_URL, LOCAL_PROFILE } from '../../src/local/embedded.js';
 import { writeJson } from '../../src/render/json.js';
-import { isDatabaseUrl, shownStore } from '../../src/server/store-pg/url.js';
+import { isDatabaseUrl, shownStore } from '../../src/store-url.js';
 
 export const initCommand = (ctx: Context) =>
   withExamples(

@@ -20,7 +20,7 @@ export const restoreCommand = (ctx: Context) =>
 async function restore(ctx: Context, o: { store?: string; from?: string }): Promise<void> {
   const [{ defaultStorePath }, { restoreStore }] = await Promise.all([import('../../src/server/serve.js'), import('../../src/server/store/restore.js')]);
   const store = o.store ?? defaultStorePath(ctx.env);
-  const { isDatabaseUrl } = await import('../../src/server/store-pg/url.js');
+  const { isDatabaseUrl } = await import('../../src/store-url.js');
   if (isDatabaseUrl(store)) {
     throw new UsageError(
       "cr local restore restores JSON store files; a PostgreSQL store is restored with PostgreSQL's own backups",

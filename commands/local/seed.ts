@@ -9,7 +9,7 @@ import { storePathOf } from '../../src/local/store-path.js';
 import { writeJson } from '../../src/render/json.js';
 import { escapeControls } from '../../src/render/escape.js';
 import type { SeedCounts } from '../../src/server/admin/store-ops.js';
-import { isDatabaseUrl, shownStore } from '../../src/server/store-pg/url.js';
+import { isDatabaseUrl, shownStore } from '../../src/store-url.js';
 
 interface SeedOptions {
   store?: string;

@@ -103,7 +103,7 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   };
   handleShutdownSignals({ close: stop }, { onError: (err) => ctx.notice(`cr serve: error while stopping: ${(err as Error).message}`) });
   // `cr local keys/seed` reach this server with the store's admin key: it exists before the URL is out.
-  const [{ ensureAdminKey }, { isDatabaseUrl }] = await Promise.all([import('../../src/local/admin-key.js'), import('../../src/server/store-pg/url.js')]);
+  const [{ ensureAdminKey }, { isDatabaseUrl }] = await Promise.all([import('../../src/local/admin-key.js'), import('../../src/store-url.js')]);
   // A database is administered directly, by any process that can reach it (docs/shared-sandbox.md): no key file beside it.
   if (!isDatabaseUrl(server.storePath)) await ensureAdminKey(server.core.store, server.storePath, ctx.now(), (line) => ctx.notice(line));
   unannounce = announceServe(server.storePath, url, server.port, o.urlFile);

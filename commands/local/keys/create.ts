@@ -39,7 +39,7 @@ export async function create(ctx: Context, o: CreateOptions): Promise<void> {
     import('../../../src/server/admin/store-ops.js'),
   ]);
   const storePath = await storePathOf(ctx.env, o.store);
-  const { isDatabaseUrl } = await import('../../../src/server/store-pg/url.js');
+  const { isDatabaseUrl } = await import('../../../src/store-url.js');
   if (o.forLocal && isDatabaseUrl(storePath)) {
     throw new UsageError(
       '--for-local keeps the key beside a store file; a postgres:// store has no folder',

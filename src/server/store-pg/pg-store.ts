@@ -8,7 +8,7 @@ import { StoreUnavailableError } from '../store/errors.js';
 import { UsageError } from '../../errors.js';
 import { columnsOf, revenueColumnsOf } from './derive.js';
 import { migrate, SchemaTooNewError } from './migrate.js';
-import { redactUrl } from './url.js';
+import { redactUrl } from '../../store-url.js';
 import { FinanceAnswers, findRows } from './finance-cache.js';
 import type { Serialized } from '../compute/serialized.js';
 import { Coalescer } from './coalesce.js';
