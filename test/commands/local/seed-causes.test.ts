@@ -34,11 +34,11 @@ const post = (i: number, websiteId: string, extra: Record<string, unknown> = {})
   ...extra,
 });
 
-async function seed(doc: unknown) {
+async function seed(doc: unknown, flags: string[] = []) {
   const dir = tempDir('cr-seed-causes-');
   const file = join(dir, 'fx.json');
   writeFileSync(file, JSON.stringify(doc));
-  const r = await runCli(['local', 'seed', file, '--store', await newStore(dir)]);
+  const r = await runCli(['local', 'seed', file, '--store', await newStore(dir), ...flags]);
   return { ...r, file, lines: r.stderr.split('\n').filter((l) => l.startsWith(`${file}: `)) };
 }
 
@@ -81,14 +81,16 @@ describe('cr local seed: ids the API takes as UUIDs', () => {
     ]);
   });
 
-  it('lists the first 20 problems, then how many more', async () => {
+  it('lists the first 20 problems, then how many more, with or without --json', async () => {
     const posts = Array.from({ length: 33 }, (_, i) => post(i + 1, siteId(1), { status: 'drafty' }));
-    const r = await seed({ users: [USER], agencies: [AGENCY], websites: [site(siteId(1))], social_posts: posts });
-    expect(r.exitCode).toBe(2);
-    expect(r.lines).toHaveLength(21);
-    expect(r.lines[19]).toContain('$.social_posts[19].status');
-    expect(r.lines[20]).toBe(`${r.file}: and 13 more problems`);
-    expect(r.stderr).toContain('33 problems in the fixtures; nothing was written');
+    for (const flags of [[], ['--json']]) {
+      const r = await seed({ users: [USER], agencies: [AGENCY], websites: [site(siteId(1))], social_posts: posts }, flags);
+      expect(r.exitCode).toBe(2);
+      expect(r.lines).toHaveLength(21);
+      expect(r.lines[19]).toContain('$.social_posts[19].status');
+      expect(r.lines[20]).toBe(`${r.file}: and 13 more problems`);
+      expect(r.stderr).toContain('33 problems in the fixtures; nothing was written');
+    }
   });
 });
 
