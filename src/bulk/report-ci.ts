@@ -19,8 +19,8 @@ export interface CiReport {
 
 /**
  * The CI outputs of a finished run. GitHub Actions (`GITHUB_ACTIONS=true`): one `::error`
- * annotation per failed row, the first 20, with a summary first past 10 (annotationLines). GitHub documents workflow commands on stdout, so they go
- * there; with --json stdout holds only the JSON lines, and the commands go to stderr,
+ * annotation per failed row, the first 20, with a summary first past 10 (annotationLines).
+ * GitHub documents workflow commands on stdout, so they go there; with --json stdout holds only the JSON lines, and the commands go to stderr,
  * which the runner also scans for commands in a `run` step. Then the markdown table in
  * $GITHUB_STEP_SUMMARY, and `--junit FILE` for other CIs.
  */
