@@ -33,7 +33,7 @@ const shown = (v: string) => (v.length > 80 ? `${JSON.stringify(v.slice(0, 80))}
  */
 export function uuidProblem(c: CollectionName, field: string, value: unknown): string | undefined {
   if (typeof value !== 'string' || UUID_PATTERN.test(value)) return undefined;
-  const what = field === 'id' ? `${c} ids` : field === 'websiteId' || field === 'website_id' ? 'website ids' : `${field} values`;
+  const what = field === 'id' ? `ids of ${c}` : field === 'websiteId' || field === 'website_id' ? 'website ids' : `${field} values`;
   return `expected a UUID such as ${EXAMPLE}, got ${shown(value)} (the API's ${what} are UUIDs: docs/fixtures.md "Ids")`;
 }
 

@@ -47,7 +47,7 @@ describe('cr local seed: ids the API takes as UUIDs', () => {
     const r = await seed({ users: [USER], agencies: [AGENCY], websites: [site('w-harbor')], social_posts: Array.from({ length: 50 }, (_, i) => post(i + 1, 'w-harbor')) });
     expect(r.exitCode).toBe(2);
     expect(r.lines).toEqual([
-      `${r.file}: $.websites[0].id: expected a UUID such as 3b2f8c1d-6e4a-4f7b-a2d9-1c5e8b7f0e91, got "w-harbor" (the API's websites ids are UUIDs: docs/fixtures.md "Ids")`,
+      `${r.file}: $.websites[0].id: expected a UUID such as 3b2f8c1d-6e4a-4f7b-a2d9-1c5e8b7f0e91, got "w-harbor" (the API's ids of websites are UUIDs: docs/fixtures.md "Ids")`,
       `${r.file}: $.websites[0]: 50 social_posts refer to it (websiteId); they were not checked against it, fix it first`,
     ]);
     expect(r.stderr).toContain('2 problems in the fixtures; nothing was written');
@@ -56,7 +56,7 @@ describe('cr local seed: ids the API takes as UUIDs', () => {
   it('refuses a post id and a website reference that are no uuid; users and agencies keep any string id', async () => {
     const r = await seed({ users: [USER], agencies: [AGENCY], websites: [site(siteId(1))], social_posts: [post(1, siteId(1), { id: 'p-1' }), post(2, 'w-9')] });
     expect(r.lines).toEqual([
-      `${r.file}: $.social_posts[0].id: expected a UUID such as 3b2f8c1d-6e4a-4f7b-a2d9-1c5e8b7f0e91, got "p-1" (the API's social_posts ids are UUIDs: docs/fixtures.md "Ids")`,
+      `${r.file}: $.social_posts[0].id: expected a UUID such as 3b2f8c1d-6e4a-4f7b-a2d9-1c5e8b7f0e91, got "p-1" (the API's ids of social_posts are UUIDs: docs/fixtures.md "Ids")`,
       `${r.file}: $.social_posts[1].websiteId: expected a UUID such as 3b2f8c1d-6e4a-4f7b-a2d9-1c5e8b7f0e91, got "w-9" (the API's website ids are UUIDs: docs/fixtures.md "Ids")`,
     ]);
     const ok = await seed({ users: [USER], agencies: [AGENCY], websites: [site(siteId(1))], social_posts: [post(1, siteId(1))] });
