@@ -61,8 +61,8 @@ async function readFileUpTo(path: string, cap: number): Promise<string | undefin
 }
 
 /**
- * Reads and checks the whole plan before anything is sent (docs/cli-contract.md): every bad row is
- * reported as `FILE:LINE: message` on stderr, then a usage error (exit 2).
+ * Reads and checks the whole plan before anything is sent (docs/cli-contract.md): every bad row
+ * is in the PlanCheckError thrown (a usage error, exit 2), which reportPlanCheck prints.
  */
 export async function loadPlan(io: IO, from: string, now: Date, format?: PlanFormat): Promise<LoadedPlan> {
   const stdin = from === '-';
@@ -83,8 +83,8 @@ export async function loadPlan(io: IO, from: string, now: Date, format?: PlanFor
   const checked = checkRows(read.rows, now);
   const problems = [...read.problems, ...checked.problems].sort((a, b) => a.line - b.line);
   if (problems.length) {
+    // Reported by the caller (src/bulk/report-plan-check.ts): as lines, or as annotations in Actions.
     const name = escapeControls(file);
-    io.err.write(problems.map((p) => `${name}:${p.line}: ${escapeControls(p.message)}\n`).join(''));
     const n = problems.length;
     throw new PlanCheckError(`${name}: ${n} problem${n === 1 ? '' : 's'} in the plan; nothing was sent`, file, stdin ? undefined : from, problems);
   }

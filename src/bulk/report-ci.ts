@@ -2,7 +2,9 @@ import type { Context } from '../context.js';
 import type { LoadedPlan } from './load-plan.js';
 import type { Counts } from './outcome.js';
 import type { RowResult } from './types.js';
-import { annotation, appendStepSummary, stepSummary } from './report-github.js';
+import { annotation, annotationLines, appendStepSummary, escapeData, escapeProperty, stepSummary } from './report-github.js';
+import { LISTED_PROBLEMS } from '../problem-cap.js';
+import { escapeControls } from './escape.js';
 import { junitXml, writeJunit } from './report-junit.js';
 import { LocalError } from '../errors.js';
 
@@ -17,8 +19,8 @@ export interface CiReport {
 
 /**
  * The CI outputs of a finished run. GitHub Actions (`GITHUB_ACTIONS=true`): one `::error`
- * annotation per failed row. GitHub documents workflow commands on stdout, so they go
- * there; with --json stdout holds only the JSON lines, and the commands go to stderr,
+ * annotation per failed row, the first 20, with a summary first past 10 (annotationLines).
+ * GitHub documents workflow commands on stdout, so they go there; with --json stdout holds only the JSON lines, and the commands go to stderr,
  * which the runner also scans for commands in a `run` step. Then the markdown table in
  * $GITHUB_STEP_SUMMARY, and `--junit FILE` for other CIs.
  */
@@ -27,7 +29,14 @@ export async function reportCi(ctx: Context, r: CiReport): Promise<void> {
   if (env.GITHUB_ACTIONS === 'true') {
     const failed = r.results.filter((x) => x.status === 'failed').sort((a, b) => a.row.line - b.row.line);
     const sink = r.json ? ctx.io.err : ctx.io.out;
-    for (const row of failed) sink.write(annotation(r.plan.annotationFile, row) + '\n');
+    const name = escapeControls(r.plan.file);
+    const lines = annotationLines(
+      failed.map((row) => annotation(r.plan.annotationFile, row)),
+      (n) =>
+        `::error ${r.plan.annotationFile ? `file=${escapeProperty(r.plan.annotationFile)},` : ''}title=${escapeProperty('cr posts schedule')}::${escapeData(`${n} rows of ${name} failed; the first ${Math.min(n, LISTED_PROBLEMS)} are annotated, every row is in the step summary`)}`,
+      (more) => `${name}: and ${more} more failed row${more === 1 ? '' : 's'}`,
+    );
+    for (const line of lines) sink.write(line + '\n');
     if (env.GITHUB_STEP_SUMMARY) {
       await appendStepSummary(env.GITHUB_STEP_SUMMARY, stepSummary(r.plan.file, r.results, r.counts)).catch((err: unknown) => {
         ctx.notice(`cr: could not append to $GITHUB_STEP_SUMMARY: ${(err as Error).message}`);

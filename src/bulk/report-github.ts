@@ -3,6 +3,7 @@ import { escapeControls } from './escape.js';
 import type { Counts } from './outcome.js';
 import { summaryLine } from './outcome.js';
 import type { RowResult } from './types.js';
+import { capped } from '../problem-cap.js';
 
 /**
  * GitHub Actions workflow commands (docs.github.com, "Workflow commands for GitHub
@@ -19,6 +20,22 @@ export function annotation(file: string | undefined, r: RowResult): string {
     .join(',');
   const message = escapeControls(`${r.row.id}: ${r.error ?? 'failed'}${r.code ? ` (${r.code})` : ''}`);
   return `::error ${props}::${escapeData(message)}`;
+}
+
+/**
+ * GitHub shows 10 error annotations per step (docs.github.com, "Workflow commands": the
+ * limits of annotations); the rest are in the log only.
+ */
+export const SHOWN_ANNOTATIONS = 10;
+
+/**
+ * The workflow commands for a list of problems: one `::error` each for the first 20 (the
+ * cap of every problem list, src/problem-cap.ts); past 10 a summary `::error` comes first, so
+ * the count is among the annotations GitHub shows; past 20 a log line says how many more.
+ */
+export function annotationLines(each: readonly string[], summary: (total: number) => string, moreLine: (more: number) => string): string[] {
+  const { shown, more } = capped(each);
+  return [...(each.length > SHOWN_ANNOTATIONS ? [summary(each.length)] : []), ...shown, ...(more ? [moreLine(more)] : [])];
 }
 
 /** A markdown cell: one line, no pipes, no HTML, no control characters. */

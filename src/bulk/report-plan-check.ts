@@ -2,22 +2,33 @@ import type { Context } from '../context.js';
 import { LocalError } from '../errors.js';
 import type { PlanCheckError } from './load-plan.js';
 import { escapeControls } from './escape.js';
-import { escapeData, escapeProperty } from './report-github.js';
+import { annotationLines, escapeData, escapeProperty } from './report-github.js';
+import { andMore, capped, LISTED_PROBLEMS } from '../problem-cap.js';
 import { writeJunit, xml } from './report-junit.js';
 
 /**
- * The CI outputs of a plan that failed its check (docs/cli-contract.md "For CI jobs"), the
- * same as a run's failed rows get: under GitHub Actions one `::error file=…,line=…`
- * annotation per bad line (on stderr: the `FILE:LINE:` lines are there too, and stdout holds
- * nothing of a refused run), and with --junit a report with one failed test case per bad line.
+ * How a plan that failed its check is reported (docs/bulk-scheduling.md), on stderr: stdout
+ * holds nothing of a refused run. Each problem once: at a terminal or in a log as
+ * `FILE:LINE: message`; under GitHub Actions as one `::error file=…,line=…` annotation instead
+ * (the runner shows it in the log as well), with a summary annotation first past 10. Either
+ * way the first 20, then how many more. With --junit, a report with one failed test case per
+ * bad line, every one.
  */
 export async function reportPlanCheck(ctx: Context, err: PlanCheckError, junit?: string): Promise<void> {
+  const name = escapeControls(err.file);
   const title = escapeProperty('cr posts schedule: plan check');
+  const file = err.annotationFile ? `file=${escapeProperty(err.annotationFile)},` : '';
   if (ctx.env.GITHUB_ACTIONS === 'true') {
-    for (const p of err.problems) {
-      const props = [err.annotationFile ? `file=${escapeProperty(err.annotationFile)}` : '', `line=${p.line}`, `title=${title}`].filter(Boolean).join(',');
-      ctx.io.err.write(`::error ${props}::${escapeData(escapeControls(p.message))}\n`);
-    }
+    const lines = annotationLines(
+      err.problems.map((p) => `::error ${file}line=${p.line},title=${title}::${escapeData(escapeControls(p.message))}`),
+      (n) =>
+        `::error ${file}title=${title}::${escapeData(`${n} problems in ${name}; nothing was sent. The first ${Math.min(n, LISTED_PROBLEMS)} are annotated and in the log`)}`,
+      (more) => `${name}: ${andMore(more)}`,
+    );
+    ctx.io.err.write(lines.map((l) => l + '\n').join(''));
+  } else {
+    const { shown, more } = capped(err.problems);
+    ctx.io.err.write(shown.map((p) => `${name}:${p.line}: ${escapeControls(p.message)}\n`).join('') + (more ? `${name}: ${andMore(more)}\n` : ''));
   }
   if (!junit) return;
   const n = err.problems.length;

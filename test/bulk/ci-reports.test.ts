@@ -100,4 +100,23 @@ describe('escaping of CI outputs', () => {
     expect(text).toMatch(/^[\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u);
     expect(text).toContain('name="p\\ufffeq.csv"');
   });
+
+  it('25 failed rows in Actions: a summary annotation first, the first 20 rows annotated, then how many more', async () => {
+    const srv = await startBulkServer(0);
+    try {
+      const dir = tempDir('cr-bulk-');
+      // Posts the store does not have: each row is a 404.
+      const file = csvPlan(dir, ids(25));
+      const r = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', file], { env: { GITHUB_ACTIONS: 'true' } });
+      expect(r.exitCode).not.toBe(0);
+      const lines = r.stdout.split('\n').filter((l) => l.startsWith('::') || l.includes('more failed row'));
+      expect(lines[0]).toMatch(/^::error file=[^,]+,title=cr posts schedule::25 rows of .* failed; the first 20 are annotated, every row is in the step summary$/);
+      for (const a of lines.slice(1, 21)) expect(a).toMatch(COMMAND);
+      expect(lines.slice(1, 21).map((a) => /line=(\d+)/.exec(a)![1])).toEqual(Array.from({ length: 20 }, (_, i) => String(i + 2)));
+      expect(lines[21]).toBe(`${file}: and 5 more failed rows`);
+      expect(lines).toHaveLength(22);
+    } finally {
+      await srv.close();
+    }
+  });
 });

@@ -19,7 +19,8 @@ describe('a plan that fails its check, in CI', () => {
     // No server: the check runs before any request (a request would fail with exit 8).
     const r = await cliAt('http://127.0.0.1:9/api/v1', ['posts', 'schedule', '--from', file, '--junit', junit], { env: { GITHUB_ACTIONS: 'true' } });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain(`${file}:3: `);
+    // Each problem once: as an annotation (the runner shows it in the log too), not also as FILE:LINE.
+    expect(r.stderr).not.toContain(`${file}:3: `);
     const commands = r.stderr.split('\n').filter((l) => l.startsWith('::'));
     expect(commands).toHaveLength(2);
     for (const c of commands) expect(c).toMatch(COMMAND);
@@ -40,5 +41,39 @@ describe('a plan that fails its check, in CI', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).not.toContain('::error');
     expect(existsSync(join(dir, 'j.xml'))).toBe(false);
+  });
+
+  it('53 bad lines in Actions: a summary annotation first, the first 20 annotated, then how many more; none printed twice', async () => {
+    const dir = tempDir('cr-plan-');
+    const file = join(dir, 'many.csv');
+    writeFileSync(file, ['id,at,website_id', ...Array.from({ length: 53 }, (_, i) => `${postId(i + 1)},${AT},w-harbor`)].join('\n') + '\n');
+    const r = await cliAt('http://127.0.0.1:9/api/v1', ['posts', 'schedule', '--from', file], { env: { GITHUB_ACTIONS: 'true' } });
+    expect(r.exitCode).toBe(2);
+    const lines = r.stderr.split('\n').filter(Boolean);
+    expect(lines[0]).toBe(
+      `::error file=${file.replace(/[:,]/g, (c) => (c === ':' ? '%3A' : '%2C'))},title=cr posts schedule%3A plan check::53 problems in ${file}; nothing was sent. The first 20 are annotated and in the log`,
+    );
+    const annotations = lines.slice(1, 21);
+    for (const a of annotations) expect(a).toMatch(COMMAND);
+    expect(annotations.map((a) => /line=(\d+)/.exec(a)![1])).toEqual(Array.from({ length: 20 }, (_, i) => String(i + 2)));
+    expect(lines[21]).toBe(`${file}: and 33 more problems`);
+    expect(lines[22]).toMatch(/^error: .*53 problems in the plan; nothing was sent/);
+    expect(lines).toHaveLength(23);
+    expect(r.stderr).not.toContain(`${file}:2: `);
+  });
+
+  it('53 bad lines at a terminal or with --json: the first 20 as FILE:LINE, then how many more', async () => {
+    const dir = tempDir('cr-plan-');
+    const file = join(dir, 'many.csv');
+    writeFileSync(file, ['id,at', ...Array.from({ length: 53 }, (_, i) => `not-a-uuid-${i},${AT}`)].join('\n') + '\n');
+    for (const flags of [[], ['--json']]) {
+      const r = await cliAt('http://127.0.0.1:9/api/v1', ['posts', 'schedule', '--from', file, ...flags]);
+      expect(r.exitCode).toBe(2);
+      const lines = r.stderr.split('\n').filter((l) => l.startsWith(`${file}`));
+      expect(lines.slice(0, 20).map((l) => l.slice(file.length + 1).split(':')[0])).toEqual(Array.from({ length: 20 }, (_, i) => String(i + 2)));
+      expect(lines[20]).toBe(`${file}: and 33 more problems`);
+      expect(lines).toHaveLength(21);
+      expect(r.stderr).not.toContain('::error');
+    }
   });
 });

@@ -5,6 +5,7 @@ import type { Mutation } from '../store/batch.js';
 import { describeIssue } from '../store/snapshot.js';
 import { MAX_DEPTH, shapeViolation } from '../json.js';
 import { safeJson } from '../../render/safe-json.js';
+import { markUuidFields, uuidFieldsOf, uuidProblem } from './fixture-ids.js';
 
 /**
  * The fixture format of `cr local seed` and `cr local export` (docs/fixtures.md): the store
@@ -69,13 +70,23 @@ export interface SeedPlan {
   counts: Partial<Record<CollectionName, { added: number; replaced: number }>>;
 }
 
+/** A record of the file that failed its own checks, and the records that name it. */
+interface Broken {
+  path: string;
+  /** Per collection and field: how many records name it (`30 social_posts refer to it`). */
+  dependents: Map<string, number>;
+}
+
 /**
  * Checks a parsed fixture document against the store and returns its writes: an insert per
  * new id, a patch per id the store has (the fixture's fields replace the stored ones).
- * Every problem is collected before FixtureError is thrown, so one run lists them all.
+ * Every problem is collected before FixtureError is thrown, so one run lists them all. A
+ * record that fails its own checks is reported first; the records that name it are summed
+ * up in one line after its problems (`30 social_posts refer to it`) instead of one "no
+ * websites record" each: their reference holds once it is fixed.
  */
 export function planSeed(doc: unknown, store: StoreView): SeedPlan {
-  const problems: FixtureProblem[] = [];
+  const problems: (FixtureProblem & { record?: string })[] = [];
   const at = (path: string, message: string) => problems.push({ path, message });
   if (!doc || typeof doc !== 'object' || Array.isArray(doc))
     throw new FixtureError([{ path: '$', message: 'expected a JSON object such as {"version": 1, "websites": [...]}' }]);
@@ -87,6 +98,7 @@ export function planSeed(doc: unknown, store: StoreView): SeedPlan {
   }
   // Ids the file brings, by collection, with where each first appears.
   const seen = new Map<CollectionName, Map<string, string>>();
+  const broken = new Map<CollectionName, Map<string, Broken>>();
   const valid: { c: CollectionName; record: Record<string, unknown>; path: string }[] = [];
   for (const c of COLLECTION_NAMES) {
     const list = raw[c];
@@ -99,25 +111,38 @@ export function planSeed(doc: unknown, store: StoreView): SeedPlan {
     seen.set(c, ids);
     list.forEach((record: unknown, i) => {
       const path = `$.${c}[${i}]`;
+      const own = (where: string, message: string) => problems.push({ path: where, message, record: path });
       // As deep as an API body may be (docs/api-decisions.md §1): a deeper record cannot be
       // written to the store file at all (JSON.stringify runs out of stack).
       const deep = shapeViolation(record, MAX_DEPTH, Number.POSITIVE_INFINITY);
       if (deep) {
-        at(`${path}${deep.path === '' || deep.path.startsWith('[') ? '' : '.'}${deep.path}`, `${deep.message} (a record may nest at most ${MAX_DEPTH} levels)`);
+        own(
+          `${path}${deep.path === '' || deep.path.startsWith('[') ? '' : '.'}${deep.path}`,
+          `${deep.message} (a record may nest at most ${MAX_DEPTH} levels)`,
+        );
         return;
       }
-      if (!schemaProblems(c, record, path, at)) return;
-      const r = record as Record<string, unknown>;
+      let ok = schemaProblems(c, record, path, own);
+      const r = (record && typeof record === 'object' ? record : {}) as Record<string, unknown>;
+      // The fields that are no reference to another record are checked here; references below.
+      for (const field of uuidFieldsOf(c).filter((f) => !REFERENCES.some((ref) => ref.field === f))) {
+        const problem = uuidProblem(c, field, r[field]);
+        if (problem) {
+          own(`${path}.${field}`, problem);
+          ok = false;
+        }
+      }
       const noId = NO_ID[c];
       const id = noId ? noId.key(r) : typeof r.id === 'string' ? r.id : undefined;
       if (id === undefined) {
-        at(`${path}.id`, 'expected string, got nothing (missing)');
+        if (ok) own(`${path}.id`, 'expected string, got nothing (missing)');
         return;
       }
       const first = ids.get(id);
-      if (first !== undefined) at(noId ? path : `${path}.id`, `duplicate ${noId ? noId.says : `id ${JSON.stringify(id)}`} (also at ${first})`);
+      if (first !== undefined) own(noId ? path : `${path}.id`, `duplicate ${noId ? noId.says : `id ${JSON.stringify(id)}`} (also at ${first})`);
       else ids.set(id, path);
-      valid.push({ c, record: r, path });
+      if (ok) valid.push({ c, record: r, path });
+      else if (!noId) broken.set(c, (broken.get(c) ?? new Map()).set(id, { path, dependents: new Map() }));
     });
   }
   const stored = new Map<CollectionName, Set<string>>();
@@ -125,24 +150,35 @@ export function planSeed(doc: unknown, store: StoreView): SeedPlan {
     if (seen.has(c)) stored.set(c, new Set(store.list(c).map(noId.key)));
   }
   const exists = (c: CollectionName, id: string) => seen.get(c)?.has(id) === true || store.has(c, id);
+  const references = (c: CollectionName, record: Record<string, unknown>, path: string) => {
+    for (const ref of REFERENCES) {
+      const value = record[ref.field];
+      if (typeof value !== 'string') continue;
+      const target = broken.get(ref.to)?.get(value);
+      if (target) {
+        const what = `${c}.${ref.field}`;
+        target.dependents.set(what, (target.dependents.get(what) ?? 0) + 1);
+        continue;
+      }
+      const notUuid = uuidFieldsOf(c).includes(ref.field) ? uuidProblem(c, ref.field, value) : undefined;
+      if (notUuid) at(`${path}.${ref.field}`, notUuid);
+      else if (!exists(ref.to, value)) at(`${path}.${ref.field}`, `no ${ref.to} record with id ${JSON.stringify(value)} in the file or the store`);
+    }
+  };
   for (const { c, record, path } of valid) {
     // An upsert keeps the stored fields the fixture leaves out: the record the store ends up
     // with must hold on its own too, or the store would refuse to open after this write
     // (an api key given website_id over a stored one scoped to an agency).
     const prior = !NO_ID[c] && typeof record.id === 'string' ? store.get(c, record.id) : undefined;
     if (prior) schemaProblems(c, { ...prior, ...record }, path, (where, message) => at(where, `${message} (once merged with the stored record)`));
-    for (const ref of REFERENCES) {
-      const value = record[ref.field];
-      if (typeof value !== 'string') continue;
-      if (!exists(ref.to, value)) at(`${path}.${ref.field}`, `no ${ref.to} record with id ${JSON.stringify(value)} in the file or the store`);
-    }
+    references(c, record, path);
     const noId = NO_ID[c];
     if (noId && stored.get(c)?.has(noId.key(record))) {
       at(path, `the store already has a record with this ${noId.says} (${c} have no id: they are added, never replaced)`);
     }
   }
   sharedKeyHashes(raw, valid, store, at);
-  if (problems.length) throw new FixtureError(problems);
+  if (problems.length) throw new FixtureError(withDependents(problems, broken));
   const mutations: Mutation[] = [];
   const counts: SeedPlan['counts'] = {};
   for (const { c, record } of valid) {
@@ -158,6 +194,31 @@ export function planSeed(doc: unknown, store: StoreView): SeedPlan {
     }
   }
   return { mutations, counts };
+}
+
+/**
+ * The problems in order, each broken record's own first, followed by one line for the records
+ * that name it: `$.websites[0]: 30 social_posts refer to it (websiteId); fix it first`.
+ */
+function withDependents(problems: (FixtureProblem & { record?: string })[], broken: Map<CollectionName, Map<string, Broken>>): FixtureProblem[] {
+  const summary = new Map<string, string>();
+  for (const byId of broken.values()) {
+    for (const b of byId.values()) {
+      if (b.dependents.size === 0) continue;
+      const parts = [...b.dependents].map(([what, n]) => {
+        const [c, field] = what.split('.');
+        return n === 1 ? `1 ${c} record refers to it (${field})` : `${n} ${c} refer to it (${field})`;
+      });
+      summary.set(b.path, `${parts.join(', ')}; they were not checked against it, fix it first`);
+    }
+  }
+  const out: FixtureProblem[] = [];
+  problems.forEach((p, i) => {
+    out.push({ path: p.path, message: p.message });
+    const next = problems[i + 1];
+    if (p.record && summary.has(p.record) && next?.record !== p.record) out.push({ path: p.record, message: summary.get(p.record)! });
+  });
+  return out;
 }
 
 /** Reports what the store's schema finds wrong with `record`, at `path`; true when nothing. */
@@ -230,7 +291,7 @@ export function fixtureJsonSchema(): Record<string, unknown> {
     version: z.literal(1).optional().describe('The format version; optional'),
     ...(Object.fromEntries(COLLECTION_NAMES.map((c) => [c, z.array(COLLECTIONS[c] as z.ZodType).optional()])) as Record<string, z.ZodType>),
   });
-  const schema = z.toJSONSchema(doc, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const schema = markUuidFields(z.toJSONSchema(doc, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
   return {
     ...schema,
     title: 'cr local seed fixtures',

