@@ -1,9 +1,5 @@
-/**
- * Whether a `--store` / CR_STORE value names a PostgreSQL database instead of a JSON file
- * (docs/shared-sandbox.md). Kept apart from the store itself so that telling the two apart
- * loads no database client.
- */
-export const isDatabaseUrl = (store: string): boolean => /^postgres(ql)?:\/\//i.test(store.trim());
+/** Telling a database URL from a file path: src/server/store/database-url.ts. */
+export { isDatabaseUrl } from '../store/database-url.js';
 
 /** The URL without its password, for messages and logs. */
 export function redactUrl(url: string): string {
