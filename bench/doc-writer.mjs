@@ -29,7 +29,9 @@ const marker = (name) => new RegExp(`<!-- bench:${name} -->[\\s\\S]*?<!-- /bench
 export function measuredBuild(root = ROOT) {
   let build = { commit: 'unknown', buildDate: 'unknown' };
   try {
-    build = JSON.parse(execFileSync(process.execPath, [join(root, 'bin/cr.js'), 'version', '--json'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } }));
+    build = JSON.parse(
+      execFileSync(process.execPath, [join(root, 'bin/cr.js'), 'version', '--json'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } }),
+    );
   } catch {
     /* no build: said as unknown */
   }

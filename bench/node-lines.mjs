@@ -23,7 +23,7 @@
  * checkout to pack instead of this one: an older build, for a before/after).
  */
 import { execFileSync, fork, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateStore, storeText } from './gen-store.mjs';
