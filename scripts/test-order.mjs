@@ -3,7 +3,7 @@
 // report (vitest's JSON reporter):
 //
 //   npx vitest run --reporter=default --reporter=json --outputFile.json=/tmp/vitest.json
-//   node scripts/test-order.mjs /tmp/vitest.json
+//   node scripts/test-order.mjs /tmp/vitest.json [out]   (out: test/slowest-files.json)
 //
 // A clean clone has no timings of an earlier run for vitest to order by (it starts the largest
 // files first), and a short file of slow tests started last kept the run going alone; so the
@@ -14,11 +14,9 @@ import { relative, resolve } from 'node:path';
 
 /** How many files start first: those that take about as long as a worker's share of the run. */
 const KEEP = 30;
-const OUT = 'test/slowest-files.json';
-
-const [report] = process.argv.slice(2);
+const [report, OUT = 'test/slowest-files.json'] = process.argv.slice(2);
 if (!report) {
-  process.stderr.write('usage: node scripts/test-order.mjs <vitest JSON report>\n');
+  process.stderr.write('usage: node scripts/test-order.mjs <vitest JSON report> [out]\n');
   process.exit(2);
 }
 let results;
