@@ -81,6 +81,8 @@ const LOADS: Record<'version' | 'remote' | 'local', string[]> = {
     'src/version.ts',
     'undici',
   ],
+  // Every file of src/api/schemas/: opening the store validates each collection with the record
+  // schemas of src/server/store/schema.ts, which are built on them (src/server/store/snapshot.ts).
   local: [
     'commander',
     'commands/finance/index.ts',
