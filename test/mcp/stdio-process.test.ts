@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { jsonLine, MCP_INIT, MCP_INITIALIZED, spawnRawBridge, useAgentServer } from '../helpers/mcp-raw-bridge.js';
-import { crStdioTransport } from '../helpers/mcp-stdio.js';
+import { crStdioTransport, expectEveryTool } from '../helpers/mcp-stdio.js';
 import { tempDir } from '../helpers/tmp.js';
 import { KEYS } from '../server/helpers.js';
-import { routes } from '../../src/api/routes.js';
 
 /**
  * `cr mcp stdio` as a process: standard output holds JSON-RPC lines and nothing else,
@@ -90,16 +88,7 @@ describe('cr mcp stdio as a process', () => {
     const transport = crStdioTransport(['mcp', 'stdio', '--local'], { env: { HOME: data, CR_CONFIG_DIR: join(data, 'cfg'), XDG_DATA_HOME: join(data, 'share') } });
     let err = '';
     transport.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    const client = new Client({ name: 'cr-stdio-local', version: '0' });
-    try {
-      await client.connect(transport, { timeout: 20_000 });
-      const { tools } = await client.listTools(undefined, { timeout: 15_000 });
-      expect(tools).toHaveLength(Object.keys(routes).length);
-      const r = (await client.callTool({ name: 'listBrandSubjects', arguments: {} }, undefined, { timeout: 15_000 })) as { isError?: boolean };
-      expect(r.isError ?? false).toBe(false);
-    } finally {
-      await client.close();
-    }
+    await expectEveryTool(transport, 20_000);
     expect(err).toContain('--local: embedded server over');
     expect(err).not.toMatch(/cr_[0-9a-f]{40}/);
   }, 40_000);
