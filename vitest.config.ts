@@ -48,41 +48,14 @@ function storeFiles(dir = 'test/commands'): string[] {
 const STORE = storeFiles();
 
 /**
- * The files that take longest, longest first (vitest's JSON reporter, test/README.md "Where the
- * time goes"). vitest orders the files it has timed before by their last duration, but a clean
- * clone has no such record and it falls back to the largest file first: then a short file of
- * slow tests (a server's signals, a PostgreSQL restart) could start in the last seconds and
- * keep the run going alone. These start first, in this order; the rest follow in vitest's.
+ * The files that take longest, longest first: test/slowest-files.json, written from a whole run's
+ * own report by scripts/test-order.mjs (test/README.md "Where the time goes"). vitest orders the
+ * files it has timed before by their last duration, but a clean clone has no such record and it
+ * falls back to the largest file first: then a short file of slow tests (a server's signals, a
+ * PostgreSQL restart) could start in the last seconds and keep the run going alone. These start
+ * first, in this order; the rest follow in vitest's.
  */
-const SLOWEST = [
-  'test/store-pg/finance-cache.test.ts',
-  'test/e2e/local-parallel.test.ts',
-  'test/store-pg/durability.test.ts',
-  'test/e2e/startup-cache.test.ts',
-  'test/reliability/key-leaks.test.ts',
-  'test/e2e/startup.test.ts',
-  'test/bulk/faults.test.ts',
-  'test/server/process.test.ts',
-  'test/contract/openapi-lint.test.ts',
-  'test/reliability/backups.test.ts',
-  'test/e2e/jsonl-memory.test.ts',
-  'test/reliability/config-safety.test.ts',
-  'test/commands/posts/schedule-from-limits.test.ts',
-  'test/contract/contract.test.ts',
-  'test/reliability/lock-freeze.test.ts',
-  'test/store/contract.test.ts',
-  'test/commands/posts/schedule-from.test.ts',
-  'test/commands/local/seed-export.test.ts',
-  'test/reliability/store-flood.test.ts',
-  'test/e2e/pty-render.test.ts',
-  'test/commands/cli/jq.test.ts',
-  'test/server/decisions.test.ts',
-  'test/contract/generated-client.test.ts',
-  'test/reliability/rate-limit.test.ts',
-  'test/architecture/doc-paths.test.ts',
-  'test/reliability/lock-namespaces.test.ts',
-  'test/store-pg/servers.test.ts',
-];
+const SLOWEST = (JSON.parse(readFileSync('test/slowest-files.json', 'utf8')) as { files: { file: string }[] }).files.map((f) => f.file);
 
 /**
  * The projects stay in one block each (a worker moves to the next file only within its project;

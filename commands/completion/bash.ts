@@ -1,4 +1,4 @@
-import { allNodes, DYNAMIC_VALUES, flagsOf, inheritedGlobals, q, type CmdSpec } from './tree.js';
+import { allNodes, DYNAMIC_VALUES, flagsOf, offeredOptions, q, valueFlagsOf, type CmdSpec } from './tree.js';
 
 /**
  * Bash: the words typed so far are walked down the tree (skipping options and the value
@@ -7,21 +7,11 @@ import { allNodes, DYNAMIC_VALUES, flagsOf, inheritedGlobals, q, type CmdSpec } 
  */
 export function bashScript(root: CmdSpec): string {
   const nodes = allNodes(root);
-  const globals = inheritedGlobals(root);
+  const offered = offeredOptions(root);
   const key = (n: CmdSpec) => q(n.path.join(' '));
   const subs = nodes.filter((n) => n.subcommands.length).map((n) => `    ${key(n)}) echo ${q(n.subcommands.map((c) => c.path.at(-1)!).join(' '))} ;;`);
-  const flags = nodes.map((n) => {
-    const all = n === root ? n.options : [...n.options, ...globals];
-    return `    ${key(n)}) echo ${q(all.flatMap(flagsOf).join(' '))} ;;`;
-  });
-  const valueFlags = [
-    ...new Set(
-      nodes
-        .flatMap((n) => n.options)
-        .filter((o) => o.takesValue)
-        .flatMap(flagsOf),
-    ),
-  ];
+  const flags = nodes.map((n) => `    ${key(n)}) echo ${q(offered(n).flatMap(flagsOf).join(' '))} ;;`);
+  const valueFlags = valueFlagsOf(nodes);
   const dynamic = Object.entries(DYNAMIC_VALUES).map(([flag, kind]) => `      ${q(flag)}) values="$("\${COMP_WORDS[0]}" __complete ${kind} 2>/dev/null)" ;;`);
   const choices = nodes.flatMap((n) =>
     n.options.filter((o) => o.choices?.length).map((o) => `    ${q(n.path.join(' ') + ' ' + o.long)}) echo ${q(o.choices!.join(' '))} ;;`),

@@ -60,3 +60,19 @@ export const q = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** The root's flags that every subcommand accepts too (not --help/--version, which are per command or root only). */
 export const inheritedGlobals = (root: CmdSpec): OptSpec[] => root.options.filter((g) => g.long !== '--help' && g.long !== '--version');
+
+/** The options offered after a command: its own, and below the root the root's inherited globals too. */
+export function offeredOptions(root: CmdSpec): (n: CmdSpec) => OptSpec[] {
+  const globals = inheritedGlobals(root);
+  return (n) => (n === root ? n.options : [...n.options, ...globals]);
+}
+
+/** Every flag of the tree that takes a value: the shells' walk down the tree skips the word after it. */
+export const valueFlagsOf = (nodes: CmdSpec[]): string[] => [
+  ...new Set(
+    nodes
+      .flatMap((n) => n.options)
+      .filter((o) => o.takesValue)
+      .flatMap(flagsOf),
+  ),
+];

@@ -1,4 +1,4 @@
-import { allNodes, DYNAMIC_VALUES, flagsOf, inheritedGlobals, q, type CmdSpec } from './tree.js';
+import { allNodes, DYNAMIC_VALUES, flagsOf, offeredOptions, q, valueFlagsOf, type CmdSpec } from './tree.js';
 
 /** `name:description` entries for _describe; colons in names are escaped. */
 const described = (name: string, description: string) => q(`${name.replace(/:/g, '\\:')}:${description.split('\n')[0]}`);
@@ -9,23 +9,18 @@ const described = (name: string, description: string) => q(`${name.replace(/:/g,
  */
 export function zshScript(root: CmdSpec): string {
   const nodes = allNodes(root);
-  const globals = inheritedGlobals(root);
+  const offered = offeredOptions(root);
   const key = (n: CmdSpec) => q(n.path.join(' '));
   const subs = nodes
     .filter((n) => n.subcommands.length)
     .map((n) => `    ${key(n)}) reply=(${n.subcommands.map((c) => described(c.path.at(-1)!, c.description)).join(' ')}) ;;`);
-  const flags = nodes.map((n) => {
-    const all = n === root ? n.options : [...n.options, ...globals];
-    return `    ${key(n)}) reply=(${all.flatMap((o) => flagsOf(o).map((f) => described(f, o.description))).join(' ')}) ;;`;
-  });
-  const valueFlags = [
-    ...new Set(
-      nodes
-        .flatMap((n) => n.options)
-        .filter((o) => o.takesValue)
-        .flatMap(flagsOf),
-    ),
-  ];
+  const flags = nodes.map(
+    (n) =>
+      `    ${key(n)}) reply=(${offered(n)
+        .flatMap((o) => flagsOf(o).map((f) => described(f, o.description)))
+        .join(' ')}) ;;`,
+  );
+  const valueFlags = valueFlagsOf(nodes);
   const dynamic = Object.entries(DYNAMIC_VALUES).map(([flag, kind]) => `      ${q(flag)}) reply=(\${(f)"$(\${words[1]} __complete ${kind} 2>/dev/null)"}) ;;`);
   const choices = nodes.flatMap((n) =>
     n.options.filter((o) => o.choices?.length).map((o) => `    ${q(n.path.join(' ') + ' ' + o.long)}) reply=(${o.choices!.map(q).join(' ')}) ;;`),

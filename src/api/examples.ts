@@ -3,6 +3,7 @@
  * §10). Typed by the table, and checked by test/contract/examples.test.ts against the
  * document's own schemas and the server's zod schemas.
  */
+import { newAdCreativeView } from './ad-creative.js';
 import type { OperationId } from './routes.js';
 import type { ResponseData } from './io-types.js';
 
@@ -84,27 +85,15 @@ export const EXAMPLES: { [Op in OperationId]: OperationExample<Op> } = {
         },
       },
     },
-    response: {
+    response: newAdCreativeView({
       id: 'e7a1c5d3-9b2f-4e68-a0c4-1d3f5b7e9a20',
       platform: 'meta',
       adFormat: 'carousel',
       name: 'Summer whitening',
-      campaignId: '',
-      campaignName: '',
-      status: 'draft',
-      source: 'api',
       destinationUrl: 'https://harbordental.example/whitening',
       imageUrls: ['https://cdn.harbordental.example/ads/whitening-1.png'],
-      impressions: 0,
-      clicks: 0,
-      spend: 0,
-      conversions: 0,
-      ctr: 0,
-      roas: 0,
-      optimizationScore: 0,
-      lastEvalScore: 0,
       createdAt: '2025-06-15T12:00:00Z',
-    },
+    }),
   },
   createContentListener: {
     parameters: { website_id: WEBSITE },

@@ -1,7 +1,7 @@
 import { LocalError, UsageError } from '../errors.js';
 import type { KeyErrorKind } from '../server/keys.js';
 import { dirname } from 'node:path';
-import { escapeControls } from '../bulk/escape.js';
+import { escapeControls } from '../render/escape.js';
 
 /** Exit code of an unusable store file (EX_CONFIG from sysexits.h). */
 export const EXIT_BAD_STORE = 78;

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LocalError, EXIT } from '../errors.js';
 import { checkBaseUrl } from '../credentials.js';
-import { escapeControls } from '../bulk/escape.js';
+import { escapeControls } from '../render/escape.js';
 import { ownFile, readTextFile } from './url-file.js';
 
 const POLL_MS = 50;

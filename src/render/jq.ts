@@ -51,7 +51,7 @@ export interface JqLimits {
 }
 
 /**
- * Runs jq once (jq 1.7 compiled to WebAssembly: the jq-web package, CONTRIBUTING.md "jq for --jq")
+ * Runs jq once (jq 1.7 compiled to WebAssembly: the jq-web package, docs/benchmarks-analysis.md, "jq for `--jq`: the candidates measured")
  * in a worker thread: once started, jq runs to its end without returning to the event loop,
  * so on the main thread a long program would hold off Ctrl-C and SIGTERM (cli-contract.md §7.1),
  * and here the worker can be terminated when its output passes the cap or --timeout runs out

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 /**
  * On the request itself, not in a WeakMap: a WeakMap entry per request is an ephemeron that
  * the garbage collector traces specially, and with one made per request it showed in `cr
- * serve`'s GC time under write load (docs/benchmarks.md, "Build against build").
+ * serve`'s GC time under write load (docs/benchmarks-analysis.md, "Build against build").
  */
 const ARRIVED = Symbol('cr.receivedAt');
 type Stamped = IncomingMessage & { [ARRIVED]?: number };

@@ -10,7 +10,7 @@
  * alive by the dead table before it until a full collection: the young generation's collector
  * copied and promoted whole requests instead of letting them die young: 1.5-2 MB promoted per
  * young collection under durable writes instead of ~0.3 MB, and ~14 % more server CPU a write
- * (docs/benchmarks.md, "Build against build"). An array's slots hold nothing once emptied.
+ * (docs/benchmarks-analysis.md, "Build against build"). An array's slots hold nothing once emptied.
  */
 export class Roster<T extends object> implements Iterable<T> {
   private readonly slots: (T | undefined)[] = [];

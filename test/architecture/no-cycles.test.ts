@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { localImportsOf, sourceFiles } from './imports.js';
 
 /**
- * No import circles in src/ and commands/ (design/architecture-second-floor.md): each module
+ * No import circles in src/ and commands/ (CONTRIBUTING.md, "Layers"): each module
  * can be read, tested and loaded lazily after the ones it depends on.
  */
 

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/run-cli.js';
-import { cleanupTempDirs, makeKey, tempDir } from '../helpers/tmp.js';
-import { startTestServer, ok, type TestServer } from '../helpers/http-server.js';
+import { makeKey, tempDir } from '../helpers/tmp.js';
+import { useTestServer, ok } from '../helpers/http-server.js';
 import { financeData } from '../helpers/fixtures.js';
 
 /**
@@ -11,14 +11,7 @@ import { financeData } from '../helpers/fixtures.js';
  * hands that clock to the embedded and served server too. A value that is no ISO date-time
  * is a usage error (exit 2) where it is first needed, never a crash at start-up.
  */
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer(ok(financeData()));
-});
-afterAll(async () => {
-  await server.close();
-  cleanupTempDirs();
-});
+const server = useTestServer(ok(financeData()));
 
 const BAD = { CR_NOW: 'next tuesday' };
 const USAGE_LINE = 'error: CR_NOW is not an ISO 8601 date-time: next tuesday (USAGE)\n';

@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBin } from '../helpers/cli.js';
-import { cleanupTempDirs, makeKey, readConfig, tempDir } from '../helpers/tmp.js';
-import { startTestServer, ok, type TestServer } from '../helpers/http-server.js';
+import { makeKey, readConfig, tempDir } from '../helpers/tmp.js';
+import { useTestServer, ok } from '../helpers/http-server.js';
 import { financeData } from '../helpers/fixtures.js';
 
 /** The process umask is the real process's: these runs need the built binary. */
 const KEY = makeKey('1a2b', '9f0e', 'c');
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer(ok(financeData()));
-});
-afterAll(async () => {
-  await server.close();
-  cleanupTempDirs();
-});
+const server = useTestServer(ok(financeData()));
 
 const mode = (p: string) => statSync(p).mode & 0o777;
 

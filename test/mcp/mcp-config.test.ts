@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { runBin, ensureBuilt } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir, writeConfig } from '../helpers/tmp.js';
 import { spawnServe, type ServeProcess } from '../helpers/serve.js';
 import { KEYS } from '../server/helpers.js';
-import { routes } from '../../src/api/routes.js';
+import { expectEveryTool } from '../helpers/mcp-stdio.js';
 
 /** `cr mcp config`: a ready-to-paste MCP client configuration, key masked unless --show-key. */
 
@@ -64,16 +63,7 @@ describe('cr mcp config', () => {
     expect(entry.headers.Authorization).toBe(`Bearer ${KEY}`);
     expect(entry.url).toBe(`${srv.baseUrl}/mcp`);
 
-    const client = new Client({ name: 'cr-test', version: '0.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } }));
-    try {
-      const { tools } = await client.listTools(undefined, { timeout: 10_000 });
-      expect(tools).toHaveLength(Object.keys(routes).length);
-      const res = (await client.callTool({ name: 'listBrandSubjects', arguments: {} }, undefined, { timeout: 10_000 })) as { isError?: boolean };
-      expect(res.isError ?? false).toBe(false);
-    } finally {
-      await client.close();
-    }
+    await expectEveryTool(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } }), 10_000);
   }, 30_000);
 
   it('fails with a non-zero exit and no configuration when there is no key', async () => {

@@ -1,8 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnBin } from '../helpers/cli.js';
-import type { Child } from '../helpers/process.js';
-import { cleanupTempDirs, tempDir, writeConfig } from '../helpers/tmp.js';
-import { KEYS, startFixtureServer } from '../server/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { spawnRawBridge, useAgentServer, withId } from '../helpers/mcp-raw-bridge.js';
 
 /**
  * `cr mcp stdio` answers what it cannot forward as JSON-RPC 2.0 says (src/mcp-bridge/line-check.ts):
@@ -11,48 +8,14 @@ import { KEYS, startFixtureServer } from '../server/helpers.js';
  * The built bridge in a real process, raw lines on its stdin, the real local server behind it.
  */
 
-type FixtureServer = Awaited<ReturnType<typeof startFixtureServer>>;
-let srv: FixtureServer;
-let configDir: string;
-
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
-const line = (m: unknown) => (typeof m === 'string' ? m : JSON.stringify(m)) + '\n';
+const agent = useAgentServer('cr-stdio-rpc-');
 const call = (id: number | string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'listCrmAgents', arguments: {} } });
-
-beforeAll(async () => {
-  srv = await startFixtureServer();
-  configDir = tempDir('cr-stdio-rpc-');
-  writeConfig(configDir, { activeProfile: 'agent', profiles: { agent: { baseUrl: `${srv.url}/api/v1`, apiKey: KEYS.editorW1 } } });
-});
-
-afterAll(async () => {
-  await srv?.stop();
-  cleanupTempDirs();
-});
-
-function spawnBridge(): { child: Child; out: () => unknown[]; err: () => string } {
-  const child = spawnBin(['mcp', 'stdio'], { configDir, buffer: false, stdin: 'pipe', timeoutMs: 60_000 });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const lines = () =>
-    out
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as unknown);
-  return { child, out: lines, err: () => err };
-}
-
-const withId = (id: unknown) => (m: unknown) => !Array.isArray(m) && (m as { id?: unknown }).id === id;
 
 describe('cr mcp stdio: lines that are not one JSON-RPC message', () => {
   it('answers -32700 for unparseable lines, -32600 for invalid messages and batches, and keeps serving', async () => {
-    const p = spawnBridge();
-    const send = (m: unknown) => p.child.stdin!.write(line(m));
-    send(INIT);
-    await expect.poll(() => p.out().some(withId(1)), { timeout: 20_000 }).toBe(true);
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const p = spawnRawBridge(agent.configDir);
+    const send = p.send;
+    await p.initialize();
 
     send('{"jsonrpc": "2.0", "method": "foobar", "params": "bar", "baz]');
     send('');
@@ -63,9 +26,9 @@ describe('cr mcp stdio: lines that are not one JSON-RPC message', () => {
     send([{ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 99 } }]);
     send(call(13));
     // The last line is answered by the server, so every earlier line has been handled by then.
-    await expect.poll(() => p.out().some(withId(13)), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => p.messages().some(withId(13)), { timeout: 20_000 }).toBe(true);
 
-    const out = p.out();
+    const out = p.messages();
     const singles = out.filter((m) => !Array.isArray(m)) as { id: unknown; error?: { code: number; message: string }; result?: unknown }[];
     const batches = out.filter(Array.isArray) as { id: unknown; error: { code: number; message: string } }[][];
     // Parse error (JSON-RPC 2.0 §7's example line), then the three invalid requests, in order.
@@ -98,18 +61,16 @@ describe('cr mcp stdio: lines that are not one JSON-RPC message', () => {
   }, 60_000);
 
   it('answers a message nested too deeply to forward with -32600 under its id, and keeps serving', async () => {
-    const p = spawnBridge();
-    const send = (m: unknown) => p.child.stdin!.write(line(m));
-    send(INIT);
-    await expect.poll(() => p.out().some(withId(1)), { timeout: 20_000 }).toBe(true);
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const p = spawnRawBridge(agent.configDir);
+    const send = p.send;
+    await p.initialize();
     // 100,000 levels in 600 kB: under the 1 MiB body limit, past what JSON.stringify can recurse.
     const depth = 100_000;
     send(`{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"listCrmAgents","arguments":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}}`);
     send(call(22));
-    await expect.poll(() => p.out().some(withId(22)), { timeout: 20_000 }).toBe(true);
-    expect(p.out().find(withId(21))).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/nested deeper than \d+ levels/) } });
-    expect(p.out().find(withId(22))).toMatchObject({ result: { structuredContent: { data: { agents: expect.any(Array) } } } });
+    await expect.poll(() => p.messages().some(withId(22)), { timeout: 20_000 }).toBe(true);
+    expect(p.messages().find(withId(21))).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/nested deeper than \d+ levels/) } });
+    expect(p.messages().find(withId(22))).toMatchObject({ result: { structuredContent: { data: { agents: expect.any(Array) } } } });
     expect(p.err()).not.toMatch(/RangeError|Maximum call stack/);
     p.child.stdin!.end();
     expect((await p.child).exitCode).toBe(0);

@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { spawnBin } from '../helpers/cli.js';
-import { crStdioTransport } from '../helpers/mcp-stdio.js';
-import type { Child } from '../helpers/process.js';
-import { cleanupTempDirs, tempDir, writeConfig } from '../helpers/tmp.js';
-import { KEYS, startFixtureServer } from '../server/helpers.js';
-import { routes } from '../../src/api/routes.js';
+import { jsonLine, MCP_INIT, MCP_INITIALIZED, spawnRawBridge, useAgentServer } from '../helpers/mcp-raw-bridge.js';
+import { crStdioTransport, expectEveryTool } from '../helpers/mcp-stdio.js';
+import { tempDir } from '../helpers/tmp.js';
+import { KEYS } from '../server/helpers.js';
 
 /**
  * `cr mcp stdio` as a process: standard output holds JSON-RPC lines and nothing else,
@@ -14,52 +11,16 @@ import { routes } from '../../src/api/routes.js';
  * the embedded server. Raw pipes here (spawnBin), so every byte of stdout is seen.
  */
 
-type FixtureServer = Awaited<ReturnType<typeof startFixtureServer>>;
-let srv: FixtureServer;
-let configDir: string;
-
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
-const line = (m: unknown) => JSON.stringify(m) + '\n';
-
-interface Raw {
-  child: Child;
-  out: () => string;
-  err: () => string;
-  /** Resolves with the parsed stdout line answering `id`. */
-  answer: (id: number) => Promise<Record<string, unknown>>;
-}
-
-function spawnRaw(args: string[], env: Record<string, string> = {}): Raw {
-  const child = spawnBin(['mcp', 'stdio', ...args], { configDir, env, buffer: false, stdin: 'pipe', timeoutMs: 30_000 });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const answer = async (id: number) => {
-    await expect.poll(() => out.split('\n').some((l) => l.includes(`"id":${id},`)), { timeout: 15_000 }).toBe(true);
-    return JSON.parse(out.split('\n').find((l) => l.includes(`"id":${id},`))!) as Record<string, unknown>;
-  };
-  return { child, out: () => out, err: () => err, answer };
-}
-
-beforeAll(async () => {
-  srv = await startFixtureServer();
-  configDir = tempDir('cr-stdio-proc-');
-  writeConfig(configDir, { activeProfile: 'agent', profiles: { agent: { baseUrl: `${srv.url}/api/v1`, apiKey: KEYS.editorW1 } } });
-});
-
-afterAll(async () => {
-  await srv?.stop();
-  cleanupTempDirs();
-});
+const agent = useAgentServer('cr-stdio-proc-');
+const spawnRaw = (args: string[]) => spawnRawBridge(agent.configDir, { args, timeoutMs: 30_000 });
 
 describe('cr mcp stdio as a process', () => {
   it('requests written just before stdin closes are all answered, then it exits 0', async () => {
     const p = spawnRaw([]);
-    p.child.stdin!.write(line(INIT));
-    p.child.stdin!.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-    p.child.stdin!.write(line({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
-    p.child.stdin!.end(line({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'listCrmAgents', arguments: {} } }));
+    p.send(MCP_INIT);
+    p.send(MCP_INITIALIZED);
+    p.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    p.child.stdin!.end(jsonLine({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'listCrmAgents', arguments: {} } }));
     const r = await p.child;
     expect(r.exitCode).toBe(0);
     const answers = p
@@ -73,11 +34,11 @@ describe('cr mcp stdio as a process', () => {
 
   it('stdout carries only JSON-RPC lines, also for input that is not JSON-RPC; closing stdin exits 0 within 1 s', async () => {
     const p = spawnRaw(['--verbose']);
-    p.child.stdin!.write(line(INIT));
+    p.send(MCP_INIT);
     expect((await p.answer(1)).result).toMatchObject({ serverInfo: { name: 'cr-local' } });
-    p.child.stdin!.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    p.send(MCP_INITIALIZED);
     p.child.stdin!.write('this is not json\n');
-    p.child.stdin!.write(line({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'listCrmAgents', arguments: {} } }));
+    p.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'listCrmAgents', arguments: {} } });
     expect((await p.answer(2)).result).toMatchObject({ structuredContent: { data: { agents: expect.any(Array) } } });
     p.child.stdin!.end();
     const r = await p.child;
@@ -99,7 +60,7 @@ describe('cr mcp stdio as a process', () => {
 
   it('SIGTERM ends the bridge with exit 0', async () => {
     const p = spawnRaw([]);
-    p.child.stdin!.write(line(INIT));
+    p.send(MCP_INIT);
     await p.answer(1);
     p.child.kill('SIGTERM');
     const r = await p.child;
@@ -127,16 +88,7 @@ describe('cr mcp stdio as a process', () => {
     const transport = crStdioTransport(['mcp', 'stdio', '--local'], { env: { HOME: data, CR_CONFIG_DIR: join(data, 'cfg'), XDG_DATA_HOME: join(data, 'share') } });
     let err = '';
     transport.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    const client = new Client({ name: 'cr-stdio-local', version: '0' });
-    try {
-      await client.connect(transport, { timeout: 20_000 });
-      const { tools } = await client.listTools(undefined, { timeout: 15_000 });
-      expect(tools).toHaveLength(Object.keys(routes).length);
-      const r = (await client.callTool({ name: 'listBrandSubjects', arguments: {} }, undefined, { timeout: 15_000 })) as { isError?: boolean };
-      expect(r.isError ?? false).toBe(false);
-    } finally {
-      await client.close();
-    }
+    await expectEveryTool(transport, 20_000);
     expect(err).toContain('--local: embedded server over');
     expect(err).not.toMatch(/cr_[0-9a-f]{40}/);
   }, 40_000);

@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockPathOf } from '../../src/server/store/lock.js';
-import { Store } from '../../src/server/store/store.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { runProcessSync } from '../helpers/process.js';
-import { FIXTURE, KEYS, NOW, V, ensureBuilt, keepAliveClient, listenerBody, runBin, sleep, spawnServe, stopServe } from './support.js';
+import { FIXTURE, KEYS, NOW, V, ensureBuilt, keepAliveClient, listenerBody, runBin, sleep, spawnServe, stopServe, storedListenerIds } from './support.js';
 import type { SpawnedServe } from './support.js';
 
 /**
@@ -45,15 +44,6 @@ function serverPid(s: SpawnedServe, via: boolean): number {
   const pid = s.child.pid!;
   if (!via) return pid;
   return Number(readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0]);
-}
-
-async function storedListenerIds(path: string): Promise<Set<string>> {
-  const st = await Store.open(path);
-  try {
-    return new Set(st.list('content_listeners').map((l) => l.id));
-  } finally {
-    await st.close();
-  }
 }
 
 /** Keeps CLIENTS keep-alive writers busy until stopped; counts what each answer was. */

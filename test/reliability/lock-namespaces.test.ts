@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockPathOf } from '../../src/server/store/lock.js';
-import { Store } from '../../src/server/store/store.js';
 import { runProcessSync, spawnProcess } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
-import { FIXTURE, KEYS, V, ensureBuilt, listenerBody, request, sleep, spawnServe, stopServe } from './support.js';
+import { FIXTURE, KEYS, V, ensureBuilt, listenerBody, request, sleep, spawnServe, stopServe, storedListenerIds } from './support.js';
 import type { SpawnedServe } from './support.js';
 
 /**
@@ -41,15 +40,6 @@ async function writeListener(s: SpawnedServe, name: string): Promise<string> {
   const res = await request(s.origin, 'POST', `${V}/content/listeners`, { key: KEYS.editorW1, body: { ...listenerBody, name } });
   expect(res.status, res.text).toBe(200);
   return res.json.data.id as string;
-}
-
-async function storedListenerIds(path: string): Promise<Set<string>> {
-  const st = await Store.open(path);
-  try {
-    return new Set(st.list('content_listeners').map((l) => l.id));
-  } finally {
-    await st.close();
-  }
 }
 
 function fixtureCopy() {

@@ -6,6 +6,7 @@ import type { Mutation } from '../../src/server/store/store.js';
 import { nodeFs } from '../../src/server/store/fs-layer.js';
 import type { StoreFs } from '../../src/server/store/fs-layer.js';
 import { journalPathOf } from '../../src/server/store/journal.js';
+import { newAdCreative } from '../../src/server/compute/writes.js';
 import { FIXTURE, fixtureStore } from '../server/helpers.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 import { listenerRecord } from './durability-helpers.js';
@@ -84,31 +85,7 @@ describe('model-based: the reloaded store always equals the model', () => {
         const listener = () => listenerRecord(`l-${++n}`);
         const ad = () => {
           const id = `a-${++n}`;
-          return {
-            id,
-            platform: 'meta',
-            adFormat: 'single_image',
-            name: id,
-            campaignId: '',
-            campaignName: '',
-            status: 'draft',
-            source: 'api',
-            destinationUrl: 'https://x.example',
-            imageUrls: [],
-            impressions: 0,
-            clicks: 0,
-            spend: 0,
-            conversions: 0,
-            ctr: 0,
-            roas: 0,
-            optimizationScore: 0,
-            lastEvalScore: 0,
-            createdAt: 't',
-            websiteId: 'w',
-            headline: null,
-            description: null,
-            productLineId: null,
-          };
+          return newAdCreative({ website_id: 'w', name: id, ad_format: 'single_image', destination_url: 'https://x.example' }, { id, now: new Date(0), websiteId: 'w' });
         };
         const insert = async (collection: 'content_listeners' | 'ad_creatives', record: Record<string, unknown>) => {
           await store.commit([{ op: 'insert', collection, record }]);

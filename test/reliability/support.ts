@@ -8,6 +8,7 @@ import { connect } from 'node:net';
 import { BIN, ROOT, ensureBuilt, runBin } from '../helpers/cli.js';
 import { type ServeProcess, spawnServe, stopServe } from '../helpers/serve.js';
 import { IDS, readResponse, type Res } from '../server/helpers.js';
+import { Store } from '../../src/server/store/store.js';
 
 export { ensureBuilt, BIN, ROOT, runBin, spawnServe, stopServe };
 /** A `cr serve` process (test/helpers/serve.ts). */
@@ -141,3 +142,13 @@ export async function mcpCall(origin: string, authorization: string | undefined,
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The ids of the listeners a store file holds, read by opening it. */
+export async function storedListenerIds(path: string): Promise<Set<string>> {
+  const st = await Store.open(path);
+  try {
+    return new Set(st.list('content_listeners').map((l) => l.id));
+  } finally {
+    await st.close();
+  }
+}

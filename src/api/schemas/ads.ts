@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dateTime, documentedEnum, httpUrl, uuid, websiteIdField } from './common.js';
 import { localEnum } from '../json-schema.js';
 
-/** `ad_format` and `platform` of an ad creative; the CLI reads them from generated/request-schemas.ts. */
+/** `ad_format` and `platform` of an ad creative; the CLI reads them from src/api/generated/request-schemas.ts. */
 export const AdFormat = z.enum(['single_image', 'carousel', 'video', 'responsive_search', 'responsive_display']);
 export const AdPlatform = z.enum(['google', 'meta', 'linkedin', 'tiktok', 'pinterest', 'x']);
 

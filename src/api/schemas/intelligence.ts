@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dateTime, documentedEnum, websiteIdField } from './common.js';
 import { localEnum } from '../json-schema.js';
 
-/** Dimension types of a learning; the CLI reads them, and the largest limit, from generated/request-schemas.ts. */
+/** Dimension types of a learning; the CLI reads them, and the largest limit, from src/api/generated/request-schemas.ts. */
 export const DimensionType = z.enum(['hook', 'angle', 'offer', 'story', 'audience', 'format', 'cta']);
 export const LEARNING_STATUSES = ['candidate', 'testing', 'confirmed', 'rejected', 'archived'] as const;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dateTime, documentedEnum, websiteIdField } from './common.js';
 import { localEnum } from '../json-schema.js';
 
-/** Statuses of a nurture sequence; the CLI reads them, and the largest page, from generated/request-schemas.ts. */
+/** Statuses of a nurture sequence; the CLI reads them, and the largest page, from src/api/generated/request-schemas.ts. */
 export const NurtureStatus = z.enum(['draft', 'active', 'paused', 'archived']);
 
 export const ListNurtureQuery = z.object({

@@ -1,3 +1,4 @@
+import { newAdCreativeView } from '../../api/ad-creative.js';
 import { AdCreative } from '../../api/schemas/ads.js';
 import type { CreateAdCreativeBody } from '../../api/schemas/ads.js';
 import { ContentListener, POLL_INTERVAL_MS } from '../../api/schemas/listeners.js';
@@ -11,25 +12,17 @@ import { pickShape } from './pick.js';
  */
 export function newAdCreative(body: CreateAdCreativeBody, ctx: { id: string; now: Date; websiteId: string; campaign?: AdCampaignRecord }): AdCreativeRecord {
   return {
-    id: ctx.id,
-    platform: body.platform ?? ctx.campaign?.platform ?? 'meta',
-    adFormat: body.ad_format,
-    name: body.name,
-    campaignId: body.campaign_id ?? '',
-    campaignName: ctx.campaign?.name ?? '',
-    status: 'draft',
-    source: 'api',
-    destinationUrl: body.destination_url,
-    imageUrls: body.image_urls ?? [],
-    impressions: 0,
-    clicks: 0,
-    spend: 0,
-    conversions: 0,
-    ctr: 0,
-    roas: 0,
-    optimizationScore: 0,
-    lastEvalScore: 0,
-    createdAt: ctx.now.toISOString(),
+    ...newAdCreativeView({
+      id: ctx.id,
+      platform: body.platform ?? ctx.campaign?.platform ?? 'meta',
+      adFormat: body.ad_format,
+      name: body.name,
+      campaignId: body.campaign_id ?? '',
+      campaignName: ctx.campaign?.name ?? '',
+      destinationUrl: body.destination_url,
+      imageUrls: body.image_urls ?? [],
+      createdAt: ctx.now.toISOString(),
+    }),
     websiteId: ctx.websiteId,
     headline: body.headline ?? null,
     description: body.description ?? null,

@@ -8,7 +8,7 @@
  * megamorphic keyed stores and leaves every field past the fourth in a separate property array
  * of each stored record. The spread is ~3x faster (0.15-0.2 µs against 0.45-0.5 µs for a
  * listener insert, Node 20). Why not structuredClone: its serialiser costs ~7 µs for the same,
- * and the JSON store copies every write it commits (docs/benchmarks.md, "Build against build").
+ * and the JSON store copies every write it commits (docs/benchmarks-analysis.md, "Build against build").
  */
 export function copyRecords<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;

@@ -16,7 +16,7 @@ const BACKSLASH = 0x5c;
  * Why: the group commit measures what each write adds to the snapshot this way (intake.ts);
  * stringifying each write a second time, indented, took ~1.5 µs for a listener insert against
  * ~0.6 µs for this scan (Node 20), about 1 % of `cr serve`'s CPU per durable write
- * (docs/benchmarks.md, "Build against build").
+ * (docs/benchmarks-analysis.md, "Build against build").
  */
 export function indentedJsonBytes(compact: string): number {
   let extra = 0;

@@ -51,7 +51,7 @@ function statOf(fs: SyncFs, path: string): Seen | undefined {
  * (`fineTimes`), the text is read every time.
  *
  * Why: reading the lock twice per group commit was ~3 % of `cr serve`'s CPU per durable
- * write (docs/benchmarks.md, "Build against build").
+ * write (docs/benchmarks-analysis.md, "Build against build").
  */
 export function lockHeld(fs: SyncFs, lockPath: string, token: string, read: () => string | null | undefined): () => boolean {
   let verified: Seen | undefined;

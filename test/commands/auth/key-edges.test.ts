@@ -1,22 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../helpers/run-cli.js';
-import { cleanupTempDirs, makeKey, readConfig, tempDir } from '../../helpers/tmp.js';
-import { startTestServer, ok, type TestServer } from '../../helpers/http-server.js';
+import { makeKey, readConfig, tempDir } from '../../helpers/tmp.js';
+import { useTestServer, ok } from '../../helpers/http-server.js';
 import { financeData } from '../../helpers/fixtures.js';
 import { KEY, profilesConfig } from '../../helpers/profiles-config.js';
 
 /** Edge cases of keys, base URLs, profiles and the config folder (docs/cli-contract.md §3). */
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer(ok(financeData()));
-});
-afterEach(() => server.reset());
-afterAll(async () => {
-  await server.close();
-  cleanupTempDirs();
-});
+const server = useTestServer(ok(financeData()));
 
 const mode = (p: string) => statSync(p).mode & 0o7777;
 

@@ -1,0 +1,269 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBin } from '../helpers/cli.js';
+import { executedSources } from '../helpers/executed-sources.js';
+import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
+import { KEYS, startFixtureServer, type TestServer } from '../server/helpers.js';
+
+/**
+ * Which modules a run of the built CLI loads, for the three runs start-up is measured on
+ * (docs/benchmarks.md): `--version`, a remote read and the same read with `--local`. The real
+ * bundle (dist/bundle/cli.js) runs with V8 coverage on, and a module counts as loaded when code of
+ * it ran, its module initialiser included (test/helpers/executed-sources.ts, through the bundle's
+ * source map): esbuild keeps a lazily imported module's body in an initialiser that runs on its
+ * first import, so this sees what a run pays for, not what the bundle holds.
+ *
+ * The lists below are whole: a module that starts loading on one of these paths (or stops) fails
+ * here until its list says so, in the same change. Project files are named from the repository's
+ * root, dependencies by package, `cr-…:` the stand-ins of scripts/bundle-plugin.mjs.
+ * test/e2e/startup.test.ts says why some must never load.
+ */
+
+const LOADS: Record<'version' | 'remote' | 'local', string[]> = {
+  version: [],
+  remote: [
+    'commander',
+    'commands/finance/index.ts',
+    'commands/finance/summary.ts',
+    'cr-assert:node:assert',
+    'cr-lazy:node:child_process',
+    'src/api/check-json.ts',
+    'src/api/generated/response-schemas.ts',
+    'src/api/generated/routes.ts',
+    'src/api/route-types.ts',
+    'src/api/routes.ts',
+    'src/api/vocabulary.ts',
+    'src/cli-globals.ts',
+    'src/cli-kit.ts',
+    'src/cli-usage.ts',
+    'src/cli.ts',
+    'src/context.ts',
+    'src/credentials.ts',
+    'src/errors.ts',
+    'src/file-lock.ts',
+    'src/groups.ts',
+    'src/http/build-client.ts',
+    'src/http/client.ts',
+    'src/http/deadline.ts',
+    'src/http/network-errors.ts',
+    'src/http/node-dispatcher.ts',
+    'src/http/rate-budget.ts',
+    'src/http/read-body.ts',
+    'src/http/request-headers.ts',
+    'src/http/request-params.ts',
+    'src/http/retry.ts',
+    'src/http/undici-core.ts',
+    'src/http/url.ts',
+    'src/ids.ts',
+    'src/io/activity.ts',
+    'src/io/prompt.ts',
+    'src/io/spinner.ts',
+    'src/io/streams.ts',
+    'src/local/url-file.ts',
+    'src/main.ts',
+    'src/now.ts',
+    'src/output/flags.ts',
+    'src/output/script.ts',
+    'src/profiles.ts',
+    'src/redact.ts',
+    'src/render/block.ts',
+    'src/render/cell.ts',
+    'src/render/controls.ts',
+    'src/render/csv.ts',
+    'src/render/dates.ts',
+    'src/render/escape.ts',
+    'src/render/finance.ts',
+    'src/render/format.ts',
+    'src/render/json.ts',
+    'src/render/jsonl.ts',
+    'src/render/output.ts',
+    'src/render/quiet.ts',
+    'src/render/safe-json.ts',
+    'src/store-url.ts',
+    'src/version.ts',
+    'undici',
+  ],
+  // Every file of src/api/schemas/: opening the store validates each collection with the record
+  // schemas of src/server/store/schema.ts, which are built on them (src/server/store/snapshot.ts).
+  local: [
+    'commander',
+    'commands/finance/index.ts',
+    'commands/finance/summary.ts',
+    'cr-assert:node:assert',
+    'cr-lazy:node:child_process',
+    'hono',
+    'src/api/ad-creative.ts',
+    'src/api/check-json.ts',
+    'src/api/endpoints.ts',
+    'src/api/generated/response-schemas.ts',
+    'src/api/generated/routes.ts',
+    'src/api/json-schema.ts',
+    'src/api/listener-rules.ts',
+    'src/api/route-types.ts',
+    'src/api/routes.ts',
+    'src/api/schemas/ads.ts',
+    'src/api/schemas/brand.ts',
+    'src/api/schemas/common.ts',
+    'src/api/schemas/crm.ts',
+    'src/api/schemas/finance.ts',
+    'src/api/schemas/intelligence.ts',
+    'src/api/schemas/listeners.ts',
+    'src/api/schemas/nurture.ts',
+    'src/api/schemas/query-configs.ts',
+    'src/api/schemas/social.ts',
+    'src/api/schemas/visibility.ts',
+    'src/api/vocabulary.ts',
+    'src/cli-globals.ts',
+    'src/cli-kit.ts',
+    'src/cli-usage.ts',
+    'src/cli.ts',
+    'src/context.ts',
+    'src/errors.ts',
+    'src/groups.ts',
+    'src/http/build-client.ts',
+    'src/http/client.ts',
+    'src/http/deadline.ts',
+    'src/http/network-errors.ts',
+    'src/http/rate-budget.ts',
+    'src/http/read-body.ts',
+    'src/http/request-headers.ts',
+    'src/http/request-params.ts',
+    'src/http/retry.ts',
+    'src/http/undici-core.ts',
+    'src/http/url.ts',
+    'src/ids.ts',
+    'src/io/activity.ts',
+    'src/io/prompt.ts',
+    'src/io/spinner.ts',
+    'src/io/streams.ts',
+    'src/local/credential.ts',
+    'src/local/embedded.ts',
+    'src/local/errors.ts',
+    'src/local/in-process-dispatcher.ts',
+    'src/local/lock-wait.ts',
+    'src/local/serve-ad.ts',
+    'src/local/url-file.ts',
+    'src/main.ts',
+    'src/now.ts',
+    'src/output/flags.ts',
+    'src/output/script.ts',
+    'src/redact.ts',
+    'src/render/block.ts',
+    'src/render/cell.ts',
+    'src/render/controls.ts',
+    'src/render/csv.ts',
+    'src/render/dates.ts',
+    'src/render/escape.ts',
+    'src/render/finance.ts',
+    'src/render/format.ts',
+    'src/render/json.ts',
+    'src/render/jsonl.ts',
+    'src/render/output.ts',
+    'src/render/quiet.ts',
+    'src/render/safe-json.ts',
+    'src/server/auth.ts',
+    'src/server/body.ts',
+    'src/server/clock.ts',
+    'src/server/compute/brand.ts',
+    'src/server/compute/crm.ts',
+    'src/server/compute/finance.ts',
+    'src/server/compute/learnings.ts',
+    'src/server/compute/memo.ts',
+    'src/server/compute/nurture.ts',
+    'src/server/compute/pick.ts',
+    'src/server/compute/serialized.ts',
+    'src/server/compute/visibility.ts',
+    'src/server/compute/writes.ts',
+    'src/server/core.ts',
+    'src/server/date-header.ts',
+    'src/server/demo-brand.ts',
+    'src/server/demo-id.ts',
+    'src/server/errors.ts',
+    'src/server/handlers.ts',
+    'src/server/host-check.ts',
+    'src/server/in-process.ts',
+    'src/server/json.ts',
+    'src/server/keys.ts',
+    'src/server/log-text.ts',
+    'src/server/memory.ts',
+    'src/server/open-core.ts',
+    'src/server/pipeline.ts',
+    'src/server/rate-limit.ts',
+    'src/server/seed.ts',
+    'src/server/store/api-store.ts',
+    'src/server/store/backups.ts',
+    'src/server/store/batch.ts',
+    'src/server/store/commit-options.ts',
+    'src/server/store/commit.ts',
+    'src/server/store/copy-records.ts',
+    'src/server/store/data-reads.ts',
+    'src/server/store/errors.ts',
+    'src/server/store/fold.ts',
+    'src/server/store/fs-layer.ts',
+    'src/server/store/indented-size.ts',
+    'src/server/store/intake.ts',
+    'src/server/store/journal-file.ts',
+    'src/server/store/journal-scan.ts',
+    'src/server/store/journal.ts',
+    'src/server/store/json-store.ts',
+    'src/server/store/lock-check.ts',
+    'src/server/store/lock-liveness.ts',
+    'src/server/store/lock.ts',
+    'src/server/store/open-api-store.ts',
+    'src/server/store/rate-windows.ts',
+    'src/server/store/readiness.ts',
+    'src/server/store/replay.ts',
+    'src/server/store/schema.ts',
+    'src/server/store/snapshot.ts',
+    'src/server/store/store-path.ts',
+    'src/server/store/store.ts',
+    'src/server/table-route.ts',
+    'src/store-url.ts',
+    'src/version.ts',
+    'undici',
+    'zod',
+  ],
+};
+
+let srv: TestServer;
+beforeAll(async () => {
+  srv = await startFixtureServer();
+});
+afterAll(async () => {
+  await srv?.stop();
+  cleanupTempDirs();
+});
+
+/** A source as the lists name it: a project file from the root, a dependency by its package. */
+function moduleName(source: string): string {
+  const path = source.replace(/^(\.\.\/)+/, '');
+  const dep = /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path);
+  return dep ? dep[1]! : path;
+}
+
+async function loadsOf(args: string[], env: Record<string, string>): Promise<string[]> {
+  const dir = tempDir('cr-loads-');
+  const r = await runBin(args, { env: { ...env, NODE_V8_COVERAGE: dir } });
+  expect(r.exitCode, r.stderr).toBe(0);
+  return [...new Set([...executedSources(dir)].map(moduleName))].sort();
+}
+
+describe('the modules each start-up path loads', () => {
+  it('`cr --version`: the launcher alone, no module of the bundle', async () => {
+    expect(await loadsOf(['--version'], {})).toEqual(LOADS.version);
+  });
+
+  it('`cr finance summary --json` against a server', async () => {
+    const loaded = await loadsOf(['finance', 'summary', '--json'], { CR_API_KEY: KEYS.viewerW1, CR_BASE_URL: `${srv.url}/api/v1` });
+    expect(loaded).toEqual(LOADS.remote);
+  });
+
+  it('`cr finance summary --local --json`, on a store made by an earlier run', async () => {
+    const home = tempDir('cr-loads-home-');
+    const env = { HOME: home, CR_STORE: `${home}/store.json` };
+    await loadsOf(['finance', 'summary', '--local', '--json'], env);
+    const loaded = await loadsOf(['finance', 'summary', '--local', '--json'], env);
+    // A JSON-file store: nothing of bulk scheduling or of the PostgreSQL store.
+    expect(loaded.filter((m) => /^src\/(bulk|server\/store-pg)\//.test(m))).toEqual([]);
+    expect(loaded).toEqual(LOADS.local);
+  });
+});
