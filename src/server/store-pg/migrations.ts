@@ -220,6 +220,21 @@ CREATE TRIGGER cr_revenue_of_record AFTER INSERT OR UPDATE OF body, collection O
   WHEN (NEW.collection = 'revenue_records') EXECUTE FUNCTION cr_revenue_of_record();
 `,
   },
+  {
+    version: 4,
+    what: 'settings every server on the database shares (the hourly rate limit)',
+    sql: `
+-- A setting that must agree across the servers of one database lives here, not in each
+-- server's flags (docs/shared-sandbox.md "Settings shared by every server"): the first
+-- server, or cr local migrate --rate-limit, writes it; a server started with another value
+-- refuses to start and says so (settings.ts).
+CREATE TABLE cr_settings (
+  name text PRIMARY KEY,
+  value jsonb NOT NULL,
+  set_at timestamptz NOT NULL DEFAULT now()
+);
+`,
+  },
 ];
 
 export const NEWEST_SCHEMA = MIGRATIONS[MIGRATIONS.length - 1]!.version;
