@@ -29,7 +29,7 @@ export function connectionSettings(url: string, ctx: ConnectionContext): { url: 
   const sslrootcert = u.searchParams.get('sslrootcert') ?? undefined;
   u.searchParams.delete('sslmode');
   u.searchParams.delete('sslrootcert');
-  const ssl = clientSsl({ sslmode, sslrootcert }, ctx.env);
+  const ssl = clientSsl({ sslmode, sslrootcert, host: u.hostname || ctx.env.PGHOST }, ctx.env);
   const pass = passwordOption(u, ctx.env, ctx.notice);
   // Only the two parameters go; the rest of the URL reaches the client as written (a password's
   // percent-encoding included).

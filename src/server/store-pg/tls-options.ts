@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ConnectionOptions } from 'node:tls';
+import { checkServerIdentity, type ConnectionOptions } from 'node:tls';
 import { UsageError } from '../../errors.js';
 import { escapeControls } from '../../bulk/escape.js';
 
@@ -25,7 +25,7 @@ export type ClientSsl = false | 'prefer' | 'require' | ConnectionOptions;
  *   implies verify-full), else ~/.postgresql/root.crt; a verify mode without either is refused,
  *   as libpq refuses it.
  */
-export function clientSsl(given: { sslmode?: string; sslrootcert?: string }, env: NodeJS.ProcessEnv): ClientSsl {
+export function clientSsl(given: { sslmode?: string; sslrootcert?: string; host?: string }, env: NodeJS.ProcessEnv): ClientSsl {
   const rawMode = given.sslmode ?? nonEmpty(env.PGSSLMODE);
   const rootcert = given.sslrootcert ?? nonEmpty(env.PGSSLROOTCERT);
   if (rawMode !== undefined && !(SSL_MODES as readonly string[]).includes(rawMode))
@@ -40,7 +40,7 @@ export function clientSsl(given: { sslmode?: string; sslrootcert?: string }, env
         `sslrootcert=system needs sslmode=verify-full, got sslmode=${mode}`,
         'as libpq: the system store is trusted only with the host name checked',
       );
-    return { rejectUnauthorized: true };
+    return { rejectUnauthorized: true, ...hostCheck(given.host) };
   }
   if (mode === 'require' && rootcert !== undefined) mode = 'verify-ca';
   switch (mode) {
@@ -55,8 +55,20 @@ export function clientSsl(given: { sslmode?: string; sslrootcert?: string }, env
       // The chain is checked against the root certificate; the name on it is not (libpq's verify-ca).
       return { ca: readRootCert(rootcert, env, mode), rejectUnauthorized: true, checkServerIdentity: () => undefined };
     case 'verify-full':
-      return { ca: readRootCert(rootcert, env, mode), rejectUnauthorized: true };
+      return { ca: readRootCert(rootcert, env, mode), rejectUnauthorized: true, ...hostCheck(given.host) };
   }
+}
+
+/**
+ * The name check of verify-full, against the host the URL names. The client gives node:tls
+ * no name for an address (127.0.0.1, ::1), and node:tls then checks the certificate against
+ * no name of the URL's: without this, verify-full to an address accepted any name on it. A
+ * URL of several hosts keeps node:tls's own check (the client names each host it tries).
+ */
+function hostCheck(host: string | undefined): Pick<ConnectionOptions, 'checkServerIdentity'> {
+  if (!host || host.includes(',')) return {};
+  const name = host.replace(/^\[(.*)\]$/, '$1');
+  return { checkServerIdentity: (_given, cert) => checkServerIdentity(name, cert) };
 }
 
 const nonEmpty = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
