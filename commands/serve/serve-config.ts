@@ -61,7 +61,8 @@ function readConfig(file: string): Record<string, unknown> {
  * for a repeatable option (one whose parser is `collect`, src/cli-kit.ts).
  */
 function optionValue(option: Option, value: unknown, current: unknown, fromFile: boolean): unknown {
-  if (option.isBoolean()) {
+  // A flag that takes no value (commander's isBoolean() leaves out the --no- ones).
+  if (!option.required && !option.optional) {
     if (typeof value !== 'boolean') throw new Error('must be true or false');
     if (!value) return undefined;
     return !option.negate;
