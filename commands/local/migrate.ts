@@ -27,7 +27,7 @@ export const migrateCommand = (ctx: Context) =>
       .action((f: MigrateOptions) => run(ctx, f)),
     [
       'cr local migrate --store postgres://cr_owner@db.internal/cr_sandbox --dry-run',
-      'PGPASSWORD=… cr local migrate --store postgres://cr_owner@db.internal/cr_sandbox --rate-limit 500',
+      'PGPASSFILE=~/.pgpass-cr cr local migrate --store postgres://cr_owner@db.internal/cr_sandbox --rate-limit 500',
     ],
   );
 

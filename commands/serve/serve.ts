@@ -59,7 +59,7 @@ export const serveCommand = (ctx: Context) =>
       )
       .option('--seed <n>', 'seed of the --faults draws (default: random, printed)', intArg('--seed', 0))
       .option('--url-file <file>', 'write the base URL to this file once listening (whole, never half-written); removed on exit')
-      .option('--config <file>', 'take the options from this JSON file, keys named like the flags ({"store": …, "rate-limit": 500}); flags given here win')
+      .option('--config <file>', 'take the options from this JSON file, keys named like the flags ("rate-limit": 500); flags given here win')
       .action((f: ServeOptions & { config?: string }, cmd: Command) => {
         if (f.config !== undefined) applyConfigFile(cmd, f.config);
         return serve(ctx, cmd.opts<ServeOptions>());
