@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkServerIdentity, type ConnectionOptions } from 'node:tls';
 import { UsageError } from '../../errors.js';
 import { escapeControls } from '../../bulk/escape.js';
+import { nodeFs } from '../store/fs-layer.js';
 
 /** libpq's sslmode values (PostgreSQL docs, "SSL Support"), weakest first. */
 const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
@@ -71,17 +71,26 @@ function hostCheck(host: string | undefined): Pick<ConnectionOptions, 'checkServ
   return { checkServerIdentity: (_given, cert) => checkServerIdentity(name, cert) };
 }
 
+const exists = (file: string) => {
+  try {
+    nodeFs.sync.stat(file);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 const nonEmpty = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
 
 function readRootCert(given: string | undefined, env: NodeJS.ProcessEnv, mode: SslMode): string {
   const file = given ?? (env.HOME ? join(env.HOME, '.postgresql', 'root.crt') : undefined);
-  if (given === undefined && (file === undefined || !existsSync(file)))
+  if (given === undefined && (file === undefined || !exists(file)))
     throw new UsageError(
       `sslmode=${mode} needs a root certificate: none given, and ${escapeControls(file ?? '~/.postgresql/root.crt')} does not exist`,
       'name the CA file with sslrootcert=FILE in the URL or PGSSLROOTCERT, or sslrootcert=system for the system store',
     );
   try {
-    return readFileSync(file!, 'utf8');
+    return nodeFs.sync.readFile(file!).toString('utf8');
   } catch (err) {
     throw new UsageError(`cannot read the root certificate ${escapeControls(file!)} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
