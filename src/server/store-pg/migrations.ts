@@ -1,7 +1,8 @@
 /**
  * The PostgreSQL store's schema, as numbered migrations (docs/shared-sandbox.md). They ship
- * inside the bundle and run at start, in one transaction under an advisory lock, so several
- * `cr serve` starting at once on one database apply each migration once. A database whose
+ * inside the bundle and run by `cr local migrate` or at a server's start (unless
+ * `--no-migrate`), in one transaction under an advisory lock, so several `cr serve` starting
+ * at once on one database apply each migration once. A database whose
  * schema is newer than the newest migration here is refused: an older server would write
  * rows a newer schema no longer means.
  */
