@@ -82,6 +82,8 @@ const SLOWEST = [
   'test/architecture/doc-paths.test.ts',
   'test/reliability/lock-namespaces.test.ts',
   'test/store-pg/servers.test.ts',
+  // A cluster of its own (password authentication and TLS): about 9 s, most of it initdb.
+  'test/store-pg/connection-settings.test.ts',
 ];
 
 /**
