@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { Command, Option } from 'commander';
 import { UsageError } from '../../src/errors.js';
 import { escapeControls } from '../../src/bulk/escape.js';
@@ -15,8 +15,9 @@ import { collect } from '../../src/cli-kit.js';
  * Sets the values on `cmd` as commander would have from the command line, so every option
  * (those added later too) is taken without a list here.
  */
-export function applyConfigFile(cmd: Command, file: string): void {
+export function applyConfigFile(cmd: Command, file: string, notice: (line: string) => void): void {
   const config = readConfig(file);
+  warnIfPasswordShared(file, config, notice);
   const named = (key: string) => `--config ${escapeControls(file)}: "${escapeControls(key)}"`;
   for (const [key, value] of Object.entries(config)) {
     const option = cmd.options.find((o) => o.long === `--${key}`);
@@ -34,6 +35,27 @@ export function applyConfigFile(cmd: Command, file: string): void {
       throw new UsageError(`${named(key)}: ${err.message}`);
     }
   }
+}
+
+/**
+ * A store URL with a password in a file others can read: said, as libpq says of a password
+ * file it then ignores (docs/shared-sandbox.md "One file for every server"). Not refused: the
+ * password may be a throw-away one on a machine of one user.
+ */
+function warnIfPasswordShared(file: string, config: Record<string, unknown>, notice: (line: string) => void): void {
+  const store = config.store;
+  if (typeof store !== 'string') return;
+  let hasPassword = false;
+  try {
+    hasPassword = new URL(store).password !== '';
+  } catch {
+    return;
+  }
+  const mode = statSync(file).mode & 0o777;
+  if (hasPassword && (mode & 0o077) !== 0)
+    notice(
+      `cr serve: --config ${escapeControls(file)} holds a database password and others can read it (mode ${mode.toString(8).padStart(4, '0')}): chmod 600 it, or give the password by PGPASSWORD or ~/.pgpass`,
+    );
 }
 
 function readConfig(file: string): Record<string, unknown> {

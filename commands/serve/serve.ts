@@ -61,7 +61,7 @@ export const serveCommand = (ctx: Context) =>
       .option('--url-file <file>', 'write the base URL to this file once listening (whole, never half-written); removed on exit')
       .option('--config <file>', 'take the options from this JSON file, keys named like the flags ("rate-limit": 500); flags given here win')
       .action((f: ServeOptions & { config?: string }, cmd: Command) => {
-        if (f.config !== undefined) applyConfigFile(cmd, f.config);
+        if (f.config !== undefined) applyConfigFile(cmd, f.config, (line) => ctx.notice(line));
         return serve(ctx, cmd.opts<ServeOptions>());
       }),
     ['cr serve', 'cr serve --store ./ci-store.json --port 0 --url-file url.txt &  cr local wait --url-file url.txt'],

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/run-cli.js';
 import { spawnServe, type ServeProcess } from '../helpers/serve.js';
@@ -72,10 +72,17 @@ describe('cr serve --config', () => {
       expect(r.stderr + r.stdout).not.toContain(SECRET);
     }
     // The file's store wins over CR_STORE: the refusal names the file's database, without its password.
-    const unreachable = await runCli(['serve', '--config', configFile({ store, port: 0 })], { env: { CR_STORE: join(tempDir(), 'ignored.json') } });
+    const file = configFile({ store, port: 0 });
+    const unreachable = await runCli(['serve', '--config', file], { env: { CR_STORE: join(tempDir(), 'ignored.json') } });
     expect(unreachable.exitCode).toBe(1);
     expect(unreachable.stderr).toContain('postgres://cr:***@127.0.0.1:9/none');
     expect(unreachable.stderr).not.toContain(SECRET);
+    expect(unreachable.stderr).not.toContain('others can read it');
+    // The same file readable by others: said once, before anything else.
+    chmodSync(file, 0o644);
+    const shared = await runCli(['serve', '--config', file]);
+    expect(shared.stderr).toContain('holds a database password and others can read it (mode 0644): chmod 600 it');
+    expect(shared.stderr).not.toContain(SECRET);
   });
 
   it('refuses a file it cannot read, and database options over a store file', async () => {
