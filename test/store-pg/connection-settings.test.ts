@@ -39,6 +39,7 @@ describe('PostgreSQL connection settings as libpq has them', () => {
     const without = await runCli([...probe, c.url('cr_pw', 'localhost', '?sslmode=disable')]);
     expect(without.exitCode).toBe(1);
     expect(without.stderr).toContain('28P01');
+    expect(without.stderr).toContain('the password comes from the URL, else PGPASSWORD, else the password file');
     noPassword(withIt);
   });
 

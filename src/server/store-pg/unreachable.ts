@@ -27,6 +27,8 @@ export function unreachableReason(cause: unknown): string {
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return `the server's certificate is not valid now: ${code}`;
   if (code === '42501')
     return `${code} ${message}: this role may not change the schema; migrate as the role that owns it (cr local migrate), then start servers with --no-migrate`;
+  if (code === '28P01')
+    return `${code} ${message}: the password comes from the URL, else PGPASSWORD, else the password file (PGPASSFILE or ~/.pgpass, used only when mode 0600)`;
   if (code && /^[0-9A-Z]{5}$/.test(code)) return `${code} ${message}`;
   return code ?? message;
 }
