@@ -77,15 +77,16 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
     import('../../src/server/serve.js'),
     import('../../src/local/serve-ad.js'),
   ]);
+  // Options a store file does not take are refused before anything is touched (the --url-file's old file included).
+  const storePath = o.store ?? defaultStorePath(ctx.env);
+  const { isDatabaseUrl: isDatabase } = await import('../../src/server/store-pg/url.js');
+  const database = databaseOpenOptions(ctx, o, isDatabase(storePath));
   const faults = o.faults === undefined ? undefined : await faultPlan(ctx, o.faults, o.seed);
   // A log reader that goes away (`cr serve 2>&1 | head`) must not stop the server (docs/api-decisions.md §9).
   const { ignoreClosedProcessOutput } = await import('../../src/server/log-text.js');
   ignoreClosedProcessOutput();
   // A file left by an earlier run must not be taken for this server's URL (docs/local-server.md, the CI recipe).
   if (o.urlFile) removeEarlierUrlFile(o.urlFile);
-  const storePath = o.store ?? defaultStorePath(ctx.env);
-  const { isDatabaseUrl: isDatabase } = await import('../../src/server/store-pg/url.js');
-  const database = databaseOpenOptions(ctx, o, isDatabase(storePath));
   let server;
   try {
     server = await startServer({
