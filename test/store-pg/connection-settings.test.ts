@@ -32,7 +32,7 @@ describe('PostgreSQL connection settings as libpq has them', () => {
     }
   };
 
-  it('takes the password from PGPASSWORD in the command environment; without one the server refuses, named', async () => {
+  it('takes the password from PGPASSWORD in the command environment (migrate, keys, export); without one the server refuses, named', async () => {
     const withIt = await runCli([...probe, c.url('cr_pw', 'localhost', '?sslmode=disable')], { env: { PGPASSWORD: c.password } });
     expect(withIt.exitCode, withIt.stderr).toBe(0);
     expect(withIt.stdout).toContain('would apply 4 migrations');
@@ -41,6 +41,11 @@ describe('PostgreSQL connection settings as libpq has them', () => {
     expect(without.stderr).toContain('28P01');
     expect(without.stderr).toContain('the password comes from the URL, else PGPASSWORD, else the password file');
     noPassword(withIt);
+    // The local tool set takes it from the command's environment too (it migrates the database here).
+    const listed = await runCli(['local', 'keys', 'list', '--store', c.url('cr_pw', 'localhost', '?sslmode=disable')], { env: { PGPASSWORD: c.password } });
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    const exported = await runCli(['local', 'export', '--only', 'users', '--store', c.url('cr_pw', 'localhost', '?sslmode=disable')], { env: { PGPASSWORD: c.password } });
+    expect(exported.exitCode, exported.stderr).toBe(0);
   });
 
   it('reads ~/.pgpass only when its owner alone can read it, and PGPASSFILE instead when set', async () => {
