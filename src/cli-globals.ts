@@ -32,6 +32,7 @@ export const GLOBALS_OF: Readonly<Record<string, readonly string[]>> = {
   'local keys revoke': ['--json'],
   'local restore': ['--json'],
   'local copy': ['--json'],
+  'local migrate': ['--json', '--verbose'],
   'local seed': ['--json'],
   'local export': [],
   'local websites': ['--json'],

@@ -28,7 +28,11 @@ export const groups: Group[] = [
   { name: 'auth', summary: 'Log in, check and log out API keys', load: () => import('../commands/auth/index.js') },
   { name: 'profiles', summary: 'Stored key profiles', load: () => import('../commands/profiles/index.js') },
   { name: 'serve', summary: 'Run the local server', load: () => import('../commands/serve/index.js') },
-  { name: 'local', summary: 'Local store: init, seed, export, keys, websites, posts, restore', load: () => import('../commands/local/index.js') },
+  {
+    name: 'local',
+    summary: 'Local store: init, seed, export, keys, websites, posts, restore, copy, migrate',
+    load: () => import('../commands/local/index.js'),
+  },
   { name: 'mcp', summary: 'MCP: client configuration and the stdio bridge for desktop agents', load: () => import('../commands/mcp/index.js') },
   { name: 'completion', summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('../commands/completion/index.js') },
   { name: 'version', summary: 'Version, commit, build date, Node and start-up cache', load: () => import('../commands/version/index.js') },

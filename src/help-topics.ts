@@ -18,6 +18,12 @@ export const TOPICS: Record<string, string> = {
   COLUMNS          the width tables are fitted to (wins over the terminal's own)
   CI               set: no spinner, no prompt
 
+A postgres:// store (docs/shared-sandbox.md) reads libpq's variables, the URL first:
+  PGPASSWORD       the password when the URL has none
+  PGPASSFILE       the password file (default ~/.pgpass; used only when mode 0600)
+  PGSSLMODE        disable, allow, prefer (default), require, verify-ca, verify-full
+  PGSSLROOTCERT    the CA file that signed the server's certificate (or "system")
+
 Settings are taken from flags first, then the environment, then the active profile.
 A profile named with --profile is a flag: its own key beats CR_API_KEY.
 `,
@@ -32,7 +38,9 @@ A profile named with --profile is a flag: its own key beats CR_API_KEY.
   6    invalid request: a 400, 409, 413, 415 or 422
   7    rate limited: a 429; the message says when to retry
   8    network or server: unreachable, time-out (TIMEOUT), TLS, or a 5xx after retries
-  78   the local store file is damaged (STORE_INVALID); cr local restore brings a backup back
+  78   the local store file is damaged (STORE_INVALID); cr local restore brings a backup back;
+       or a database's schema is newer than this cr (STORE_SCHEMA_NEWER), or older under
+       cr serve --no-migrate (STORE_SCHEMA_OLDER: run cr local migrate first)
   130  interrupted
 
 An error is one line on standard error, "error: <message> (<CODE>)"; with --json it is

@@ -22,7 +22,7 @@ async function copy(ctx: Context, o: { from: string; to: string }): Promise<void
   const { copyStore } = await import('../../src/local/copy-store.js');
   let result;
   try {
-    result = await copyStore(o.from, o.to);
+    result = await copyStore(o.from, o.to, { env: ctx.env });
   } catch (err) {
     throw await asCliError(err);
   }

@@ -42,7 +42,7 @@ export async function exportData(ctx: Context, o: { store?: string; only?: strin
   }
   let data;
   try {
-    data = await readStore(await storePathOf(ctx.env, o.store));
+    data = await readStore(await storePathOf(ctx.env, o.store), { env: ctx.env });
   } catch (err) {
     throw await asCliError(err);
   }

@@ -9,9 +9,10 @@ import { seedCommand } from './seed.js';
 import { exportCommand } from './export.js';
 import { websitesCommand } from './websites.js';
 import { postsCommand } from './posts.js';
+import { migrateCommand } from './migrate.js';
 
 export function register(program: Command, ctx: Context): void {
-  const group = new Command('local').description('Local store: init, seed, export, keys, websites, posts, restore, wait');
+  const group = new Command('local').description('Local store: init, seed, export, keys, websites, posts, restore, copy, migrate, wait');
   group.addCommand(initCommand(ctx));
   group.addCommand(seedCommand(ctx));
   group.addCommand(exportCommand(ctx));
@@ -20,6 +21,7 @@ export function register(program: Command, ctx: Context): void {
   group.addCommand(postsCommand(ctx));
   group.addCommand(restoreCommand(ctx));
   group.addCommand(copyCommand(ctx));
+  group.addCommand(migrateCommand(ctx));
   group.addCommand(waitCommand(ctx));
   program.addCommand(group);
 }

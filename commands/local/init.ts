@@ -55,7 +55,7 @@ async function initIntoDatabase(ctx: Context, url: string, o: { demo?: boolean; 
   const { initDatabase } = await import('../../src/server/init-store.js');
   try {
     // The context's clock (CR_NOW from its env), as every other command's: the demo's dates and the key's.
-    return await initDatabase(url, { demo: Boolean(o.demo), clock: { now: () => ctx.now() } });
+    return await initDatabase(url, { demo: Boolean(o.demo), clock: { now: () => ctx.now() }, env: ctx.env });
   } catch (err) {
     if (err instanceof UsageError) throw err;
     throw await asCliError(err);

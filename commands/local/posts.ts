@@ -33,7 +33,7 @@ export async function posts(ctx: Context, o: PostsOptions): Promise<void> {
   const { readStore } = await import('../../src/local/read-store.js');
   let rows: SocialPostRecord[];
   try {
-    rows = (await readStore(await storePathOf(ctx.env, o.store))).social_posts;
+    rows = (await readStore(await storePathOf(ctx.env, o.store), { env: ctx.env })).social_posts;
   } catch (err) {
     throw await asCliError(err);
   }

@@ -27,7 +27,7 @@ export async function websites(ctx: Context, o: { store?: string }): Promise<voi
   const { readStore } = await import('../../src/local/read-store.js');
   let rows: WebsiteRecord[];
   try {
-    rows = (await readStore(await storePathOf(ctx.env, o.store))).websites;
+    rows = (await readStore(await storePathOf(ctx.env, o.store), { env: ctx.env })).websites;
   } catch (err) {
     throw await asCliError(err);
   }

@@ -5,6 +5,8 @@ import { collect, intArg, storeOption, withExamples } from '../../src/cli-kit.js
 import { UsageError } from '../../src/errors.js';
 import { asCliError } from '../../src/local/errors.js';
 import { LOOPBACK_HOSTS } from '../../src/api/vocabulary.js';
+import { addDatabaseOptions, databaseOpenOptions } from './serve-db-options.js';
+import { applyConfigFile } from './serve-config.js';
 
 interface ServeOptions {
   store?: string;
@@ -18,6 +20,9 @@ interface ServeOptions {
   drainTimeout: number;
   maxConnections: number;
   urlFile?: string;
+  /** false with --no-migrate (serve-db-options.ts). */
+  migrate?: boolean;
+  pool?: number;
 }
 
 /** Seconds, fractions allowed (`--drain-timeout 0.5`). */
@@ -33,7 +38,7 @@ const secondsArg =
 
 export const serveCommand = (ctx: Context) =>
   withExamples(
-    new Command('serve')
+    addDatabaseOptions(new Command('serve'))
       .description('run the local server (REST, MCP at /api/v1/mcp, OpenAPI at /api/v1/openapi.json)')
       .addOption(storeOption())
       .option('--host <host>', 'address to listen on', '127.0.0.1')
@@ -54,7 +59,11 @@ export const serveCommand = (ctx: Context) =>
       )
       .option('--seed <n>', 'seed of the --faults draws (default: random, printed)', intArg('--seed', 0))
       .option('--url-file <file>', 'write the base URL to this file once listening (whole, never half-written); removed on exit')
-      .action((f: ServeOptions) => serve(ctx, f)),
+      .option('--config <file>', 'take the options from this JSON file, keys named like the flags ("rate-limit": 500); flags given here win')
+      .action((f: ServeOptions & { config?: string }, cmd: Command) => {
+        if (f.config !== undefined) applyConfigFile(cmd, f.config, (line) => ctx.notice(line));
+        return serve(ctx, cmd.opts<ServeOptions>());
+      }),
     ['cr serve', 'cr serve --store ./ci-store.json --port 0 --url-file url.txt &  cr local wait --url-file url.txt'],
   );
 
@@ -68,6 +77,10 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
     import('../../src/server/serve.js'),
     import('../../src/local/serve-ad.js'),
   ]);
+  // Options a store file does not take are refused before anything is touched (the --url-file's old file included).
+  const storePath = o.store ?? defaultStorePath(ctx.env);
+  const { isDatabaseUrl: isDatabase } = await import('../../src/store-url.js');
+  const database = databaseOpenOptions(ctx, o, isDatabase(storePath));
   const faults = o.faults === undefined ? undefined : await faultPlan(ctx, o.faults, o.seed);
   // A log reader that goes away (`cr serve 2>&1 | head`) must not stop the server (docs/api-decisions.md §9).
   const { ignoreClosedProcessOutput } = await import('../../src/server/log-text.js');
@@ -77,7 +90,8 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   let server;
   try {
     server = await startServer({
-      storePath: o.store ?? defaultStorePath(ctx.env),
+      storePath,
+      database,
       host: o.host,
       port: o.port,
       rateLimit: o.rateLimit,

@@ -17,7 +17,7 @@ export interface Administration<T> {
  * out alike: the extension's refusals become the errors the store itself throws.
  */
 export async function administer<T>(storePath: string, work: Administration<T>, env: NodeJS.ProcessEnv): Promise<T> {
-  if (isDatabaseUrl(storePath)) return administerDatabase(storePath, work);
+  if (isDatabaseUrl(storePath)) return administerDatabase(storePath, work, env);
   const [{ withStoreLock, lockWaitFromEnv }, { withOpenStore }] = await Promise.all([import('./lock-wait.js'), import('../server/admin/store-ops.js')]);
   try {
     return await withStoreLock(() => withOpenStore(storePath, work.offline), {
@@ -38,10 +38,10 @@ export async function administer<T>(storePath: string, work: Administration<T>, 
  * local command works on the database at once, each write one transaction
  * (docs/shared-sandbox.md). So the work is done here, directly.
  */
-async function administerDatabase<T>(url: string, work: Administration<T>): Promise<T> {
+async function administerDatabase<T>(url: string, work: Administration<T>, env: NodeJS.ProcessEnv): Promise<T> {
   const { openApiStore } = await import('../server/store/open-api-store.js');
   try {
-    const store = await openApiStore(url);
+    const store = await openApiStore(url, { env });
     try {
       return await work.offline(store);
     } finally {

@@ -12,21 +12,21 @@ export interface CopyResult {
 }
 
 /** Every record of a store, read without taking it from a server that may be using it (read-store.ts reads either kind). */
-async function readAll(location: string): Promise<StoreData> {
+async function readAll(location: string, env: NodeJS.ProcessEnv | undefined): Promise<StoreData> {
   const { readStore } = await import('./read-store.js');
-  return readStore(isDatabaseUrl(location) ? location : resolve(location));
+  return readStore(isDatabaseUrl(location) ? location : resolve(location), { env });
 }
 
 const count = (data: StoreData) => COLLECTION_NAMES.reduce((n, c) => n + data[c].length, 0);
 
 /** Writes a whole store into an empty destination: a new JSON file, or an empty database. */
-async function writeAll(location: string, data: StoreData): Promise<void> {
+async function writeAll(location: string, data: StoreData, env: NodeJS.ProcessEnv | undefined): Promise<void> {
   if (isDatabaseUrl(location)) {
     const [{ PgStore }, { loadInto, DestinationNotEmptyError }] = await Promise.all([
       import('../server/store-pg/pg-store.js'),
       import('../server/store-pg/bulk-load.js'),
     ]);
-    const store = await PgStore.open(location, { max: 2 });
+    const store = await PgStore.open(location, { max: 2, env });
     try {
       await loadInto(store, data);
     } catch (err) {
@@ -49,9 +49,9 @@ async function writeAll(location: string, data: StoreData): Promise<void> {
  * file and PostgreSQL, in either direction, into an empty destination only, so nothing is
  * merged or overwritten. Export of the copy equals export of the source.
  */
-export async function copyStore(from: string, to: string): Promise<CopyResult> {
-  const data = await readAll(from);
-  await writeAll(to, data);
+export async function copyStore(from: string, to: string, opts: { env?: NodeJS.ProcessEnv } = {}): Promise<CopyResult> {
+  const data = await readAll(from, opts.env);
+  await writeAll(to, data, opts.env);
   return { from: redact(from), to: redact(to), records: count(data) };
 }
 

@@ -42,6 +42,7 @@ export async function asCliError(err: unknown): Promise<unknown> {
   if (err instanceof StoreError) return new LocalError(err.message, EXIT_BAD_STORE, { cause: err, code: 'STORE_INVALID' });
   // The PostgreSQL store's (docs/shared-sandbox.md): named, not internal errors; no database client loads for this.
   if (err instanceof Error && err.name === 'SchemaTooNewError') return new LocalError(err.message, EXIT_BAD_STORE, { cause: err, code: 'STORE_SCHEMA_NEWER' });
+  if (err instanceof Error && err.name === 'SchemaTooOldError') return new LocalError(err.message, EXIT_BAD_STORE, { cause: err, code: 'STORE_SCHEMA_OLDER' });
   if (err instanceof Error && (err as { code?: unknown }).code === 'STORE_UNREACHABLE')
     return new LocalError(err.message, 1, { cause: err, code: 'STORE_UNREACHABLE' });
   if (err instanceof StoreLockedError) return new LocalError(err.message, 1, { cause: err, code: 'STORE_LOCKED' });

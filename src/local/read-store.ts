@@ -21,11 +21,11 @@ const readOrUndefined = (path: string) =>
  * on a read-only folder. A fold in between the two reads (the journal names a newer
  * snapshot) is met by reading both again.
  */
-export async function readStore(path: string): Promise<StoreData> {
+export async function readStore(path: string, opts: { env?: NodeJS.ProcessEnv } = {}): Promise<StoreData> {
   // A PostgreSQL store (docs/shared-sandbox.md) is read in one transaction's view: its own last commit.
   if (isDatabaseUrl(path)) {
     const { openApiStore } = await import('../server/store/open-api-store.js');
-    const store = await openApiStore(path);
+    const store = await openApiStore(path, { env: opts.env });
     try {
       return (await store.snapshot()) as StoreData;
     } finally {

@@ -92,7 +92,7 @@ async function buildAdminKey(store: ApiStore, demo: boolean | undefined, clock: 
  */
 export async function initDatabase(
   url: string,
-  o: Omit<InitStoreOptions, 'force' | 'fs'> = {},
+  o: Omit<InitStoreOptions, 'force' | 'fs'> & { env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ key: string; storePath: string; keyId: string; websiteId: string }> {
   const clock = o.clock ?? clockFromEnv();
   const [{ PgStore }, { loadInto, DestinationNotEmptyError }] = await Promise.all([import('./store-pg/pg-store.js'), import('./store-pg/bulk-load.js')]);
@@ -103,7 +103,7 @@ export async function initDatabase(
   const { MemoryStore } = await import('./store/memory-store.js');
   const made = await buildAdminKey(new MemoryStore(data), o.demo, clock);
   data.api_keys.push(made.record);
-  const store = await PgStore.open(url, { max: 2 });
+  const store = await PgStore.open(url, { max: 2, env: o.env });
   try {
     try {
       await loadInto(store, data);

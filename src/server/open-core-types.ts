@@ -24,6 +24,18 @@ export interface OpenCoreOptions {
   onInternalError?: (err: unknown) => void;
   /** What holds the store's lock, in words ("cr serve", "cr --local"): named to a refused process. */
   lockLabel?: string;
+  /** How a PostgreSQL store is opened (`cr serve --pool`, `--no-migrate`; docs/shared-sandbox.md). */
+  database?: DatabaseOpenOptions;
+}
+
+/** The options of a PostgreSQL store that `cr serve` sets (src/server/store-pg/pg-store.ts PgStoreOptions). */
+export interface DatabaseOpenOptions {
+  /** The command's environment, for the libpq variables (PGPASSWORD, PGSSLMODE…). */
+  env?: NodeJS.ProcessEnv;
+  /** Connections for records (`--pool`); the rate-limit pool gets half as many. */
+  pool?: number;
+  /** 'check' for `--no-migrate`. */
+  schema?: 'apply' | 'check';
 }
 
 /** The open store under its lock, its rate limiter, and the pipeline over both. */

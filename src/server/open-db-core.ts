@@ -1,6 +1,6 @@
 import { createCore } from './core.js';
 import { clockFromEnv, realClock } from './clock.js';
-import { RateLimiter } from './rate-limit.js';
+import { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limit.js';
 import { errorSummary } from './log-text.js';
 import type { OpenCore, OpenCoreOptions } from './open-core-types.js';
 
@@ -11,10 +11,13 @@ import type { OpenCore, OpenCoreOptions } from './open-core-types.js';
  */
 export async function openDatabaseCore(url: string, opts: OpenCoreOptions): Promise<OpenCore> {
   const { PgStore } = await import('./store-pg/pg-store.js');
-  const store = await PgStore.open(url);
+  const db = opts.database ?? {};
+  const store = await PgStore.open(url, { env: db.env, max: db.pool, schema: db.schema, notice: opts.notice });
   let rateLimiter: RateLimiter;
   try {
-    rateLimiter = new RateLimiter({ store, limit: opts.rateLimit, now: opts.realClock ?? realClock });
+    // The limit every server of the database counts with (store-pg/settings.ts), not this server's flag alone.
+    const limit = await store.agreedRateLimit(opts.rateLimit, DEFAULT_RATE_LIMIT);
+    rateLimiter = new RateLimiter({ store, limit, now: opts.realClock ?? realClock });
   } catch (err) {
     await store.close();
     throw err;

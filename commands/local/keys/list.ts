@@ -28,7 +28,7 @@ export async function list(ctx: Context, o: { store?: string }): Promise<void> {
   const { readStore } = await import('../../../src/local/read-store.js');
   let keys;
   try {
-    keys = (await readStore(await storePathOf(ctx.env, o.store))).api_keys.map(({ key_sha256: _hash, ...info }) => info);
+    keys = (await readStore(await storePathOf(ctx.env, o.store), { env: ctx.env })).api_keys.map(({ key_sha256: _hash, ...info }) => info);
   } catch (err) {
     throw await asCliError(err);
   }

@@ -1,7 +1,8 @@
 /**
  * The PostgreSQL store's schema, as numbered migrations (docs/shared-sandbox.md). They ship
- * inside the bundle and run at start, in one transaction under an advisory lock, so several
- * `cr serve` starting at once on one database apply each migration once. A database whose
+ * inside the bundle and run by `cr local migrate` or at a server's start (unless
+ * `--no-migrate`), in one transaction under an advisory lock, so several `cr serve` starting
+ * at once on one database apply each migration once. A database whose
  * schema is newer than the newest migration here is refused: an older server would write
  * rows a newer schema no longer means.
  */
@@ -218,6 +219,21 @@ BEGIN
 END $$;
 CREATE TRIGGER cr_revenue_of_record AFTER INSERT OR UPDATE OF body, collection ON cr_records FOR EACH ROW
   WHEN (NEW.collection = 'revenue_records') EXECUTE FUNCTION cr_revenue_of_record();
+`,
+  },
+  {
+    version: 4,
+    what: 'settings every server on the database shares (the hourly rate limit)',
+    sql: `
+-- A setting that must agree across the servers of one database lives here, not in each
+-- server's flags (docs/shared-sandbox.md "Settings shared by every server"): the first
+-- server, or cr local migrate --rate-limit, writes it; a server started with another value
+-- refuses to start and says so (settings.ts).
+CREATE TABLE cr_settings (
+  name text PRIMARY KEY,
+  value jsonb NOT NULL,
+  set_at timestamptz NOT NULL DEFAULT now()
+);
 `,
   },
 ];

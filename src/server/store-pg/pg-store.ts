@@ -7,8 +7,11 @@ import type { FinanceSummary } from '../../api/schemas/finance.js';
 import { StoreUnavailableError } from '../store/errors.js';
 import { UsageError } from '../../errors.js';
 import { columnsOf, revenueColumnsOf } from './derive.js';
-import { migrate, SchemaTooNewError } from './migrate.js';
+import { checkSchema, migrate, SchemaTooNewError, SchemaTooOldError } from './migrate.js';
 import { redactUrl } from '../../store-url.js';
+import { connectionSettings } from './connection.js';
+import { unreachableReason } from './unreachable.js';
+import { agreedRateLimit } from './settings.js';
 import { FinanceAnswers, findRows } from './finance-cache.js';
 import type { Serialized } from '../compute/serialized.js';
 import { Coalescer } from './coalesce.js';
@@ -20,8 +23,20 @@ type Row = Record<string, unknown>;
 type Tx = TransactionSql<Record<string, never>>;
 
 export interface PgStoreOptions {
-  /** Connections in this server's pool (default 20). */
+  /** Connections in this server's pool (default 20; `cr serve --pool`). */
   max?: number;
+  /**
+   * The command's environment (src/context.ts): the libpq variables PGPASSWORD, PGSSLMODE,
+   * PGSSLROOTCERT, PGPASSFILE (connection.ts). Default: the process's.
+   */
+  env?: NodeJS.ProcessEnv;
+  /** Where a warning about the password file goes (default standard error). */
+  notice?: (line: string) => void;
+  /**
+   * 'apply' (default): migrate the schema at open. 'check' (`cr serve --no-migrate`): change
+   * nothing, and refuse a schema older or newer than this cr's (docs/shared-sandbox.md "Roles").
+   */
+  schema?: 'apply' | 'check';
 }
 
 /**
@@ -65,18 +80,39 @@ export class PgStore implements ApiStore {
     this.finance = new FinanceAnswers(sql);
   }
 
-  /** Connects (loading the client only now: no other command pays for it) and migrates. */
+  /**
+   * Connects (loading the client only now: no other command pays for it), then migrates the
+   * schema or, with `schema: 'check'`, only checks it.
+   */
   static async open(url: string, opts: PgStoreOptions = {}): Promise<PgStore> {
-    const { default: postgres } = await import('postgres');
-    let sql: Sql;
-    let rateSql: Sql;
+    const location = redactUrl(url);
+    const { sql, rateSql } = await PgStore.connect(url, opts);
     try {
-      sql = postgres(url, { max: opts.max ?? 20, onnotice: () => undefined, connection: { application_name: 'cr serve' } });
-      rateSql = postgres(url, {
-        max: Math.max(2, Math.ceil((opts.max ?? 20) / 2)),
+      if (opts.schema === 'check') await checkSchema(sql, location);
+      else await migrate(sql);
+    } catch (err) {
+      await Promise.all([sql.end({ timeout: 1 }), rateSql.end({ timeout: 1 })]);
+      if (err instanceof SchemaTooNewError || err instanceof SchemaTooOldError) throw err;
+      throw new DatabaseUnreachableError(location, err);
+    }
+    return new PgStore(url, sql, rateSql);
+  }
+
+  /** The two pools (records, rate-limit counts), with the connection settings of connection.ts. */
+  private static async connect(url: string, opts: PgStoreOptions): Promise<{ sql: Sql; rateSql: Sql }> {
+    const { default: postgres } = await import('postgres');
+    const max = opts.max ?? 20;
+    const notice = opts.notice ?? ((line: string) => process.stderr.write(`${line}\n`));
+    const settings = connectionSettings(url, { env: opts.env ?? process.env, notice });
+    try {
+      const sql = postgres(settings.url, { ...settings.options, max, onnotice: () => undefined, connection: { application_name: 'cr serve' } });
+      const rateSql = postgres(settings.url, {
+        ...settings.options,
+        max: Math.max(2, Math.ceil(max / 2)),
         onnotice: () => undefined,
         connection: { application_name: 'cr serve (rate limit)', synchronous_commit: 'off' },
       });
+      return { sql, rateSql };
     } catch (err) {
       // The client parses the URL before it connects (a bad port, a bare # or / or % in the
       // password): a value the operator gave, named without its password, never an internal error.
@@ -85,14 +121,11 @@ export class PgStore implements ApiStore {
         'percent-encode @ : / ? # % and spaces in the user name and password (# is %23, / is %2F, % is %25)',
       );
     }
-    try {
-      await migrate(sql);
-    } catch (err) {
-      await Promise.all([sql.end({ timeout: 1 }), rateSql.end({ timeout: 1 })]);
-      if (err instanceof SchemaTooNewError) throw err;
-      throw new DatabaseUnreachableError(redactUrl(url), err);
-    }
-    return new PgStore(url, sql, rateSql);
+  }
+
+  /** The hourly rate limit every server of this database counts with (settings.ts). */
+  agreedRateLimit(given: number | undefined, fallback: number): Promise<number> {
+    return agreedRateLimit(this.sql, given, fallback, this.location);
   }
 
   private async list<C extends CollectionName>(collection: C, opts: { websiteIds?: Iterable<string> } = {}): Promise<RecordOf<C>[]> {
@@ -253,8 +286,7 @@ async function unavailableOnFailure<T>(read: () => Promise<T>): Promise<T> {
 export class DatabaseUnreachableError extends Error {
   readonly code = 'STORE_UNREACHABLE';
   constructor(location: string, cause: unknown) {
-    const why = (cause as { code?: string; message?: string })?.code ?? (cause as Error)?.message ?? String(cause);
-    super(`cannot open the store at ${location} (${why})`, { cause });
+    super(`cannot open the store at ${location} (${unreachableReason(cause)})`, { cause });
   }
 }
 

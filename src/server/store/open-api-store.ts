@@ -7,10 +7,11 @@ import { isDatabaseUrl } from '../../store-url.js';
  * a JSON file under its lock, or a PostgreSQL database (docs/shared-sandbox.md), whose client
  * loads only then.
  */
-export async function openApiStore(location: string, opts: { lockLabel?: string } = {}): Promise<ApiStore> {
+export async function openApiStore(location: string, opts: { lockLabel?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ApiStore> {
   if (isDatabaseUrl(location)) {
     const { PgStore } = await import('../store-pg/pg-store.js');
-    return PgStore.open(location, { max: 4 });
+    // The command's environment carries the libpq variables (PGPASSWORD, PGSSLMODE…; src/server/store-pg/connection.ts).
+    return PgStore.open(location, { max: 4, env: opts.env });
   }
   return JsonStore.open(location, opts);
 }

@@ -1,0 +1,103 @@
+import { readFileSync, statSync } from 'node:fs';
+import type { Command, Option } from 'commander';
+import { UsageError } from '../../src/errors.js';
+import { escapeControls } from '../../src/bulk/escape.js';
+import { collect } from '../../src/cli-kit.js';
+
+/**
+ * `cr serve --config FILE` (docs/shared-sandbox.md "One file for every server"): every option
+ * of `cr serve` from one JSON object whose keys are the flags' names without their dashes
+ * (`"rate-limit": 500`, `"no-migrate": true`, `"allowed-host": ["a", "b"]`), so N servers
+ * start from one file. A flag given on the command line wins over the file's key. An unknown
+ * key or a bad value is refused (exit 2) naming the key, by the same parsers as the flags.
+ * Nothing of the file's values is printed: the store URL may carry a password.
+ *
+ * Sets the values on `cmd` as commander would have from the command line, so every option
+ * (those added later too) is taken without a list here.
+ */
+export function applyConfigFile(cmd: Command, file: string, notice: (line: string) => void): void {
+  const config = readConfig(file);
+  warnIfPasswordShared(file, config, notice);
+  const named = (key: string) => `--config ${escapeControls(file)}: "${escapeControls(key)}"`;
+  for (const [key, value] of Object.entries(config)) {
+    const option = cmd.options.find((o) => o.long === `--${key}`);
+    if (!option || key === 'config' || key === 'help')
+      throw new UsageError(`${named(key)} is not an option of cr serve`, 'keys are the flags of cr serve without their dashes (cr serve --help)');
+    const attribute = option.attributeName();
+    // The command line's value, or a variable's that commander read, stays.
+    const source = cmd.getOptionValueSource(attribute);
+    if (source === 'cli' || source === 'env') continue;
+    try {
+      const parsed = optionValue(option, value, cmd.getOptionValue(attribute), source === 'config');
+      if (parsed !== undefined) cmd.setOptionValueWithSource(attribute, parsed, 'config');
+    } catch (err) {
+      if (!(err instanceof Error)) throw err;
+      throw new UsageError(`${named(key)}: ${err.message}`);
+    }
+  }
+}
+
+/**
+ * A store URL with a password in a file others can read: said, as libpq says of a password
+ * file it then ignores (docs/shared-sandbox.md "One file for every server"). Not refused: the
+ * password may be a throw-away one on a machine of one user.
+ */
+function warnIfPasswordShared(file: string, config: Record<string, unknown>, notice: (line: string) => void): void {
+  const store = config.store;
+  if (typeof store !== 'string') return;
+  let hasPassword = false;
+  try {
+    hasPassword = new URL(store).password !== '';
+  } catch {
+    return;
+  }
+  const mode = statSync(file).mode & 0o777;
+  if (hasPassword && (mode & 0o077) !== 0)
+    notice(
+      `cr serve: --config ${escapeControls(file)} holds a database password and others can read it (mode ${mode.toString(8).padStart(4, '0')}): chmod 600 it, or give the password by PGPASSWORD or ~/.pgpass`,
+    );
+}
+
+function readConfig(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read --config ${escapeControls(file)} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // JSON.parse's message quotes the text around the fault: it may be the store's password.
+    throw new UsageError(`--config ${escapeControls(file)} is not valid JSON`, `check it with: jq . ${escapeControls(file)}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new UsageError(`--config ${escapeControls(file)} must hold one JSON object ({"store": "postgres://…", "rate-limit": 500})`);
+  return parsed as Record<string, unknown>;
+}
+
+/**
+ * A key's value as the option takes it: true/false for a flag without a value (false leaves
+ * it unset), a string or number through the option's own parser and choices, a list of them
+ * for a repeatable option (one whose parser is `collect`, src/cli-kit.ts).
+ */
+function optionValue(option: Option, value: unknown, current: unknown, fromFile: boolean): unknown {
+  // A flag that takes no value (commander's isBoolean() leaves out the --no- ones).
+  if (!option.required && !option.optional) {
+    if (typeof value !== 'boolean') throw new Error('must be true or false');
+    if (!value) return undefined;
+    return !option.negate;
+  }
+  const repeatable = option.parseArg === collect;
+  if (Array.isArray(value) && !repeatable) throw new Error('takes one value, not a list');
+  const values = Array.isArray(value) ? value : [value];
+  let acc: unknown = fromFile ? current : undefined;
+  for (const v of values) {
+    if (typeof v !== 'string' && typeof v !== 'number') throw new Error('must be a string or a number');
+    const text = String(v);
+    if (option.argChoices && !option.argChoices.includes(text)) throw new Error(`must be one of ${option.argChoices.join(', ')}`);
+    acc = option.parseArg ? option.parseArg(text, acc as never) : text;
+  }
+  return acc;
+}
