@@ -3,6 +3,8 @@ export function describeNetworkFailure(cause: unknown, timeoutMs: number): strin
   const err = cause as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = err?.code ?? err?.cause?.code;
   const seconds = timeoutMs / 1000;
+  // A proxy's failure is already a sentence naming the proxy (src/http/proxy-errors.ts).
+  if (code === 'PROXY_ERROR') return String(err.message);
   if (err?.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return `Timed out after ${seconds} s`;
   }

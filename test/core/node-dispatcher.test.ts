@@ -136,7 +136,7 @@ describe('NodeHttpDispatcher: requests and connections', () => {
     expect(res.statusCode).toBe(201);
     expect(res.headers['content-type']).toBe('application/json');
     expect(res.headers['x-many']).toEqual(['a', 'b']);
-    // Header bytes read as UTF-8, as undici does.
+    // Header bytes read as latin1, as undici's request() reads them.
     expect(res.headers['x-one']).toBe('é');
     expect(await text(res)).toBe('{"ok":true}');
     expect(live.requests[0]).toMatchObject({ method: 'POST', url: '/api/v1/x?y=1', body: '{"name":"é"}' });
