@@ -91,6 +91,9 @@ export class NodeHttpDispatcher extends DispatcherBase {
         maxSockets: this.options.connections ?? Infinity,
         timeout: this.options.keepAliveTimeout ?? 4_000,
         scheduling: 'lifo',
+        // HTTP/1.1 is what cr speaks: offered as such, an HTTP/2-only server says so in the
+        // handshake rather than answer a 403 (src/http/network-errors.ts).
+        ...(https ? { ALPNProtocols: ['http/1.1'] } : {}),
       };
       agent = proxy ? this.options.proxy!.agent(protocol, proxy.url, options) : new mod.Agent(options);
       this.agents.set(key, agent);
@@ -171,9 +174,11 @@ export class NodeHttpDispatcher extends DispatcherBase {
     let tunnelled = false;
     if (proxy) {
       const route = proxy;
-      req.on('proxyConnect', (connect: { statusCode: number; statusText: string }) => {
+      req.on('proxyConnect', (connect: { statusCode?: number; statusText?: string }) => {
+        // http-proxy-agent says so too, with no status: connected to the proxy, which answers for the server.
+        if (connect.statusCode === undefined) return;
         if (connect.statusCode === 200) tunnelled = true;
-        else fail(proxyRefused(route, `${origin.hostname}:${origin.port || 443}`, connect.statusCode, connect.statusText));
+        else fail(proxyRefused(route, `${origin.hostname}:${origin.port || 443}`, connect.statusCode, connect.statusText ?? ''));
       });
     }
     req.on('error', (err: Error & { code?: string }) => {
