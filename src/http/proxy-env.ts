@@ -100,14 +100,21 @@ function bypasses(entries: NoProxyEntry[], host: string, port: string): boolean 
 
 /**
  * The routes the environment sets, or undefined when no proxy variable is (then nothing of
- * this is used). A proxy URL that cannot be read is a usage error naming the variable.
+ * this is used). A proxy URL that cannot be read is a usage error naming the variable, for
+ * the requests that would use it.
  */
 export function proxyRoutes(env: NodeJS.ProcessEnv): ProxyRoutes | undefined {
   if (!proxyConfigured(env)) return undefined;
-  const proxies: Record<string, ProxyRoute | undefined> = {};
+  // A proxy cr cannot use (ALL_PROXY=socks5://…, set for other tools) fails only the requests
+  // that would go through it, when they are made (src/http/client.ts asks before sending).
+  const proxies: Record<string, ProxyRoute | UsageError | undefined> = {};
   for (const scheme of ['https:', 'http:'] as const) {
     const set = firstSet(env, SCHEME_VARS[scheme]) ?? firstSet(env, FALLBACK_VARS);
-    proxies[scheme] = set ? { url: parseProxyUrl(set.name, set.value), variable: set.name } : undefined;
+    try {
+      proxies[scheme] = set ? { url: parseProxyUrl(set.name, set.value), variable: set.name } : undefined;
+    } catch (err) {
+      proxies[scheme] = err as UsageError;
+    }
   }
   const noProxy = firstSet(env, ['no_proxy', 'NO_PROXY'])?.value ?? '';
   const all = noProxy.split(/[\s,]+/).some((t) => t === '*');
@@ -123,7 +130,9 @@ export function proxyRoutes(env: NodeJS.ProcessEnv): ProxyRoutes | undefined {
       const host = bareHost(url.hostname);
       if (isLoopback(host)) return undefined;
       const port = url.port || (url.protocol === 'https:' ? '443' : '80');
-      return bypasses(entries, host, port) ? undefined : proxy;
+      if (bypasses(entries, host, port)) return undefined;
+      if (proxy instanceof UsageError) throw proxy;
+      return proxy;
     },
   };
 }

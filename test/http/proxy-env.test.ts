@@ -21,9 +21,13 @@ describe('proxy variables', () => {
     expect(proxyRoutes({ HTTPS_PROXY: 'https://p:8443' })?.proxyFor(new URL('https://x.example/'))).toMatchObject({ variable: 'HTTPS_PROXY' });
   });
 
-  it('a proxy URL that is not http(s) or not a URL: a usage error naming the variable', () => {
-    expect(() => proxyRoutes({ https_proxy: 'socks5://p:1080' })).toThrow(UsageError);
-    expect(() => proxyRoutes({ HTTP_PROXY: 'http://[bad' })).toThrow(/HTTP_PROXY/);
+  it('a proxy URL that is not http(s) or not a URL: a usage error naming the variable, for the requests that would use it', () => {
+    expect(() => via({ https_proxy: 'socks5://p:1080' }, 'https://x.example/')).toThrow(UsageError);
+    expect(() => via({ HTTP_PROXY: 'http://[bad' }, 'http://x.example/')).toThrow(/HTTP_PROXY/);
+    // Set for other tools, it does not stop what goes direct or through another variable's proxy.
+    expect(via({ ALL_PROXY: 'socks5://p:1080', HTTPS_PROXY: 's:1' }, 'https://x.example/')).toBe('s:1');
+    expect(via({ ALL_PROXY: 'socks5://p:1080', NO_PROXY: 'x.example' }, 'http://x.example/')).toBeUndefined();
+    expect(via({ ALL_PROXY: 'socks5://p:1080' }, 'http://localhost/')).toBeUndefined();
   });
 });
 
