@@ -30,6 +30,9 @@ import { proxyRefused, proxyUnreachable } from './proxy-errors.js';
  *   signal, the body cap of src/http/read-body.ts) destroys the connection at once, so the
  *   server sees it go;
  * - the response header limit: Node's (16 KiB, or --max-http-header-size), as undici's default;
+ * - through a proxy when the environment names one (src/http/proxy-env.ts; the pools of
+ *   src/http/proxy-agents.ts), a proxy's failure told apart from the server's
+ *   (src/http/proxy-errors.ts); HTTP/1.1 offered by ALPN, so an HTTP/2-only server says so;
  * - a whole response stands when stray bytes follow it (the connection is dropped), an
  *   unasked-for 101 is a socket error, and every request settles: none is left pending for
  *   the CLI to exit 0 on an empty event loop.
