@@ -106,6 +106,16 @@ describe('credentials and failures', () => {
     expect(proxy.seen[0]!.method).toBe('CONNECT');
   });
 
+  it('http: user:password sent to the forwarding proxy as Proxy-Authorization, never to the server', async () => {
+    const target = await startTarget();
+    const proxy = await startProxy('ops:s3cret-pass');
+    const r = await cr(`http://${TARGET_HOST}:${target.port}/api/v1`, { http_proxy: `http://ops:s3cret-pass@127.0.0.1:${proxy.port}` });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(proxy.seen[0]!.headers['proxy-authorization']).toBe(`Basic ${Buffer.from('ops:s3cret-pass').toString('base64')}`);
+    expect(target.seen[0]!.headers['proxy-authorization']).toBeUndefined();
+    expect(target.seen[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+  });
+
   for (const scheme of ['https', 'http'] as const) {
     it(`${scheme}: wrong credentials are the proxy's refusal (407), exit 8, PROXY_ERROR, never the password`, async () => {
       const target = await startTarget(undefined, scheme === 'https' ? pki : undefined);
