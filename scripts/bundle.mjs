@@ -9,7 +9,7 @@
 //
 // One file instead of hundreds because module resolution was most of a CLI's start-up;
 // CommonJS instead of ESM because only a classic script can take V8's cached data on Node 20.
-// What the bundle leaves out of undici and commander: scripts/bundle-plugin.mjs.
+// What the bundle defers of commander: scripts/bundle-plugin.mjs.
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';

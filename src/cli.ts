@@ -1,6 +1,6 @@
 import type { Command, CommanderError } from 'commander';
 import { createContext, type Context } from './context.js';
-import { CrError, ApiError, UsageError, exitCodeOf, InterruptedError } from './errors.js';
+import { CrError, ApiError, ResponseError, UsageError, exitCodeOf, InterruptedError } from './errors.js';
 import { groups } from './groups.js';
 import { redactKeys } from './redact.js';
 import { writeJsonError } from './render/json.js';
@@ -156,7 +156,7 @@ function reportError(ctx: Context, error: unknown): number {
   const errCode = error instanceof CrError ? error.code : 'INTERNAL';
   if (ctx.globals.json) {
     // Scripts get the API's own message (and its details); the text form also names the request.
-    const status = error instanceof ApiError ? error.status : null;
+    const status = error instanceof ApiError || error instanceof ResponseError ? (error.status ?? null) : null;
     const text = error instanceof ApiError ? redactKeys(error.apiMessage) : message;
     writeJsonError(ctx.io, { error: text, code: errCode ?? null, status });
   } else {

@@ -108,8 +108,11 @@ export class NetworkError extends CrError {
 
 /** The server answered, but not with the JSON the API promises. Exit 1. */
 export class ResponseError extends CrError {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** The HTTP status of the answer, when one came (--json errors carry it). */
+  readonly status?: number;
+  constructor(message: string, options?: { cause?: unknown; status?: number }) {
     super(message, { cause: options?.cause, code: 'BAD_RESPONSE' });
+    this.status = options?.status;
   }
 }
 

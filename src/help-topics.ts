@@ -23,6 +23,25 @@ A postgres:// store (docs/shared-sandbox.md) reads libpq's variables, the URL fi
   PGPASSFILE       the password file (default ~/.pgpass; used only when mode 0600)
   PGSSLMODE        disable, allow, prefer (default), require, verify-ca, verify-full
   PGSSLROOTCERT    the CA file that signed the server's certificate (or "system")
+Network (docs/install.md, "In a company network"):
+  HTTPS_PROXY      the proxy for https URLs (http://[user:password@]host:port); a tunnel
+                   (CONNECT), the key travels inside it; lower case https_proxy too
+  HTTP_PROXY       the proxy for http URLs (http_proxy too)
+  ALL_PROXY        the proxy when the URL's own variable is not set (all_proxy too)
+  NO_PROXY         no proxy for these: host names (with their subdomains; a leading . or *.
+                   is the same), IP addresses and ranges (10.0.0.0/8), each with an optional
+                   :port, or * for none at all; localhost, 127.0.0.0/8 and ::1 never use one
+  NODE_EXTRA_CA_CERTS  a PEM file of CAs to trust besides Node's own (a company CA)
+  NODE_USE_SYSTEM_CA   1: trust the system's CA store too (Node 22.19+, 24.6+; on 22.15+
+                   NODE_OPTIONS=--use-system-ca)
+A proxy that cannot be reached or refuses is its own error (PROXY_ERROR, exit 8); its
+password is never shown (--verbose masks it).
+Redirects: GET and HEAD follow 301, 302, 303, 307 and 308; a write follows only 307 and
+308 (method and body kept). At most 5 hops, never from https to http, and the key goes
+only to the origin first asked (--verbose shows each hop).
+Answers: cr asks for gzip and br (Accept-Encoding) and decodes them; the decoded body is
+held to CR_MAX_RESPONSE_BYTES (64 MiB). cr speaks HTTP/1.1: an HTTP/2-only server is
+named as such (HTTP2_ONLY).
 
 Settings are taken from flags first, then the environment, then the active profile.
 A profile named with --profile is a flag: its own key beats CR_API_KEY.
@@ -37,7 +56,8 @@ A profile named with --profile is a flag: its own key beats CR_API_KEY.
   5    not found: a 404
   6    invalid request: a 400, 409, 413, 415 or 422
   7    rate limited: a 429; the message says when to retry
-  8    network or server: unreachable, time-out (TIMEOUT), TLS, or a 5xx after retries
+  8    network or server: unreachable, time-out (TIMEOUT), a proxy (PROXY_ERROR), TLS
+       (TLS_CERTIFICATE), an HTTP/2-only server (HTTP2_ONLY), or a 5xx after retries
   78   the local store file is damaged (STORE_INVALID); cr local restore brings a backup back;
        or a database's schema is newer than this cr (STORE_SCHEMA_NEWER), or older under
        cr serve --no-migrate (STORE_SCHEMA_OLDER: run cr local migrate first)

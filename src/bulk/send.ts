@@ -35,7 +35,7 @@ export function restSender(client: ApiClient, globalWebsite?: string): Sender {
       status = res.status;
       const { data } = client.unwrap(ep.method, url, res);
       const problem = checkJson(responseSchemas[ep.operationId], data);
-      if (problem) throw new ResponseError(`Unexpected response from ${ep.method} ${url}: data.${problem.path.join('.')}: ${problem.message}`);
+      if (problem) throw new ResponseError(`Unexpected response from ${ep.method} ${url}: data.${problem.path.join('.')}: ${problem.message}`, { status });
       return { ok: true, scheduledAt: String((data as { scheduledAt: unknown }).scheduledAt), status, headers };
     } catch (err) {
       const code = err instanceof CrError && err.code ? err.code : err instanceof ApiError ? `HTTP_${err.status}` : 'INTERNAL';

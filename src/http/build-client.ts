@@ -8,6 +8,7 @@ import { budgetOf, isLow, lowBudgetNotice } from './rate-budget.js';
 import { spinnerActivity } from '../io/activity.js';
 import type { Deadline } from './deadline.js';
 import { maxResponseBytes } from './read-body.js';
+import { proxyConfigured } from './proxy-vars.js';
 
 /** What the builder reads from the run: its streams, environment and global flags. */
 export interface ClientSettings {
@@ -61,6 +62,8 @@ export function buildClient(s: ClientSettings, target: ClientTarget): ApiClient 
     retryBaseMs,
     activity,
     dispatcher: target.dispatcher ?? s.dispatcher,
+    // HTTPS_PROXY and the rest come from the run's environment, as CR_BASE_URL does (src/http/proxy-env.ts).
+    proxyEnv: proxyConfigured(s.env) ? s.env : undefined,
     onResponse,
   });
 }

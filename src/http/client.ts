@@ -7,10 +7,14 @@ import { checkJson } from '../api/check-json.js';
 import { endpointUrl, joinUrl } from './url.js';
 import { responseSchemas } from '../api/generated/response-schemas.js';
 import { backoffDelay, isRetryableStatus, RETRY_ATTEMPTS } from './retry.js';
-import { describeNetworkFailure } from './network-errors.js';
+import { describeNetworkFailure, failureCode } from './network-errors.js';
 import { retryWhen } from './rate-budget.js';
 import { remainingMs, type Deadline } from './deadline.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, TooLargeError, describeBytes, readCapped } from './read-body.js';
+import type { ProxyRoutes } from './proxy-env.js';
+import { showProxy } from './proxy-vars.js';
+import { type Hop, nextHop } from './redirects.js';
+import { ACCEPT_ENCODING, DecodeError } from './decode-body.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -38,6 +42,11 @@ export interface ClientOptions {
    * (tests pass a MockAgent for what a real server cannot produce). The caller closes it.
    */
   dispatcher?: Dispatcher;
+  /**
+   * The run's environment when a proxy variable is set in it (src/http/proxy-vars.ts): the
+   * client's own pool then routes by it (src/http/proxy-env.ts). Unset: no proxy code loads.
+   */
+  proxyEnv?: NodeJS.ProcessEnv;
 }
 
 export interface RawResponse {
@@ -86,10 +95,23 @@ export class ApiClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
   }
 
+  /** Which requests go through a proxy; read on the first request, only when a proxy variable is set. */
+  private routes?: ProxyRoutes;
+
   private dispatcher(): Promise<Dispatcher> | Dispatcher {
     if (this.options.dispatcher) return this.options.dispatcher;
-    this.ownAgent ??= import('./node-dispatcher.js').then(({ NodeHttpDispatcher }) => new NodeHttpDispatcher({ keepAliveTimeout: 10_000, connections: 16 }));
+    this.ownAgent ??= this.ownPool();
     return this.ownAgent;
+  }
+
+  private async ownPool(): Promise<Dispatcher> {
+    const { NodeHttpDispatcher } = await import('./node-dispatcher.js');
+    const env = this.options.proxyEnv;
+    if (!env) return new NodeHttpDispatcher({ keepAliveTimeout: 10_000, connections: 16 });
+    const [{ proxyRoutes }, { proxyAgent }] = await Promise.all([import('./proxy-env.js'), import('./proxy-agents.js')]);
+    const routes = proxyRoutes(env);
+    this.routes = routes;
+    return new NodeHttpDispatcher({ keepAliveTimeout: 10_000, connections: 16, proxy: routes && { routes, agent: proxyAgent } });
   }
 
   /**
@@ -107,7 +129,7 @@ export class ApiClient {
     const problem = checkJson(responseSchemas[ep.operationId], envelope.data);
     if (problem) {
       const where = ['data', ...problem.path.map(String)].join('.');
-      throw new ResponseError(`Unexpected response from ${ep.method} ${url}: ${where}: ${problem.message}`);
+      throw new ResponseError(`Unexpected response from ${ep.method} ${url}: ${where}: ${problem.message}`, { status: res.status });
     }
     return { data: envelope.data as ResponseData<Op>, raw: envelope.data, response: res };
   }
@@ -146,7 +168,7 @@ export class ApiClient {
     const body = res.body as Record<string, unknown> | undefined;
     if (!body || typeof body !== 'object' || body.success !== true || !('data' in body)) {
       const got = res.body === undefined ? `a non-JSON body (${res.headers['content-type'] ?? 'no content type'})` : 'JSON without a success envelope';
-      throw new ResponseError(`Unexpected response from ${method} ${url}: HTTP ${res.status} with ${got}`);
+      throw new ResponseError(`Unexpected response from ${method} ${url}: HTTP ${res.status} with ${got}`, { status: res.status });
     }
     return { data: body.data };
   }
@@ -196,26 +218,45 @@ export class ApiClient {
     return left <= own ? { ms: left, byDeadline: true } : { ms: own, byDeadline: false };
   }
 
+  /** One attempt: the request, and the redirects it is answered with that cr follows (src/http/redirects.ts). */
   private async once(method: string, url: string, body?: unknown, extra: Record<string, string> = {}): Promise<RawResponse> {
+    let hop: Hop = { url, withKey: true };
+    for (let hops = 0; ; hops++) {
+      const res = await this.exchange(method, hop.url, body, extra, hop.withKey);
+      const next = nextHop(method, hop.url, url, res.status, res.headers.location, hops);
+      if (!next) return res;
+      const dropped = hop.withKey && !next.withKey && this.options.key ? ' (no Authorization: another origin)' : '';
+      this.options.log?.(`  redirected by ${res.status} to ${redactKeys(next.url)}${dropped}`);
+      hop = next;
+    }
+  }
+
+  private async exchange(method: string, url: string, body: unknown, extra: Record<string, string>, withKey: boolean): Promise<RawResponse> {
     const headers: Record<string, string> = {
       accept: 'application/json',
+      'accept-encoding': ACCEPT_ENCODING,
       'user-agent': this.options.userAgent,
     };
     for (const [name, value] of Object.entries(extra)) if (name.toLowerCase() !== 'authorization') headers[name.toLowerCase()] = value;
-    if (this.options.key) headers.authorization = `Bearer ${this.options.key}`;
+    const key = withKey ? this.options.key : undefined;
+    if (key) headers.authorization = `Bearer ${key}`;
     const payload = body === undefined ? undefined : jsonBody(body);
     if (payload !== undefined) headers['content-type'] ??= 'application/json';
     const log = this.options.log;
+    // Before the try: a proxy variable that cannot be read is a usage error, not a network one.
+    const dispatcher = await this.dispatcher();
     // hrtime, not performance.now(): the global `performance` loads perf_hooks (~3 ms of start-up).
     const started = process.hrtime.bigint();
-    log?.(`> ${method} ${redactKeys(url)}${this.options.key ? ` (Authorization: Bearer ${maskKey(this.options.key)})` : ''}`);
+    const proxy = this.routes?.proxyFor(new URL(url));
+    log?.(
+      `> ${method} ${redactKeys(url)}${key ? ` (Authorization: Bearer ${maskKey(key)})` : ''}${proxy ? ` via proxy ${showProxy(proxy.url)} (${proxy.variable})` : ''}`,
+    );
     const { ms: timeoutMs, byDeadline } = this.attemptTimeout(method, url);
-    let res: Dispatcher.ResponseData;
+    let res: Dispatcher.ResponseData | undefined;
     let text: string;
     const done = this.options.activity?.(`${method} ${new URL(url).pathname}`);
     try {
       const target = new URL(url);
-      const dispatcher = await this.dispatcher();
       res = await dispatcher.request({
         origin: target.origin,
         path: target.pathname + target.search,
@@ -228,20 +269,28 @@ export class ApiClient {
       });
       text = await readCapped(res, this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
     } catch (cause) {
+      // A body that is not what its Content-Encoding says: the server's answer is broken (exit 1).
+      if (cause instanceof DecodeError)
+        throw new ResponseError(`Unexpected response from ${method} ${redactKeys(url)}: ${cause.message}`, { cause, status: res?.statusCode });
       // Another attempt would only fetch the same flood: no retry (exit 8).
       if (cause instanceof TooLargeError) {
-        throw new NetworkError(method, redactKeys(url), `Response too large: more than the ${describeBytes(cause.cap)} cap (CR_MAX_RESPONSE_BYTES)`, {
+        const decoded = cause.decoded ? ' once decoded (its Content-Encoding)' : '';
+        throw new NetworkError(method, redactKeys(url), `Response too large: more than the ${describeBytes(cause.cap)} cap${decoded} (CR_MAX_RESPONSE_BYTES)`, {
           cause,
           code: 'RESPONSE_TOO_LARGE',
           retryable: false,
         });
       }
       const why = describeNetworkFailure(cause, byDeadline ? this.options.deadline!.seconds * 1000 : timeoutMs);
-      // A time-out is told apart from a refused or broken connection (docs/cli-contract.md §5: TIMEOUT, still exit 8).
+      // A time-out is told apart from a refused or broken connection (docs/cli-contract.md §5: TIMEOUT, still exit 8),
+      // and a proxy's failure from the server's (PROXY_ERROR, src/http/proxy-errors.ts).
       const timedOut = why.startsWith('Timed out');
+      const proxyFailed = (cause as { code?: string }).code === 'PROXY_ERROR';
       throw new NetworkError(method, redactKeys(url), byDeadline && timedOut ? `${why} (--timeout, retries included)` : why, {
         cause,
-        code: timedOut ? 'TIMEOUT' : undefined,
+        code: timedOut ? 'TIMEOUT' : proxyFailed ? 'PROXY_ERROR' : failureCode(cause),
+        // A refused proxy, an untrusted certificate or an HTTP/2-only server answers the same again.
+        retryable: !(proxyFailed && (cause as { retryable?: boolean }).retryable === false) && failureCode(cause) === undefined,
       });
     } finally {
       done?.();

@@ -1,11 +1,12 @@
 import type { Dispatcher } from 'undici';
-import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { Agent, request as httpRequest, type AgentOptions, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
-import UnwrapHandler from 'undici/lib/handler/unwrap-handler.js';
-import undiciErrors from 'undici/lib/core/errors.js';
 import { DispatcherBase } from './undici-core.js';
 import { plainHeaders, refusedHeader } from './request-headers.js';
+import { bodyTimeout as bodyTimeoutError, connectTimeout, headersOverflow, headersTimeout, requestAborted, socketError } from './dispatch-errors.js';
+import type { ProxyRoute, ProxyRoutes } from './proxy-env.js';
+import { proxyRefused, proxyUnreachable } from './proxy-errors.js';
 
 /**
  * The HTTP core's connection pool for network requests: Node's own `http` client (its native
@@ -29,6 +30,9 @@ import { plainHeaders, refusedHeader } from './request-headers.js';
  *   signal, the body cap of src/http/read-body.ts) destroys the connection at once, so the
  *   server sees it go;
  * - the response header limit: Node's (16 KiB, or --max-http-header-size), as undici's default;
+ * - through a proxy when the environment names one (src/http/proxy-env.ts; the pools of
+ *   src/http/proxy-agents.ts), a proxy's failure told apart from the server's
+ *   (src/http/proxy-errors.ts); HTTP/1.1 offered by ALPN, so an HTTP/2-only server says so;
  * - a whole response stands when stray bytes follow it (the connection is dropped), an
  *   unasked-for 101 is a socket error, and every request settles: none is left pending for
  *   the CLI to exit 0 on an empty event loop.
@@ -40,6 +44,8 @@ export interface NodeDispatcherOptions {
   keepAliveTimeout?: number;
   /** How long a connection may take to open, in ms (undici's default: 10 s). */
   connectTimeout?: number;
+  /** Which requests go through a proxy (src/http/proxy-env.ts), and the pools that carry them (src/http/proxy-agents.ts). */
+  proxy?: { routes: ProxyRoutes; agent: (protocol: string, proxy: URL, options: AgentOptions) => Agent };
 }
 
 /** undici's handler protocol as request() drives it (src/local/in-process-dispatcher.ts speaks the same). */
@@ -54,8 +60,6 @@ interface Handler {
 /** undici's defaults for a request that names no timeout. */
 const DEFAULT_TIMEOUT_MS = 300_000;
 
-const errors = undiciErrors as Record<string, new (message?: string) => Error>;
-
 /** Node's raw header list (latin1 strings) as the bytes undici hands a handler. */
 const rawBuffers = (raw: string[]): Buffer[] => raw.map((s) => Buffer.from(s, 'latin1'));
 
@@ -68,30 +72,41 @@ export class NodeHttpDispatcher extends DispatcherBase {
     super();
   }
 
-  /** One keep-alive agent per protocol; node:https (and with it TLS) only for an https origin. */
-  private agentFor(protocol: string): { agent: Agent; request: typeof httpRequest } {
+  /**
+   * One keep-alive agent per protocol (and proxy); node:https (and with it TLS) only for an
+   * https origin.
+   */
+  private agentFor(origin: URL): { agent: Agent; request: typeof httpRequest; proxy?: ProxyRoute } {
+    const { protocol } = origin;
     const https = protocol === 'https:';
     // node:https loads tls and crypto: only a run that talks TLS pays for them.
     const mod = https ? (createRequire(import.meta.url)('node:https') as typeof import('node:https')) : { Agent, request: httpRequest };
-    let agent = this.agents.get(protocol);
+    const proxy = this.options.proxy?.routes.proxyFor(origin);
+    const key = `${protocol} ${proxy?.url.href ?? ''}`;
+    let agent = this.agents.get(key);
     if (!agent) {
       // `timeout` closes a connection left idle in the pool that long (Node's Agent destroys
       // only free sockets on it, and takes a server's shorter Keep-Alive hint); free sockets
       // are unref'ed, so an idle connection never keeps the CLI from exiting. The defaults are
       // undici's: no limit on connections, 4 s idle.
-      agent = new mod.Agent({
+      const options: AgentOptions = {
         keepAlive: true,
         maxSockets: this.options.connections ?? Infinity,
         timeout: this.options.keepAliveTimeout ?? 4_000,
         scheduling: 'lifo',
-      });
-      this.agents.set(protocol, agent);
+        // HTTP/1.1 is what cr speaks: offered as such, an HTTP/2-only server says so in the
+        // handshake rather than answer a 403 (src/http/network-errors.ts).
+        ...(https ? { ALPNProtocols: ['http/1.1'] } : {}),
+      };
+      agent = proxy ? this.options.proxy!.agent(protocol, proxy.url, options) : new mod.Agent(options);
+      this.agents.set(key, agent);
     }
-    return { agent, request: mod.request as typeof httpRequest };
+    return { agent, request: mod.request as typeof httpRequest, proxy };
   }
 
   override dispatch(opts: Dispatcher.DispatchOptions, dispatchHandler: Dispatcher.DispatchHandler): boolean {
-    const handler = UnwrapHandler.unwrap(dispatchHandler) as Handler;
+    // Only cr's request() (src/http/undici-core.ts) calls this dispatcher: its handler is undici's classic protocol.
+    const handler = dispatchHandler as Handler;
     let req: ClientRequest | undefined;
     let res: IncomingMessage | undefined;
     let ended = false;
@@ -114,22 +129,25 @@ export class NodeHttpDispatcher extends DispatcherBase {
     };
     // The abort function request() keeps: its signal (a timeout, Ctrl-C) or a consumer that
     // stops reading (the body cap) ends the request and drops the connection.
-    handler.onConnect?.((err) => fail(err ?? new errors.RequestAbortedError!()), null);
+    handler.onConnect?.((err) => fail(err ?? requestAborted()), null);
     if (ended) return true;
 
     let body: string | Uint8Array | Readable | undefined;
     let options: RequestOptions;
     let send: typeof httpRequest;
+    let proxy: ProxyRoute | undefined;
+    let origin: URL;
     try {
-      const origin = new URL(String(opts.origin));
+      origin = new URL(String(opts.origin));
       const headers = plainHeaders(opts.headers);
       body = requestBody(opts.body);
       const length = body === undefined ? 0 : body instanceof Readable ? undefined : Buffer.byteLength(body);
       const refused = refusedHeader(headers, length);
       if (refused) throw refused;
       if (length !== undefined && length > 0) headers['content-length'] ??= String(length);
-      const { agent, request } = this.agentFor(origin.protocol);
+      const { agent, request, proxy: route } = this.agentFor(origin);
       send = request;
+      proxy = route;
       options = {
         protocol: origin.protocol,
         hostname: origin.hostname.replace(/^\[(.*)\]$/, '$1'),
@@ -144,7 +162,7 @@ export class NodeHttpDispatcher extends DispatcherBase {
       return true;
     }
 
-    arm(opts.headersTimeout, () => new errors.HeadersTimeoutError!());
+    arm(opts.headersTimeout, () => headersTimeout());
     try {
       req = send(options);
     } catch (err) {
@@ -153,11 +171,27 @@ export class NodeHttpDispatcher extends DispatcherBase {
       return true;
     }
     this.open.add(req);
+    // Through a proxy, a failure before the way to the server is open is the proxy's: it
+    // cannot be reached, or it refused the tunnel (https-proxy-agent's 'proxyConnect'), or
+    // asked for credentials (407, for an http URL the proxy answers itself).
+    let tunnelled = false;
+    if (proxy) {
+      const route = proxy;
+      req.on('proxyConnect', (connect: { statusCode?: number; statusText?: string }) => {
+        // http-proxy-agent says so too, with no status: connected to the proxy, which answers for the server.
+        if (connect.statusCode === undefined) return;
+        if (connect.statusCode === 200) tunnelled = true;
+        else fail(proxyRefused(route, `${origin.hostname}:${origin.port || 443}`, connect.statusCode, connect.statusText ?? ''));
+      });
+    }
     req.on('error', (err: Error & { code?: string }) => {
       // Bytes after a whole response (a 204 with a body, more than its Content-Length): Node's
       // parser fails on them as on the next response and drops the connection, but the
       // response asked for is complete and its 'end' still comes. undici kept it too.
       if (res?.complete) return;
+      // Before its tunnel is open, an https request has spoken only to the proxy; an http one
+      // always speaks to it, the server's own failures coming back as the proxy's answers.
+      if (proxy && !res && !tunnelled && (origin.protocol === 'https:' || isConnectionFailure(err))) return fail(proxyUnreachable(proxy, err));
       fail(undiciError(err));
     });
     // A 101 the request did not ask for (or an answer to CONNECT): Node hands the socket to
@@ -166,24 +200,28 @@ export class NodeHttpDispatcher extends DispatcherBase {
     // exit 0 having printed nothing). undici's error for it.
     const refuseUpgrade = (_res: IncomingMessage, socket: { destroy: () => void }) => {
       socket.destroy();
-      fail(new errors.SocketError!('bad upgrade'));
+      fail(socketError('bad upgrade'));
     };
     req.on('upgrade', refuseUpgrade);
     req.on('connect', refuseUpgrade);
     // Whatever else ends the request before a response without an error: never left unsettled.
     req.on('close', () => {
-      if (!res) fail(new errors.SocketError!('other side closed'));
+      if (!res) fail(socketError('other side closed'));
     });
     req.on('socket', (socket) => {
       if (!socket.connecting) return;
-      const connectTimer = setTimeout(() => fail(new errors.ConnectTimeoutError!()), this.options.connectTimeout ?? 10_000).unref();
+      const connectTimer = setTimeout(() => fail(connectTimeout()), this.options.connectTimeout ?? 10_000).unref();
       socket.once('connect', () => clearTimeout(connectTimer));
       socket.once('close', () => clearTimeout(connectTimer));
     });
     req.on('response', (incoming) => {
       res = incoming;
       if (ended) return void incoming.destroy();
-      const bodyTimeout = () => arm(opts.bodyTimeout, () => new errors.BodyTimeoutError!());
+      if (proxy && !tunnelled && incoming.statusCode === 407) {
+        incoming.destroy();
+        return fail(proxyRefused(proxy, origin.host, 407, incoming.statusMessage ?? ''));
+      }
+      const bodyTimeout = () => arm(opts.bodyTimeout, () => bodyTimeoutError());
       // While the consumer holds the body back, its silence is not the server's: the body
       // timeout waits, as undici's does, and starts again on resume.
       const pause = () => {
@@ -212,7 +250,7 @@ export class NodeHttpDispatcher extends DispatcherBase {
       });
       incoming.on('error', fail);
       // The connection closed before the whole body came (a length it did not keep).
-      incoming.on('close', () => fail(new errors.SocketError!('other side closed')));
+      incoming.on('close', () => fail(socketError('other side closed')));
     });
     if (body instanceof Readable) {
       body.on('error', fail);
@@ -248,7 +286,7 @@ export class NodeHttpDispatcher extends DispatcherBase {
  *   had it by OpenSSL's reason, as Node names it elsewhere: ERR_SSL_WRONG_VERSION_NUMBER.
  */
 function undiciError(err: Error & { code?: string }): Error {
-  if (err.code === 'HPE_HEADER_OVERFLOW') return new errors.HeadersOverflowError!();
+  if (err.code === 'HPE_HEADER_OVERFLOW') return headersOverflow();
   const reason = err.code === 'EPROTO' ? /SSL routines:[^:]*:([^:\n]+)/.exec(err.message)?.[1] : undefined;
   if (reason) {
     const code = `ERR_SSL_${reason
@@ -258,6 +296,11 @@ function undiciError(err: Error & { code?: string }): Error {
     return Object.assign(new Error(`TLS: ${reason.trim()}`, { cause: err }), { code });
   }
   return err;
+}
+
+/** The errors of a connection that never opened (or was cut before the proxy answered). */
+function isConnectionFailure(err: Error & { code?: string }): boolean {
+  return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE'].includes(err.code ?? '');
 }
 
 /** A request body as Node's client writes it: text, bytes, or a stream (async iterables too). */

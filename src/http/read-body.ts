@@ -1,4 +1,6 @@
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import { codings, decodedBody } from './decode-body.js';
 
 /**
  * The largest response body the CLI reads: 64 MiB. Every API answer is far smaller; a
@@ -16,7 +18,11 @@ export function maxResponseBytes(env: NodeJS.ProcessEnv): number {
 
 /** Thrown when a body passes the cap; the connection is dropped at once. */
 export class TooLargeError extends Error {
-  constructor(readonly cap: number) {
+  constructor(
+    readonly cap: number,
+    /** The cap was passed by the decoded body (a compressed one that inflates past it). */
+    readonly decoded = false,
+  ) {
     super(`response larger than ${describeBytes(cap)}`);
   }
 }
@@ -27,21 +33,44 @@ export function describeBytes(n: number): string {
   return `${n} bytes`;
 }
 
-/** Reads the body as UTF-8 text, stopping (and destroying the stream) past `cap` bytes. */
+/**
+ * Reads the body as UTF-8 text, decoded from its Content-Encoding (src/http/decode-body.ts),
+ * stopping (and destroying the stream) past `cap` bytes of the decoded body.
+ */
 export async function readCapped(res: Dispatcher.ResponseData, cap: number): Promise<string> {
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > cap) {
     res.body.destroy();
     throw new TooLargeError(cap);
   }
+  const list = codings(res.headers['content-encoding']);
+  let source: Readable = res.body;
+  let failure = (err: unknown) => err;
+  let received = 0;
+  if (list.length > 0) {
+    // An empty body (a HEAD, a 204) has nothing to decode: zlib would call it cut short.
+    res.body.on('data', (c: Buffer) => (received += c.length));
+    try {
+      ({ stream: source, failure } = decodedBody(res.body, list));
+    } catch (err) {
+      res.body.destroy();
+      throw err;
+    }
+  }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of res.body) {
-    const buf = chunk as Buffer;
-    size += buf.length;
-    // Leaving the loop destroys the stream: undici closes the socket, the server sees it go.
-    if (size > cap) throw new TooLargeError(cap);
-    chunks.push(buf);
+  try {
+    for await (const chunk of source) {
+      const buf = chunk as Buffer;
+      size += buf.length;
+      // Leaving the loop destroys the stream: the connection closes, the server sees it go.
+      if (size > cap) throw new TooLargeError(cap, list.length > 0);
+      chunks.push(buf);
+    }
+  } catch (err) {
+    if (err instanceof TooLargeError) throw err;
+    if (list.length > 0 && received === 0 && (err as { code?: string }).code === 'Z_BUF_ERROR') return '';
+    throw failure(err);
   }
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -100,13 +100,14 @@ describe('the code cache a run starts from', () => {
 });
 
 describe('startup stays light', () => {
-  it('the load recorder works: `cr api` does load undici (positive control)', async () => {
+  it('the load recorder works: `cr api` does load the HTTP core (positive control), and never undici', async () => {
     const port = await deadPort();
     const { r, sources } = await loadsOf(['api', '/x'], { CR_API_KEY: makeKey(), CR_BASE_URL: `http://127.0.0.1:${port}/api/v1` });
     expect(r.exitCode).toBe(8);
     expect(sources.some((u) => /\/src\/cli\.ts$/.test(u))).toBe(true);
-    expect(sources.some((u) => /node_modules\/undici\//.test(u))).toBe(true);
     expect(sources.some((u) => /\/src\/http\/client\.ts$/.test(u))).toBe(true);
+    // cr's own request() (src/http/undici-core.ts) over node:http: only undici's types are used.
+    expect(sources.filter((u) => /node_modules\/undici\//.test(u))).toEqual([]);
   });
 
   for (const args of [['--help'], ['--version'], ['-V']]) {
@@ -126,10 +127,9 @@ describe('startup stays light', () => {
       expect(r.exitCode, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toHaveProperty('summaries');
       expect(sources.some((u) => /\/src\/api\/check-json\.ts$/.test(u))).toBe(true);
-      expect(sources.some((u) => /node_modules\/undici\//.test(u))).toBe(true);
-      // The request goes through node:http (src/http/node-dispatcher.ts): undici's pool, client and WebAssembly parser never run.
+      // The request goes through node:http (src/http/node-dispatcher.ts): no undici, and no proxy code without a proxy variable.
       expect(sources.some((u) => /\/src\/http\/node-dispatcher\.ts$/.test(u))).toBe(true);
-      expect(sources.filter((u) => /node_modules\/undici\/lib\/(dispatcher\/(agent|pool|client)|llhttp)/.test(u))).toEqual([]);
+      expect(sources.filter((u) => /node_modules\/(undici|https?-proxy-agent|agent-base)\/|\/src\/http\/proxy-(env|agents)\.ts$/.test(u))).toEqual([]);
       expect(sources.filter((u) => /node_modules\/(zod|hono|@hono|@modelcontextprotocol|jq-web|csv-stringify)\/|\/src\/server\/|\/src\/api\/schemas\//.test(u))).toEqual([]);
       // No colour to print: chalk (and its terminal detection) stays unloaded (src/render/styles.ts).
       expect(sources.filter((u) => /node_modules\/(chalk|supports-color)\/|\/src\/render\/styles\.ts$/.test(u))).toEqual([]);
@@ -149,8 +149,7 @@ describe('startup stays light', () => {
       expect(loaded).toContain('_http_client');
       // node:crypto only when a file is written (src/local/url-file.ts); stdin (/dev/null here)
       // never opened (src/io/streams.ts). chalk's terminal detection (node:tty) neither: nothing
-      // is coloured (src/render/styles.ts); nor node:assert, which undici's invariant checks load
-      // only when one fails.
+      // is coloured (src/render/styles.ts); nor node:assert.
       expect(loaded.filter((m) => /^(crypto|internal\/crypto\/\w+|internal\/fs\/streams|internal\/fs\/promises|internal\/readline\/\w+|tty|assert)$/.test(m))).toEqual([]);
     } finally {
       await srv.stop();
