@@ -65,6 +65,7 @@ export class GroupCommit {
   private readonly maxStoreBytes: number;
   private readonly onFoldProblem: NonNullable<CommitOptions['onFoldProblem']>;
   private readonly ownership: CommitOptions['ownership'];
+  private readonly onGroupCommit: CommitOptions['onGroupCommit'];
 
   constructor(
     private readonly state: StoreData,
@@ -87,6 +88,7 @@ export class GroupCommit {
     this.maxStoreBytes = opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES;
     this.onFoldProblem = opts.onFoldProblem ?? (() => undefined);
     this.ownership = opts.ownership;
+    this.onGroupCommit = opts.onGroupCommit;
   }
 
   /**
@@ -221,6 +223,7 @@ export class GroupCommit {
     );
     this.generation++;
     this.commits++;
+    this.onGroupCommit?.(accepted.length);
     for (const p of accepted) p.resolve();
   }
 
