@@ -97,10 +97,12 @@ export type Pipeline = (req: PipelineRequest, other?: () => Promise<PlainAnswer>
 /**
  * The local server's one request pipeline, whatever carries the request (node:http in
  * node-listener.ts, Hono in app.ts, --local's in-process dispatcher in in-process.ts):
- * Host/Origin (docs/api-decisions.md §8), then for the endpoint table key, rate limit and its
- * headers, role, media type, validation, scope and handler (core.ts, table-route.ts), then
- * the Date header from the business clock (§5), the request log, and the error envelope of a
- * throw: 500 with nothing of the error, or 499 in the log when the client left mid-upload.
+ * Host/Origin (docs/api-decisions.md §8), then the probe routes (/healthz, /readyz, /metrics:
+ * probe-routes.ts), then for the endpoint table key, rate limit and its headers, role, media
+ * type, validation, scope and handler (core.ts, table-route.ts), then the Date header from the
+ * business clock (§5), the X-Request-Id (request-id.ts), the request log and the metrics'
+ * observer, and the error envelope of a throw: 500 with nothing of the error, or 499 in the
+ * log when the client left mid-upload.
  * Carriers only translate their request and answer; test/server/decisions.test.ts runs every one.
  */
 export function createPipeline(o: PipelineOptions): Pipeline {
