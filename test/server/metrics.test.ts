@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeFs } from '../../src/server/store/fs-layer.js';
 import type { FileHandleLike, StoreFs } from '../../src/server/store/fs-layer.js';
+import { createMetrics } from '../../src/server/metrics.js';
+import { ReadinessGate } from '../../src/server/readiness-gate.js';
+import type { PooledStore } from '../../src/server/store/metrics-hooks.js';
 import { KEYS, startFixtureServer } from './helpers.js';
 import type { TestServer } from './helpers.js';
 
@@ -123,5 +126,21 @@ describe('GET /metrics', () => {
     } finally {
       await failing.stop();
     }
+  });
+
+  it("a pooled store's connections are read at each scrape (the hook a database store implements)", async () => {
+    const metrics = createMetrics(new ReadinessGate());
+    let inUse = 3;
+    const pooled: PooledStore = { poolStats: () => ({ inUse, idle: 7, waiting: 0 }) };
+    metrics.attachStore(pooled);
+    let samples = parseProm(await metrics.text());
+    expect(value(samples, 'cr_store_pool_connections', { state: 'in_use' })).toBe(3);
+    expect(value(samples, 'cr_store_pool_connections', { state: 'idle' })).toBe(7);
+    expect(value(samples, 'cr_store_pool_connections', { state: 'waiting' })).toBe(0);
+    inUse = 10;
+    samples = parseProm(await metrics.text());
+    expect(value(samples, 'cr_store_pool_connections', { state: 'in_use' })).toBe(10);
+    // No store attached yet reads as starting.
+    expect(value(samples, 'cr_ready', { cause: 'starting' })).toBe(0);
   });
 });
