@@ -73,6 +73,8 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   if (!LOOPBACK_HOSTS.has(o.host) && (o.allowedHost ?? []).length === 0) {
     throw new UsageError(`Listening on ${o.host} exposes the server beyond this machine`, 'pass --allowed-host NAME for each host name clients will use');
   }
+  // A server that cannot start says so in JSON too: the CLI's error line becomes `{"error", "code", "status"}`.
+  if (o.logFormat === 'json') ctx.setGlobals({ json: true });
   ctx.now(); // CR_NOW is read by the context (src/now.ts): a bad one stops here, exit 2
   const [{ startServer, defaultStorePath, handleShutdownSignals }, { announceServe }, { jsonNoticeLine }] = await Promise.all([
     import('../../src/server/serve.js'),

@@ -42,6 +42,16 @@ describe('cr serve --log-format json', () => {
     expect((await s.stop()).code).toBe(0);
   });
 
+  it('a server that cannot start says why in one JSON line too', async () => {
+    const first = await spawnServe([], { fixture: true });
+    cleanups.push(first.stop);
+    const second = await runBin(['serve', '--log-format', 'json', '--port', String(first.port), '--store', `${first.storePath}.other.json`]);
+    expect(second.exitCode).toBe(1);
+    const lines = second.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ error: expect.stringContaining('already in use'), code: 'ADDRESS_IN_USE' });
+  });
+
   it('a bad --log-format or --log-level is a usage error (exit 2) naming the values', async () => {
     const bad = await runBin(['serve', '--log-format', 'xml', '--port', '0']);
     expect(bad.exitCode).toBe(2);
