@@ -81,7 +81,8 @@ if (mode === 'cr') {
   const { nodeFs } = await import('../dist/src/server/store/fs-layer.js');
   if (profileOut && profileFrom === 'start') profilerPost = await startProfile();
   const t0 = hrtime.bigint();
-  server = await startServer({ storePath, host: '127.0.0.1', port: 0, rateLimit: 1e9, log: false, fs: countingFs(nodeFs) });
+  // /metrics on, as `cr serve` runs (docs/local-server.md): every request is counted and timed.
+  server = await startServer({ storePath, host: '127.0.0.1', port: 0, rateLimit: 1e9, log: false, metrics: true, fs: countingFs(nodeFs) });
   const loadMs = Number(hrtime.bigint() - t0) / 1e6;
   const m = process.memoryUsage();
   if (profileOut) {

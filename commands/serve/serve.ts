@@ -1,7 +1,7 @@
 import { unlinkSync } from 'node:fs';
 import { Command } from 'commander';
 import type { Context } from '../../src/context.js';
-import { collect, intArg, storeOption, withExamples } from '../../src/cli-kit.js';
+import { collect, intArg, storeOption, vocabularyOption, withExamples } from '../../src/cli-kit.js';
 import { UsageError } from '../../src/errors.js';
 import { asCliError } from '../../src/local/errors.js';
 import { LOOPBACK_HOSTS } from '../../src/api/vocabulary.js';
@@ -23,6 +23,8 @@ interface ServeOptions {
   /** false with --no-migrate (serve-db-options.ts). */
   migrate?: boolean;
   pool?: number;
+  logFormat: 'text' | 'json';
+  logLevel: 'info' | 'debug';
 }
 
 /** Seconds, fractions allowed (`--drain-timeout 0.5`). */
@@ -39,7 +41,9 @@ const secondsArg =
 export const serveCommand = (ctx: Context) =>
   withExamples(
     addDatabaseOptions(new Command('serve'))
-      .description('run the local server (REST, MCP at /api/v1/mcp, OpenAPI at /api/v1/openapi.json)')
+      .description(
+        'run the local server (REST, MCP at /api/v1/mcp, OpenAPI at /api/v1/openapi.json; GET /healthz, /readyz and /metrics for balancers and Prometheus, docs/local-server.md)',
+      )
       .addOption(storeOption())
       .option('--host <host>', 'address to listen on', '127.0.0.1')
       .option('--port <port>', 'port (0 picks a free one)', intArg('--port', 0), 4010)
@@ -60,6 +64,12 @@ export const serveCommand = (ctx: Context) =>
       .option('--seed <n>', 'seed of the --faults draws (default: random, printed)', intArg('--seed', 0))
       .option('--url-file <file>', 'write the base URL to this file once listening (whole, never half-written); removed on exit')
       .option('--config <file>', 'take the options from this JSON file, keys named like the flags ("rate-limit": 500); flags given here win')
+      .addOption(
+        vocabularyOption('--log-format <format>', 'standard error: one line per request as text, or every line one JSON object', ['text', 'json']).default(
+          'text',
+        ),
+      )
+      .addOption(vocabularyOption('--log-level <level>', 'debug also logs /healthz, /readyz and /metrics requests', ['info', 'debug']).default('info'))
       .action((f: ServeOptions & { config?: string }, cmd: Command) => {
         if (f.config !== undefined) applyConfigFile(cmd, f.config, (line) => ctx.notice(line));
         return serve(ctx, cmd.opts<ServeOptions>());
@@ -72,16 +82,26 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   if (!LOOPBACK_HOSTS.has(o.host) && (o.allowedHost ?? []).length === 0) {
     throw new UsageError(`Listening on ${o.host} exposes the server beyond this machine`, 'pass --allowed-host NAME for each host name clients will use');
   }
+  // A server that cannot start says so in JSON too: the CLI's error line becomes `{"error", "code", "status"}`.
+  if (o.logFormat === 'json') ctx.setGlobals({ json: true });
   ctx.now(); // CR_NOW is read by the context (src/now.ts): a bad one stops here, exit 2
-  const [{ startServer, defaultStorePath, handleShutdownSignals }, { announceServe }] = await Promise.all([
+  const [{ startServer, defaultStorePath, handleShutdownSignals }, { announceServe }, { jsonNoticeLine }] = await Promise.all([
     import('../../src/server/serve.js'),
     import('../../src/local/serve-ad.js'),
+    import('../../src/server/log-format.js'),
   ]);
+  // With --log-format json every line of standard error is one JSON object, these notices too.
+  const notice =
+    o.logFormat === 'json'
+      ? (line: string) => {
+          if (!ctx.globals.quiet) ctx.io.err.write(`${jsonNoticeLine(line)}\n`);
+        }
+      : (line: string) => ctx.notice(line);
   // Options a store file does not take are refused before anything is touched (the --url-file's old file included).
   const storePath = o.store ?? defaultStorePath(ctx.env);
   const { isDatabaseUrl: isDatabase } = await import('../../src/store-url.js');
   const database = databaseOpenOptions(ctx, o, isDatabase(storePath));
-  const faults = o.faults === undefined ? undefined : await faultPlan(ctx, o.faults, o.seed);
+  const faults = o.faults === undefined ? undefined : await faultPlan(notice, o.faults, o.seed);
   // A log reader that goes away (`cr serve 2>&1 | head`) must not stop the server (docs/api-decisions.md §9).
   const { ignoreClosedProcessOutput } = await import('../../src/server/log-text.js');
   ignoreClosedProcessOutput();
@@ -101,6 +121,9 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
       limits: { drainMs: o.drainTimeout * 1000, maxConnections: o.maxConnections },
       clock: { now: () => ctx.now() },
       log: (line) => ctx.io.err.write(line + '\n'),
+      logFormat: o.logFormat,
+      logLevel: o.logLevel,
+      metrics: true,
       lockLabel: 'cr serve',
     });
   } catch (err) {
@@ -115,16 +138,16 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
     unannounce();
     await running.close();
   };
-  handleShutdownSignals({ close: stop }, { onError: (err) => ctx.notice(`cr serve: error while stopping: ${(err as Error).message}`) });
+  handleShutdownSignals({ close: stop }, { onError: (err) => notice(`cr serve: error while stopping: ${(err as Error).message}`) });
   // `cr local keys/seed` reach this server with the store's admin key: it exists before the URL is out.
   const [{ ensureAdminKey }, { isDatabaseUrl }] = await Promise.all([import('../../src/local/admin-key.js'), import('../../src/store-url.js')]);
   // A database is administered directly, by any process that can reach it (docs/shared-sandbox.md): no key file beside it.
-  if (!isDatabaseUrl(server.storePath)) await ensureAdminKey(server.core.store, server.storePath, ctx.now(), (line) => ctx.notice(line));
+  if (!isDatabaseUrl(server.storePath)) await ensureAdminKey(server.core.store, server.storePath, ctx.now(), notice);
   unannounce = announceServe(server.storePath, url, server.port, o.urlFile);
   // The URL once: on standard output for scripts; the notice names it only when standard
   // output is not the terminal the notice is read on.
   ctx.io.out.write(`${url}\n`);
-  ctx.notice(`cr serve: ${ctx.io.tty.out ? 'listening' : `listening on ${url}`} over ${server.storePath} (Ctrl-C to stop)`);
+  notice(`cr serve: ${ctx.io.tty.out ? 'listening' : `listening on ${url}`} over ${server.storePath} (Ctrl-C to stop)`);
   // Stay in this action until a signal has drained the server; the handler exits 0.
   await new Promise<never>(() => {});
 }
@@ -149,12 +172,12 @@ function removeEarlierUrlFile(file: string): void {
 }
 
 /** Parses --faults (src/server/faults.ts); the seed is printed so a run can be repeated. */
-async function faultPlan(ctx: Context, spec: string, seed?: number) {
+async function faultPlan(notice: (line: string) => void, spec: string, seed?: number) {
   const { parseFaults, FaultSpecError } = await import('../../src/server/faults.js');
   const chosen = seed ?? Math.floor(Math.random() * 2 ** 31);
   try {
     const plan = parseFaults(spec, chosen);
-    ctx.notice(`cr serve: injecting faults (${plan.rules.length} rule${plan.rules.length === 1 ? '' : 's'}, --seed ${chosen})`);
+    notice(`cr serve: injecting faults (${plan.rules.length} rule${plan.rules.length === 1 ? '' : 's'}, --seed ${chosen})`);
     return plan;
   } catch (err) {
     if (err instanceof FaultSpecError) throw new UsageError(`--faults: ${err.message}`, 'see docs/fault-injection.md');

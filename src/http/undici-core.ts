@@ -36,6 +36,26 @@ function headerRecord(raw: Buffer[]): Record<string, string | string[]> {
   return out;
 }
 
+/**
+ * A response body as undici's request() gives it: a stream, plus the consumers callers of the
+ * in-process carrier reach for (test/server/in-process-fixture.ts reads `text()`).
+ */
+class ResponseBody extends Readable {
+  async text(): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of this) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  async dump(): Promise<void> {
+    for await (const _ of this);
+  }
+}
+
 class OwnDispatcher extends EventEmitter {
   dispatch(_opts: DispatcherClass.DispatchOptions, _handler: DispatcherClass.DispatchHandler): boolean {
     throw new Error('not implemented');
@@ -50,7 +70,7 @@ class OwnDispatcher extends EventEmitter {
     return new Promise((resolve, reject) => {
       const signal = opts.signal as AbortSignal | undefined;
       let abort: ((err?: Error) => void) | undefined;
-      let body: Readable | undefined;
+      let body: ResponseBody | undefined;
       let settled = false;
       const onAbort = () => abort?.((signal?.reason as Error | undefined) ?? requestAborted());
       const finish = () => {
@@ -66,7 +86,7 @@ class OwnDispatcher extends EventEmitter {
           // The consumer's reads pull the body: a paused reader holds the server back
           // (backpressure), and a reader that stops (the body cap, src/http/read-body.ts)
           // drops the connection.
-          body = new Readable({
+          body = new ResponseBody({
             read: () => resume(),
             destroy: (err, cb) => {
               if (!settled) abort?.(err ?? requestAborted());

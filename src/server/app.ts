@@ -62,7 +62,8 @@ export interface AppOptions extends CoreOptions {
   extend?: (app: Hono<AppEnv>, core: ServerCore) => void;
 }
 
-export type AppEnv = { Variables: { keyId?: string } };
+/** keyId for the log; cause and route of an answer for the log and the metrics (PlainAnswer). */
+export type AppEnv = { Variables: { keyId?: string; cause?: string; route?: string } };
 
 /** An error answer in the envelope of docs/api-decisions.md §1. */
 export const envelope = (c: HonoContext, status: number, error: string, code: string, headers: Record<string, string> = {}) =>
@@ -84,7 +85,14 @@ async function plainOf(c: HonoContext<AppEnv>): Promise<PlainAnswer> {
   c.res.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  return { status: c.res.status, headers, body: new Uint8Array(await c.res.arrayBuffer()), keyId: c.get('keyId') };
+  return {
+    status: c.res.status,
+    headers,
+    body: new Uint8Array(await c.res.arrayBuffer()),
+    keyId: c.get('keyId'),
+    cause: c.get('cause'),
+    route: c.get('route'),
+  };
 }
 
 /** The pipeline as a Hono middleware: Hono carries the request in, the app's routes are its `other`. */
@@ -149,6 +157,8 @@ export function createApp(opts: AppOptions): Hono<AppEnv> {
         readBody: () => (incoming ? readIncomingText(incoming) : readBodyText(c.req.raw)),
       });
       if (answer.keyId) c.set('keyId', answer.keyId);
+      c.set('cause', answer.cause);
+      c.set('route', answer.route);
       // Plain headers and a Buffer or string body: the Node adapter writes them as they are.
       return new Response(answer.body, { status: answer.status, headers: answer.headers });
     });

@@ -23,6 +23,8 @@ export interface ApiResponse {
   body: Record<string, unknown>;
   /** Id (never the secret) of the authenticated key, for the request log. */
   keyId?: string;
+  /** Why a 5xx happened, in one word (a store's UnavailableCause, `store_full`, `internal_error`): for the log and metrics. */
+  cause?: string;
   /** `body` already serialised, when the handler's result came with its JSON bytes. */
   serialized?: Serialized;
 }

@@ -8,6 +8,7 @@ import type { ApiStore } from './store/api-store.js';
 import { authenticate, requireRole, resolveScope } from './auth.js';
 import type { AuthContext } from './auth.js';
 import { HttpError, internalError, validationError } from './errors.js';
+import { storeUnavailable } from './unavailable.js';
 import { RETRY_AFTER_SECONDS, RateLimiter } from './rate-limit.js';
 import { defaultNewId, handlerOf } from './handlers.js';
 import { Serialized } from './compute/serialized.js';
@@ -166,14 +167,16 @@ export function createCore(opts: CoreOptions): ServerCore {
       if (err instanceof HttpError) {
         return { status: err.status, headers: { ...headers, ...err.headers }, body: err.body, keyId: auth?.keyId };
       }
+      // A 5xx names its cause to the log and the metrics (pipeline.ts); a 503's also to the client.
       let answer: HttpError;
-      if (err instanceof StoreFullError) answer = new HttpError(507, 'Store is full', 'STORE_FULL');
-      else if (err instanceof StoreUnavailableError) answer = new HttpError(503, 'Store unavailable', 'STORE_UNAVAILABLE');
+      let cause: string;
+      if (err instanceof StoreFullError) [answer, cause] = [new HttpError(507, 'Store is full', 'STORE_FULL'), 'store_full'];
+      else if (err instanceof StoreUnavailableError) [answer, cause] = [storeUnavailable(err.why), err.why];
       else {
         onInternalError(err);
-        answer = internalError();
+        [answer, cause] = [internalError(), 'internal_error'];
       }
-      return { status: answer.status, headers, body: answer.body, keyId: auth?.keyId };
+      return { status: answer.status, headers: { ...headers, ...answer.headers }, body: answer.body, keyId: auth?.keyId, cause };
     }
   }
 

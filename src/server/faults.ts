@@ -3,6 +3,7 @@ import { API_PREFIX } from '../api/vocabulary.js';
 import { routes } from '../api/routes.js';
 import { escapeControls } from '../render/escape.js';
 import { errorEnvelope } from './errors.js';
+import { HEALTH_PATH, METRICS_PATH, READY_PATH } from './probe-paths.js';
 
 /**
  * Injected faults for testing scripts against `cr serve` (docs/cli-contract.md "Local mode in CI"),
@@ -172,6 +173,8 @@ export function createFaultInjector(plan: FaultPlan, opts: { limit: number; log?
       // The probe path is never faulted and draws nothing, so `cr local wait` sees the server up
       // and its polls leave the seeded draws to the requests under test.
       if (full === PROBE_PATH) return next();
+      // Nor are a balancer's and Prometheus' routes: they report on the server, not the API under test.
+      if (full === HEALTH_PATH || full === READY_PATH || full === METRICS_PATH) return next();
       const path = full.startsWith(API_PREFIX) ? full.slice(API_PREFIX.length) || '/' : full;
       let delay = 0;
       let decided: { fault: Exclude<Fault, { kind: 'latency' }>; index: number } | undefined;

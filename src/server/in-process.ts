@@ -2,6 +2,8 @@ import { BodyTooLarge, MAX_BODY_BYTES } from './body.js';
 import type { ServerCore } from './core-types.js';
 import { allowedHostSet } from './host-check.js';
 import { createPipeline } from './pipeline.js';
+import { probeRoutes } from './probe-routes.js';
+import { ReadinessGate } from './readiness-gate.js';
 import type { PlainAnswer } from './table-route.js';
 
 /** A request as the CLI's HTTP core hands it over: method, path with query, headers, body text. */
@@ -38,7 +40,10 @@ const IN_PROCESS_HOST = 'localhost';
  * then it is judged like one over HTTP.
  */
 export function inProcessServer(core: ServerCore, routes: () => Promise<FetchApp>, onInternalError: (err: unknown) => void): InProcessServer {
-  const pipeline = createPipeline({ core, allowed: allowedHostSet(), onInternalError });
+  // /healthz and /readyz as over HTTP (probe-routes.ts); /metrics is `cr serve`'s alone.
+  const readiness = new ReadinessGate();
+  readiness.attach(core.store);
+  const pipeline = createPipeline({ core, allowed: allowedHostSet(), onInternalError, probes: probeRoutes({ readiness }) });
   return (req) => {
     const body = req.body ?? '';
     return pipeline(

@@ -13,7 +13,7 @@ export interface TableFirstOptions {
 }
 
 /** Writes an answer of the pipeline to Node's response. */
-function write(res: ServerResponse, answer: PipelineAnswer): void {
+export function writeAnswer(res: ServerResponse, answer: PipelineAnswer): void {
   if (answer.clientGone) {
     res.destroy();
     return;
@@ -52,7 +52,7 @@ export function tableFirstListener(o: TableFirstOptions): Listener {
       clientGone: (err) => uploadAborted(req, err),
       refusedWith: () => refusedWith.get(req.socket),
       arrivedAt: receivedAt.get(req),
-      deliver: (answer) => write(res, answer),
+      deliver: (answer) => writeAnswer(res, answer),
     });
     if (!pending) o.fallback(req, res);
   };

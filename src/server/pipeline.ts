@@ -1,5 +1,7 @@
 import { getPath } from 'hono/utils/url';
 import type { ServerCore } from './core-types.js';
+import type { ProbeAnswer } from './probe-routes.js';
+import { requestIdOf } from './request-id.js';
 import { dateText } from './date-header.js';
 import { hostAndOriginAllowed } from './host-check.js';
 import { errorAnswer, tableRoutes } from './table-route.js';
@@ -7,11 +9,26 @@ import type { CarriedRequest, PlainAnswer } from './table-route.js';
 
 /** One line of the request log: the key's id only, never the key. */
 export interface RequestLogEntry {
+  /** The client's X-Request-Id when it is a safe one, else one made here (request-id.ts); echoed in the answer. */
+  requestId?: string;
   method: string;
   path: string;
   status: number;
   ms: number;
   keyId?: string;
+  /** Why a 5xx (or a 503 of /readyz) happened, in one word: a store's UnavailableCause, `store_full`, `internal_error`. */
+  cause?: string;
+}
+
+/** What the metrics see of each request (metrics.ts): the route's name, never the raw path of a table route. */
+export interface ObservedRequest {
+  /** The route's name when the answer named one (table-route.ts, probe-routes.ts); else judged from `url`. */
+  route: string | undefined;
+  url: string;
+  method: string;
+  status: number;
+  ms: number;
+  cause: string | undefined;
 }
 
 /**
@@ -37,6 +54,12 @@ export interface PipelineOptions {
   log?: (entry: RequestLogEntry) => void;
   /** Unexpected errors (500) are reported here, never to the client. */
   onInternalError: (err: unknown) => void;
+  /** /healthz, /readyz, /metrics (probe-routes.ts), answered after the Host/Origin check and before everything else. */
+  probes?: (method: string, url: string) => Promise<ProbeAnswer> | undefined;
+  /** Log the probe routes too (`cr serve --log-level debug`); by default they are left out of the log. */
+  logProbes?: boolean;
+  /** Told of every request once answered (metrics.ts). */
+  observe?: (request: ObservedRequest) => void;
 }
 
 /** A request as a carrier hands it over: the table request's parts, and what the Host/Origin check reads. */
@@ -74,16 +97,20 @@ export type Pipeline = (req: PipelineRequest, other?: () => Promise<PlainAnswer>
 /**
  * The local server's one request pipeline, whatever carries the request (node:http in
  * node-listener.ts, Hono in app.ts, --local's in-process dispatcher in in-process.ts):
- * Host/Origin (docs/api-decisions.md §8), then for the endpoint table key, rate limit and its
- * headers, role, media type, validation, scope and handler (core.ts, table-route.ts), then
- * the Date header from the business clock (§5), the request log, and the error envelope of a
- * throw: 500 with nothing of the error, or 499 in the log when the client left mid-upload.
+ * Host/Origin (docs/api-decisions.md §8), then the probe routes (/healthz, /readyz, /metrics:
+ * probe-routes.ts), then for the endpoint table key, rate limit and its headers, role, media
+ * type, validation, scope and handler (core.ts, table-route.ts), then the Date header from the
+ * business clock (§5), the X-Request-Id (request-id.ts), the request log and the metrics'
+ * observer, and the error envelope of a throw: 500 with nothing of the error, or 499 in the
+ * log when the client left mid-upload.
  * Carriers only translate their request and answer; test/server/decisions.test.ts runs every one.
  */
 export function createPipeline(o: PipelineOptions): Pipeline {
   const table = tableRoutes(o.core);
   const date = dateText(o.core.clock);
-  const { allowed, log, onInternalError } = o;
+  const { allowed, log, onInternalError, probes, observe } = o;
+  const logProbes = o.logProbes === true;
+  const timed = log !== undefined || observe !== undefined;
   // Clients send the same Host on every request: the last verdict is kept.
   let lastHost: string | undefined;
   let lastHostOk = false;
@@ -99,9 +126,15 @@ export function createPipeline(o: PipelineOptions): Pipeline {
 
   const finish = (req: PipelineRequest, answer: PipelineAnswer, started: number): PipelineAnswer => {
     answer.headers.date = date();
-    if (log) {
+    const requestId = requestIdOf(req.headers);
+    answer.headers['x-request-id'] = requestId;
+    if (timed) {
       const status = answer.clientGone ? (req.refusedWith?.() ?? CLIENT_CLOSED_REQUEST) : answer.status;
-      log({ method: req.method, path: logPath(req.url), status, ms: Math.round(performance.now() - started), keyId: answer.keyId });
+      const ms = Math.round(performance.now() - started);
+      if (log && (logProbes || (answer as Partial<ProbeAnswer>).probe !== true)) {
+        log({ requestId, method: req.method, path: logPath(req.url), status, ms, keyId: answer.keyId, cause: answer.cause });
+      }
+      observe?.({ route: answer.route, url: req.url, method: req.method, status, ms, cause: answer.cause });
     }
     req.deliver?.(answer);
     return answer;
@@ -111,15 +144,15 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     // A client that went away mid-body is no fault of the server's: nothing to report.
     if (req.clientGone?.(err)) return { ...errorAnswer(400, 'Request aborted', 'BAD_REQUEST'), clientGone: true };
     onInternalError(err);
-    return errorAnswer(500, 'Internal error', 'INTERNAL_ERROR');
+    return { ...errorAnswer(500, 'Internal error', 'INTERNAL_ERROR'), cause: 'internal_error' };
   };
 
   return (req, other) => {
-    const started = log ? (req.arrivedAt ?? performance.now()) : 0;
+    const started = timed ? (req.arrivedAt ?? performance.now()) : 0;
     if (!admitted(req.host, req.origin)) return Promise.resolve(finish(req, errorAnswer(403, 'Forbidden host or origin', 'FORBIDDEN'), started));
     let pending: Promise<PlainAnswer> | undefined;
     try {
-      pending = table(req) ?? other?.();
+      pending = probes?.(req.method, req.url) ?? table(req) ?? other?.();
     } catch (err) {
       pending = Promise.reject(err);
     }

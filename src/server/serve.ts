@@ -4,21 +4,25 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { createApp } from './app.js';
-import type { AppOptions, RequestLogEntry, ServerCore } from './app.js';
+import type { AppOptions, ServerCore } from './app.js';
 import type { Store } from './store/store.js';
 import { openCore } from './open-core.js';
-import { tableFirstListener } from './node-listener.js';
+import { tableFirstListener, writeAnswer } from './node-listener.js';
 import { createPipeline } from './pipeline.js';
 import { receivedAt, refusedWith } from './received-at.js';
 import { normaliseTarget } from './request-target.js';
-import { allowedHostSet } from './host-check.js';
+import { allowedHostSet, hostAndOriginAllowed } from './host-check.js';
+import { ReadinessGate } from './readiness-gate.js';
+import { probeRoutes } from './probe-routes.js';
+import { serverLog } from './log-format.js';
+import type { LogFormat, LogLevel } from './log-format.js';
 import type { OpenCoreOptions } from './open-core.js';
 import { mountExtraRoutes } from './extra-routes.js';
 import { createFaultInjector } from './faults.js';
 import { LocalError } from '../errors.js';
 import { errorEnvelope } from './errors.js';
 import type { FaultPlan } from './faults.js';
-import { errorSummary, ignoreClosedOutput, logSafe } from './log-text.js';
+import { errorSummary, ignoreClosedOutput } from './log-text.js';
 import { SERVER_TIMEOUTS, manageConnections } from './connections.js';
 import { continueWhenBodyIsRead } from './expect-continue.js';
 import type { ConnectionLimits } from './connections.js';
@@ -41,6 +45,14 @@ export interface StartServerOptions extends Omit<OpenCoreOptions, 'notice'> {
   faults?: FaultPlan;
   /** Open connections at most, and how long a stop drains (connections.ts). */
   limits?: ConnectionLimits;
+  /** `json`: every line of the log one JSON object (log-format.ts); default `text`. */
+  logFormat?: LogFormat;
+  /** `debug` logs the probe routes too; default `info`. */
+  logLevel?: LogLevel;
+  /** Serve `GET /metrics` (metrics.ts, which loads prom-client): `cr serve` only. */
+  metrics?: boolean;
+  /** What `GET /readyz` answers (readiness-gate.ts); default one that says `starting` until the store is open, then asks it. */
+  readiness?: ReadinessGate;
 }
 
 export interface RunningServer {
@@ -58,9 +70,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** One request's log line; every value from the request or the store escaped (docs/api-decisions.md §9). */
-export const formatLogLine = (e: RequestLogEntry, at = new Date()) =>
-  `${at.toISOString()} ${logSafe(e.method, 32)} ${logSafe(e.path)} ${e.status} ${e.ms}ms key=${e.keyId === undefined ? '-' : logSafe(e.keyId, 64)}`;
+export { formatLogLine } from './log-format.js';
 
 /** Standard error, whose reader may be gone: a failed write never stops the server. */
 const stderrLine = (line: string) => {
@@ -113,13 +123,21 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
 export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
   const port = opts.port ?? 4010;
-  const write = opts.log === false ? undefined : (opts.log ?? stderrLine);
-  const notice = opts.notice ?? write ?? stderrLine;
+  const raw = opts.log === false ? undefined : (opts.log ?? stderrLine);
+  const log = raw && serverLog(opts.logFormat ?? 'text', raw);
+  const write = log?.notice;
+  const notice = opts.notice ?? write ?? serverLog(opts.logFormat ?? 'text', stderrLine).notice;
   const onInternalError = opts.onInternalError ?? ((err: unknown) => notice(`cr serve: internal error: ${errorSummary(err)}`));
   // The port first, the store after: a server that cannot listen leaves no store file or
   // journal behind (docs/api-decisions.md §7). Requests that arrive before the store is open wait for it.
   // No Host is judged by the Host check (request-target.ts), not refused by Node with a bare 400.
   const s = createServer({ ...SERVER_TIMEOUTS, requireHostHeader: false });
+  const allowedHosts = [...(opts.allowedHosts ?? [])];
+  if (!LOOPBACK_HOSTS.has(host) && host !== '0.0.0.0' && host !== '::') allowedHosts.push(host);
+  const allowed = allowedHostSet(allowedHosts);
+  const readiness = opts.readiness ?? new ReadinessGate();
+  const metrics = opts.metrics ? (await import('./metrics.js')).createMetrics(readiness) : undefined;
+  const probes = probeRoutes({ readiness, metrics: metrics?.text });
   const connections = manageConnections(s, opts.limits ?? {}, write ?? (() => undefined));
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   let opening: Promise<unknown> = Promise.resolve();
@@ -132,6 +150,11 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       // The log's duration counts from here, injected latency included; without a log nothing reads it.
       if (write) receivedAt.set(req, performance.now());
       if (handle) return handle(req, res);
+      // The store is still opening: a balancer's probe is answered now (readiness `starting`),
+      // by the same probe routes the pipeline answers later; anything else waits for the store.
+      const early =
+        req.headers.host !== undefined && hostAndOriginAllowed(req.headers.host, req.headers.origin, allowed) && probes(req.method ?? 'GET', req.url ?? '/');
+      if (early) return void early.then((answer) => writeAnswer(res, { ...answer, headers: { ...answer.headers, date: new Date().toUTCString() } }));
       void opening.then(() => (handle ? handle(req, res) : res.destroy()));
     }),
   );
@@ -157,7 +180,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     }
     throw err;
   }
-  const openedPromise = openCore({ ...opts, notice, onInternalError });
+  const storeOptions = metrics ? { ...opts.storeOptions, onGroupCommit: metrics.groupCommit } : opts.storeOptions;
+  const openedPromise = openCore({ ...opts, storeOptions, notice, onInternalError });
   opening = openedPromise.catch(() => undefined);
   let opened: Awaited<typeof openedPromise>;
   try {
@@ -168,10 +192,18 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   }
   const { storePath, store, core } = opened;
   const { rateLimiter } = core;
-  const allowedHosts = [...(opts.allowedHosts ?? [])];
-  if (!LOOPBACK_HOSTS.has(host) && host !== '0.0.0.0' && host !== '::') allowedHosts.push(host);
+  readiness.attach(core.store);
+  metrics?.attachStore(core.store);
   // One pipeline for both carriers: the listener's table paths and the Hono app's other routes.
-  const pipeline = createPipeline({ core, allowed: allowedHostSet(allowedHosts), log: write ? (e) => write(formatLogLine(e)) : undefined, onInternalError });
+  const pipeline = createPipeline({
+    core,
+    allowed,
+    log: log?.request,
+    onInternalError,
+    probes,
+    logProbes: opts.logLevel === 'debug',
+    observe: metrics?.observe,
+  });
   const app = createApp({ store: core.store, core, pipeline, extend: opts.extend ?? mountExtraRoutes, onInternalError });
   const faults = opts.faults && createFaultInjector(opts.faults, { limit: rateLimiter.limit, log: write });
   const viaApp = getRequestListener(app.fetch, { hostname: host, errorHandler: requestErrorResponse });

@@ -13,6 +13,10 @@ export interface PlainAnswer {
   body: string | Uint8Array;
   /** Id (never the secret) of the authenticated key, for the request log. */
   keyId?: string;
+  /** Why a 5xx happened, in one word (core-types.ts ApiResponse): for the log and the metrics. */
+  cause?: string;
+  /** The route's name for the metrics: an operation id or a route template, never a path with ids in it. */
+  route?: string;
 }
 
 /** A request to a path of the endpoint table, in the parts the pipeline reads. */
@@ -42,13 +46,17 @@ export function errorAnswer(status: number, error: string, code: string, headers
  */
 export async function answerTableRoute(core: ServerCore, eps: readonly TableEndpoint[], req: TableRequest): Promise<PlainAnswer> {
   const ep = eps.find((e) => e.method === req.method);
-  if (!ep) return errorAnswer(405, 'Method not allowed', 'METHOD_NOT_ALLOWED', { Allow: eps.map((e) => e.method).join(', ') });
+  if (!ep) {
+    const refused = errorAnswer(405, 'Method not allowed', 'METHOD_NOT_ALLOWED', { Allow: eps.map((e) => e.method).join(', ') });
+    refused.route = API_PREFIX + eps[0]!.path;
+    return refused;
+  }
   let rawBody: string | undefined;
   if (ep.method !== 'GET') {
     try {
       rawBody = await req.readBody();
     } catch (err) {
-      if (err instanceof BodyTooLarge) return errorAnswer(413, 'Payload too large', 'PAYLOAD_TOO_LARGE', { Connection: 'close' });
+      if (err instanceof BodyTooLarge) return { ...errorAnswer(413, 'Payload too large', 'PAYLOAD_TOO_LARGE', { Connection: 'close' }), route: ep.operationId };
       throw err;
     }
   }
@@ -58,11 +66,11 @@ export async function answerTableRoute(core: ServerCore, eps: readonly TableEndp
   if (cached) {
     res.headers['content-type'] = JSON_TYPE;
     res.headers['content-length'] = String(cached.envelope.length);
-    return { status: res.status, headers: res.headers, body: cached.envelope, keyId: res.keyId };
+    return { status: res.status, headers: res.headers, body: cached.envelope, keyId: res.keyId, route: ep.operationId };
   }
   // invoke makes a fresh header object per request: completed in place, not copied.
   res.headers['content-type'] = JSON_TYPE;
-  return { status: res.status, headers: res.headers, body: JSON.stringify(res.body), keyId: res.keyId };
+  return { status: res.status, headers: res.headers, body: JSON.stringify(res.body), keyId: res.keyId, cause: res.cause, route: ep.operationId };
 }
 
 interface TablePath {

@@ -356,9 +356,7 @@ describe('NodeHttpDispatcher over TLS (an https base URL loads node:https)', () 
   it('checks the certificate: one no CA vouches for fails as a certificate error saying how to trust a CA', async () => {
     const origin = await serveTls();
     const e = await rejection(dispatcher().request({ origin, path: '/', method: 'GET' }));
-    expect(describeNetworkFailure(e, 1000)).toMatch(
-      /^The server's TLS certificate is not trusted: .* \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)\. .*NODE_EXTRA_CA_CERTS/,
-    );
+    expect(describeNetworkFailure(e, 1000)).toMatch(/^The server's TLS certificate is not trusted: .* \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)\. .*NODE_EXTRA_CA_CERTS/);
   });
 
   it('an https URL to a plain HTTP server: a TLS error named by its OpenSSL reason, as undici named it', async () => {

@@ -74,7 +74,8 @@ describe('write errors on the journal: 503, nothing half-done, recovery', () => 
     const failed = await Promise.all([create('lost-1'), create('lost-2'), create('lost-3')]);
     for (const r of failed) {
       expect(r.status).toBe(503);
-      expect(r.json).toEqual({ success: false, error: 'Store unavailable', code: 'STORE_UNAVAILABLE' });
+      expect(r.json).toEqual({ success: false, error: 'Store unavailable', code: 'STORE_UNAVAILABLE', details: [{ path: 'cause', message: 'write_failed' }] });
+      expect(r.headers['retry-after']).toBe('5');
     }
     expect(state.hits).toBeGreaterThan(0);
     expect((await readFile(srv.path)).equals(storeBytes)).toBe(true);

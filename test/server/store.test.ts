@@ -279,7 +279,9 @@ describe('durable writes and group commit', () => {
     fail = true;
     const res = await srv.req('POST', '/api/v1/content/listeners', { key: KEYS.editorW1, body: { name: 'x', source_type: 'x', query_config: { handle: 'h' } } });
     expect(res.status).toBe(503);
-    expect(res.json).toEqual({ success: false, error: 'Store unavailable', code: 'STORE_UNAVAILABLE' });
+    // The cause as the envelope's one detail, and when to ask again (docs/api-decisions.md §1).
+    expect(res.json).toEqual({ success: false, error: 'Store unavailable', code: 'STORE_UNAVAILABLE', details: [{ path: 'cause', message: 'write_failed' }] });
+    expect(res.headers['retry-after']).toBe('5');
   });
 
   it('unknown fields survive a rewrite', async () => {

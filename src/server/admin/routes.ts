@@ -4,6 +4,7 @@ import type { AppEnv, ServerCore } from '../app.js';
 import { envelope } from '../app.js';
 import { authenticate } from '../auth.js';
 import { HttpError } from '../errors.js';
+import { storeUnavailable } from '../unavailable.js';
 import { BodyTooLarge, readBodyText } from '../body.js';
 import { safeJsonParse } from '../json.js';
 import { KeyError } from '../keys.js';
@@ -45,7 +46,11 @@ function guarded(core: ServerCore, handler: Handler): Handler {
       if (err instanceof BodyTooLarge) return envelope(c, 413, 'Payload too large', 'PAYLOAD_TOO_LARGE', { Connection: 'close' });
       // The store's own refusals, as the public API answers them (docs/api-decisions.md §9).
       if (err instanceof StoreFullError) return envelope(c, 507, 'Store is full', 'STORE_FULL');
-      if (err instanceof StoreUnavailableError) return envelope(c, 503, 'Store unavailable', 'STORE_UNAVAILABLE');
+      if (err instanceof StoreUnavailableError) {
+        const refused = storeUnavailable(err.why);
+        c.set('cause', err.why);
+        return c.json(refused.body, 503, refused.headers);
+      }
       throw err;
     }
   };

@@ -30,6 +30,8 @@ export interface CommitOptions {
    * it is not. Set by Store.open; none for a memory-only store.
    */
   ownership?: { owned(): boolean; lost(): void };
+  /** Told the number of writes of each group made durable (`GET /metrics`, src/server/metrics.ts). */
+  onGroupCommit?: (writes: number) => void;
 }
 
 export const DEFAULT_MAX_STORE_BYTES = 256 * 1024 * 1024;

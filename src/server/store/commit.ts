@@ -64,7 +64,7 @@ export class GroupCommit {
   private dead = false;
   private readonly maxStoreBytes: number;
   private readonly onFoldProblem: NonNullable<CommitOptions['onFoldProblem']>;
-  private readonly ownership: CommitOptions['ownership'];
+  private readonly hooks: Pick<CommitOptions, 'ownership' | 'onGroupCommit'>;
 
   constructor(
     private readonly state: StoreData,
@@ -86,7 +86,7 @@ export class GroupCommit {
     this.keepBackups = opts.backups ?? DEFAULT_BACKUPS;
     this.maxStoreBytes = opts.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES;
     this.onFoldProblem = opts.onFoldProblem ?? (() => undefined);
-    this.ownership = opts.ownership;
+    this.hooks = opts;
   }
 
   /**
@@ -96,7 +96,7 @@ export class GroupCommit {
    * while another server has taken the store over and moved the journal aside.
    */
   private stillOurs(): boolean {
-    return (this.ownership?.owned() ?? true) && this.journal.atPath();
+    return (this.hooks.ownership?.owned() ?? true) && this.journal.atPath();
   }
 
   private refuseTakenOver(writes: Pending[]): void {
@@ -113,7 +113,7 @@ export class GroupCommit {
     const failure = new StoreUnavailableError({ cause: new Error('the store was taken over by another server') });
     for (const p of this.pending.splice(0)) p.reject(failure);
     try {
-      this.ownership?.lost();
+      this.hooks.ownership?.lost();
     } catch {
       /* the notice is best effort */
     }
@@ -221,6 +221,7 @@ export class GroupCommit {
     );
     this.generation++;
     this.commits++;
+    this.hooks.onGroupCommit?.(accepted.length);
     for (const p of accepted) p.resolve();
   }
 
