@@ -40,9 +40,12 @@ one JSON line, {"error": ..., "code": ..., "status": ...}. More: docs/exit-codes
 `,
   formatting: `Output formats
 
-  At a terminal   a table: the same columns in the same order at every width, the id
-                  first; long text is cut first (…), then dates lose their hint, then
-                  ids show their first 8 characters; below 60 columns, one block per row
+  At a terminal   a table, names readable and ids whole: an id column shows whole from
+                  100 columns or is left out (said under the table), never cut; then
+                  long text is cut (…), then dates lose their hint; from 80 columns a
+                  name (entity, title, client) keeps 16 characters or its whole value;
+                  below 60 columns, or when nothing else fits, one block per row.
+                  A create or schedule prints its new id whole at any width
     --wide        every cell whole, rows may be wider than the terminal
     --no-headers  no header row (tables and CSV)
   Piped           the same rows as tab-separated values, no header, plain values: the

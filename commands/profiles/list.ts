@@ -43,7 +43,7 @@ export async function list(ctx: Context): Promise<void> {
       id: (r) => r.name,
       // The profile's name is its id (`cr profiles use NAME`): first, as every list's id.
       columns: [
-        { header: 'PROFILE', kind: 'id', field: 'name', value: (r: ProfileRow) => r.name },
+        { header: 'PROFILE', kind: 'code', field: 'name', value: (r: ProfileRow) => r.name },
         { header: 'ACTIVE', kind: 'code', field: 'active', value: (r) => (r.active ? '*' : ''), plain: (r) => r.active },
         { header: 'BASE URL', field: 'baseUrl', value: (r) => r.baseUrl ?? '-', plain: (r) => r.baseUrl },
         { header: 'KEY', kind: 'code', field: 'key', value: (r) => r.key ?? '(none)', plain: (r) => r.key },
