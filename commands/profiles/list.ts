@@ -35,6 +35,12 @@ export async function list(ctx: Context): Promise<void> {
       key: p.apiKey ? maskKey(p.apiKey) : null,
       crmSegment: p.crmSegment ?? CRM_PATH_SEGMENT,
     }));
+  if (rows.length === 0) {
+    // On stderr: an empty list is success, and stdout carries only data (`[]` with --json).
+    ctx.notice('No profiles yet: `cr auth login` or `cr local init` makes one.');
+    const g = ctx.globals;
+    if (!(g.json || g.jq !== undefined || g.csv || g.jsonl || g.quiet)) return;
+  }
   await render(
     ctx.io,
     { ...ctx.globals, data: rows, items: rows },
@@ -48,7 +54,6 @@ export async function list(ctx: Context): Promise<void> {
         { header: 'BASE URL', field: 'baseUrl', value: (r) => r.baseUrl ?? '-', plain: (r) => r.baseUrl },
         { header: 'KEY', kind: 'code', field: 'key', value: (r) => r.key ?? '(none)', plain: (r) => r.key },
       ],
-      empty: 'No profiles yet. Run `cr auth login` or `cr local init`.',
     },
   );
 }
