@@ -13,6 +13,8 @@ export const TOPICS: Record<string, string> = {
                    (default: the per-user data folder, $XDG_DATA_HOME/cr)
   CR_NOW           the clock of relative hints and --at +2h (ISO date-time; for demos and tests)
   CR_FORCE_TTY     1: draw tables as at a terminal even when piped
+  CR_PAGER         the pager of --all at a terminal (else PAGER, else less -FRX; empty or
+                   cat: none; --no-pager: none for one run)
   NO_COLOR         no colour; FORCE_COLOR: colour even when piped
   TZ               the time zone of times shown in tables
   COLUMNS          the width tables are fitted to (wins over the terminal's own)
