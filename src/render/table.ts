@@ -34,7 +34,6 @@ const STEPS_KEEPING_IDS = [
   { hideIds: false, dates: false, minText: READABLE_TEXT },
   { hideIds: false, dates: true, minText: READABLE_TEXT },
   { hideIds: false, dates: true, minText: MIN_TEXT },
-  { hideIds: false, dates: true, minText: LAST_TEXT },
 ] as const;
 
 /** Below this width a table gives way to blocks of `HEADER  value` lines. */
