@@ -74,6 +74,7 @@ const SLOWEST = [
   'test/commands/posts/schedule-from.test.ts',
   'test/commands/local/seed-export.test.ts',
   'test/reliability/store-flood.test.ts',
+  'test/e2e/pty-widths.test.ts',
   'test/e2e/pty-render.test.ts',
   'test/commands/cli/jq.test.ts',
   'test/server/decisions.test.ts',
