@@ -24,8 +24,17 @@ export function spawnPager(command: string, env: NodeJS.ProcessEnv): PagerProces
     write: (text) => void child.stdin.write(text),
     async close() {
       child.stdin.end();
-      const code = await exited;
-      return { ran: code !== 127 && code !== 126 };
+      // Ctrl-C while the reader reads is the pager's (less stops a search with it): cr waits
+      // for the pager to end rather than exit under it and leave it holding the terminal.
+      // Another SIGINT listener makes src/main.ts leave the signal to the command.
+      const waitForPager = () => undefined;
+      process.on('SIGINT', waitForPager);
+      try {
+        const code = await exited;
+        return { ran: code !== 127 && code !== 126 };
+      } finally {
+        process.off('SIGINT', waitForPager);
+      }
     },
   };
 }

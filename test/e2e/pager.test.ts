@@ -74,6 +74,30 @@ describe('cr nurture list --all and the pager', () => {
     expect(r.screen).toContain('showing 1-120 of 120');
   });
 
+  it("Ctrl-C while the pager shows the list is the pager's: cr waits for it and ends with its own code", async () => {
+    const dir = tempDir('cr-pager-cfg-');
+    const run = runOnPty(['nurture', 'list', '--all'], {
+      HOME: dir,
+      CR_CONFIG_DIR: dir,
+      CI: '1',
+      NO_COLOR: '1',
+      CR_NOW: NOW,
+      CR_BASE_URL: `${server.url}/api/v1`,
+      CR_API_KEY: key,
+      // A reader that shows everything, then stays until interrupted.
+      CR_PAGER: 'cat; sleep 30',
+    });
+    try {
+      await run.waitFor('showing 1-120 of 120');
+      run.type('\x03');
+      const { exitCode } = await run.done;
+      expect(exitCode, run.screen()).toBe(0);
+      expect(run.screen()).not.toContain('Interrupted');
+    } finally {
+      run.kill();
+    }
+  });
+
   it('piped, --all and --all --json never go through the pager', async () => {
     for (const args of [['--all'], ['--all', '--json']]) {
       const r = await runBin(['nurture', 'list', ...args], { env: { CR_PAGER: MARK, CR_BASE_URL: `${server.url}/api/v1`, CR_API_KEY: key, CR_NOW: NOW } });
