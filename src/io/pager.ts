@@ -15,12 +15,15 @@ export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
 export async function paged(io: IO, noPager: boolean, body: (io: IO) => Promise<void>): Promise<void> {
   const command = pagerCommand(io.env);
   if (noPager || !io.tty.out || !command || !io.canPage) return body(io);
-  // Loaded when a pager starts: child_process stays off every other run's start-up.
-  const pager = (await import('./pager-process.js')).spawnPager(command, io.env);
+  // Loaded when a pager starts: child_process stays off every other run's start-up. Started at
+  // the first line of output, so the requests' spinner is done before the pager holds the screen.
+  const { spawnPager } = await import('./pager-process.js');
+  let pager: ReturnType<typeof spawnPager> | undefined;
   const written: string[] = [];
   const out: Sink = {
     write(text) {
       written.push(text);
+      pager ??= spawnPager(command, io.env);
       pager.write(text);
     },
   };
@@ -29,7 +32,7 @@ export async function paged(io: IO, noPager: boolean, body: (io: IO) => Promise<
   try {
     await body(through);
   } finally {
-    const { ran } = await pager.close();
+    const { ran } = pager ? await pager.close() : { ran: true };
     if (!ran) {
       io.err.write(`cr: the pager "${command}" could not run; printed here instead (CR_PAGER chooses another, --no-pager none)\n`);
       for (const text of written) io.out.write(text);
