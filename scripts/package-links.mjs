@@ -24,5 +24,5 @@ export function rewriteLinks(file, text, shipped, base) {
     const rest = target.slice(target.replace(/[#?].*$/, '').length);
     return `${base}/blob/HEAD/${path}${rest}`;
   };
-  return text.replace(LINK, (all, open, target, close, def, defTarget) => (open ? `${open}${fix(target)}${close}` : `${def}${fix(defTarget)}`));
+  return text.replace(LINK, (_all, open, target, close, def, defTarget) => (open ? `${open}${fix(target)}${close}` : `${def}${fix(defTarget)}`));
 }
