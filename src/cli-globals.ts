@@ -26,7 +26,7 @@ export const GLOBALS_OF: Readonly<Record<string, readonly string[]>> = {
   'profiles use': [],
   'profiles remove': [],
   serve: [],
-  'local init': ['--json'],
+  'local init': ['--profile', '--json'],
   'local keys create': ['--website', '--json'],
   'local keys list': ['--json'],
   'local keys revoke': ['--json'],

@@ -1,3 +1,4 @@
+import { docsFooter } from './help-docs.js';
 import type { Command, CommanderError } from 'commander';
 import { createContext, type Context } from './context.js';
 import { CrError, ApiError, ResponseError, UsageError, exitCodeOf, InterruptedError } from './errors.js';
@@ -76,7 +77,9 @@ export async function rootProgram(): Promise<Command> {
       .showSuggestionAfterError(true)
       .addHelpText(
         'after',
-        "\nRun `cr <command> --help` for a command's flags and examples.\nHelp topics: `cr help environment`, `cr help exit-codes`, `cr help formatting`.\nDocs: README.md (quick start), docs/commands.md, docs/output.md, docs/exit-codes.md.",
+        () =>
+          "\nRun `cr <command> --help` for a command's flags and examples.\nHelp topics: `cr help environment`, `cr help exit-codes`, `cr help formatting`.\n" +
+          docsFooter(),
       )
   );
 }

@@ -13,6 +13,8 @@ export const TOPICS: Record<string, string> = {
                    (default: the per-user data folder, $XDG_DATA_HOME/cr)
   CR_NOW           the clock of relative hints and --at +2h (ISO date-time; for demos and tests)
   CR_FORCE_TTY     1: draw tables as at a terminal even when piped
+  CR_PAGER         the pager of --all at a terminal (else PAGER, else less -FRX);
+                   empty or cat: none; --no-pager: none for one run
   NO_COLOR         no colour; FORCE_COLOR: colour even when piped
   TZ               the time zone of times shown in tables
   COLUMNS          the width tables are fitted to (wins over the terminal's own)
@@ -68,10 +70,15 @@ one JSON line, {"error": ..., "code": ..., "status": ...}. More: docs/exit-codes
 `,
   formatting: `Output formats
 
-  At a terminal   a table: the same columns in the same order at every width, the id
-                  first; long text is cut first (…), then dates lose their hint, then
-                  ids show their first 8 characters; below 60 columns, one block per row
+  At a terminal   a table, names readable and ids whole: an id column shows whole from
+                  100 columns or is left out (said under the table), never cut; then
+                  long text is cut (…), then dates lose their hint; from 80 columns a
+                  name (entity, title, client) keeps 16 characters or its whole value;
+                  below 60 columns, or when nothing else fits, one block per row.
+                  A create or schedule prints its new id whole at any width
     --wide        every cell whole, rows may be wider than the terminal
+    --all         (nurture list) through the pager: CR_PAGER, else PAGER, else
+                  less -FRX; --no-pager prints directly; never when piped
     --no-headers  no header row (tables and CSV)
   Piped           the same rows as tab-separated values, no header, plain values: the
                   whole id, amounts as decimals (1750.50) beside a currency column,

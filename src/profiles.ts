@@ -9,6 +9,8 @@ import { writeFileAtomic } from './local/url-file.js';
 export interface Profile {
   baseUrl?: string;
   apiKey?: string;
+  /** The local store the key opens (`cr local init`): its absolute path, or its URL without the password. */
+  store?: string;
   /** The CRM product's path segment in /integrations/<segment>/agents (default `crm`). */
   crmSegment?: string;
 }

@@ -153,10 +153,12 @@ export async function create(ctx: Context, f: Flags): Promise<void> {
     { ...ctx.globals, data: res.raw },
     {
       rows: [res.data],
+      // The record just made or changed: its id is what the next command takes, whole at any width.
+      keepIds: true,
       id: (a) => a.id,
       columns: [
         { header: 'ID', kind: 'id', field: 'id', value: (a: AdCreative) => a.id },
-        { header: 'NAME', field: 'name', value: (a) => a.name },
+        { header: 'NAME', name: true, field: 'name', value: (a) => a.name },
         { header: 'PLATFORM', kind: 'code', field: 'platform', value: (a) => a.platform },
         { header: 'FORMAT', kind: 'code', field: 'adFormat', value: (a) => a.adFormat },
         { header: 'STATUS', kind: 'code', field: 'status', value: (a) => a.status },

@@ -8,6 +8,7 @@ import { writeJsonl } from '../../src/render/jsonl.js';
 import { fieldsToObject } from './fields.js';
 import { parseHeaders } from './headers.js';
 import { chooseMethod } from './method.js';
+import { responseData } from './envelope.js';
 import { apiPages } from './paginate.js';
 import { printData, printHead } from './print.js';
 
@@ -47,7 +48,7 @@ export async function api(ctx: Context, o: ApiOptions): Promise<void> {
   }
   let data: unknown;
   try {
-    ({ data } = client.unwrap(method, url, res));
+    data = responseData(ctx, client, method, url, res);
   } catch (e) {
     // gh's POST default for fields meets a GET-only path the table does not know (docs/cli-contract.md "cr api").
     if (e instanceof ApiError && e.status === 405 && defaulted && method === 'POST') {

@@ -8,6 +8,7 @@ import { readAll } from '../../src/io/streams.js';
 import { maskKey } from '../../src/redact.js';
 import { DEFAULT_PROFILE } from '../../src/profiles.js';
 import { checkBaseUrl, whereToGetKey } from '../../src/credentials.js';
+import { baseUrlFromAnswer } from './base-url-answer.js';
 
 interface LoginOptions {
   profile: string;
@@ -60,10 +61,18 @@ export async function login(ctx: Context, o: LoginOptions): Promise<void> {
       : [existing?.baseUrl, `profile "${o.profile}"`];
   if (!given) {
     if (o.withKey) throw new UsageError('No base URL for this profile', 'pass --base-url URL (ending in /api/v1) or set CR_BASE_URL');
-    [given, where] = [await ctx.prompt.input('Base URL (ends with /api/v1)', { flag: '--base-url' }), 'the answer'];
+    const answer = await ctx.prompt.input('Base URL (a host such as cms.example.com, or a URL ending in /api/v1)', {
+      flag: '--base-url',
+      check: baseUrlFromAnswer,
+    });
+    // The URL the answer stands for, said before the key is asked for it.
+    ctx.notice(`Using ${answer}`);
+    [given, where] = [answer, 'the answer'];
   }
   const baseUrl = checkBaseUrl(given, where);
-  const rawKey = o.withKey ? await readAll(ctx.io.stdin) : await ctx.prompt.secret('API key', { flag: '--with-key (key on stdin)' });
+  const rawKey = o.withKey
+    ? await readAll(ctx.io.stdin)
+    : await ctx.prompt.secret('API key', { flag: '--with-key (key on stdin)', check: (k) => checkKeyFormat(k, 'the answer', baseUrl) });
   const key = checkKeyFormat(rawKey, o.withKey ? 'standard input' : 'the answer', baseUrl);
   if (o.verify) await verify(ctx, baseUrl, key, existing?.crmSegment);
   const saved = { ...existing, baseUrl, apiKey: key, ...(o.crmSegment ? { crmSegment: o.crmSegment } : {}) };

@@ -29,7 +29,7 @@ export async function subjects(ctx: Context): Promise<void> {
       id: (b) => b.id,
       columns: [
         { header: 'ID', kind: 'id', field: 'id', value: (b: BrandSubject) => b.id },
-        { header: 'NAME', field: 'subjectName', value: (b) => b.subjectName },
+        { header: 'NAME', name: true, field: 'subjectName', value: (b) => b.subjectName },
         { header: 'TYPE', kind: 'code', field: 'subjectType', value: (b) => b.subjectType },
         { header: 'STATUS', kind: 'code', field: 'status', value: (b) => b.status },
         { header: 'IMAGES', kind: 'number', value: (b) => b.referenceImages.length, align: 'right' },

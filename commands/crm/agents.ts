@@ -27,7 +27,7 @@ export async function agents(ctx: Context): Promise<void> {
       id: (a) => a.id,
       columns: [
         { header: 'ID', kind: 'id', field: 'id', value: (a: CrmAgent) => a.id },
-        { header: 'NAME', field: 'name', value: (a) => a.name },
+        { header: 'NAME', name: true, field: 'name', value: (a) => a.name },
         { header: 'STATUS', kind: 'code', field: 'status', value: (a) => a.status },
         {
           header: 'VERSION',

@@ -42,7 +42,7 @@ async function show(ctx: Context, data: FinanceSummary, raw: unknown, headers: R
   // Piped, money is a plain decimal amount beside its currency (docs/cli-contract.md "For scripts").
   const entityColumns: Column<EntityRow>[] = [
     { header: 'ID', kind: 'id', value: (r) => r.id ?? '' },
-    { header: 'ENTITY', value: (r) => r.name, style: (t, r, s) => (r.total ? s.bold(t) : t) },
+    { header: 'ENTITY', name: true, value: (r) => r.name, style: (t, r, s) => (r.total ? s.bold(t) : t) },
     { header: 'CURRENCY', kind: 'code', value: (r) => r.currency, tsvOnly: true },
     { header: 'MRR', kind: 'money', value: money((r) => r.mrr), plain: (r) => csvAmount(r.mrr), align: 'right' },
     { header: 'CLIENTS', kind: 'number', value: (r) => r.clients, align: 'right' },
@@ -72,7 +72,7 @@ async function show(ctx: Context, data: FinanceSummary, raw: unknown, headers: R
   ];
   const alertColumns: Column<InvoiceAlert>[] = [
     { header: 'ID', kind: 'id', value: (a) => a.revenueRecord.id },
-    { header: 'CLIENT', value: (a) => a.revenueRecord.client_name },
+    { header: 'CLIENT', name: true, value: (a) => a.revenueRecord.client_name },
     { header: 'ENTITY', value: (a) => a.entityName },
     { header: 'CURRENCY', kind: 'code', value: (a) => a.revenueRecord.currency || null, tsvOnly: true },
     {

@@ -56,10 +56,12 @@ export async function create(ctx: Context, f: Flags): Promise<void> {
     { ...ctx.globals, data: res.raw },
     {
       rows: [res.data],
+      // The record just made or changed: its id is what the next command takes, whole at any width.
+      keepIds: true,
       id: (l) => l.id,
       columns: [
         { header: 'ID', kind: 'id', field: 'id', value: (l: ContentListener) => l.id },
-        { header: 'NAME', field: 'name', value: (l) => l.name },
+        { header: 'NAME', name: true, field: 'name', value: (l) => l.name },
         { header: 'SOURCE', kind: 'code', field: 'sourceType', value: (l) => l.sourceType },
         { header: 'QUERY', field: 'queryConfig', value: (l) => JSON.stringify(l.queryConfig) },
         { header: 'INTERVAL', kind: 'code', field: 'pollInterval', value: (l) => l.pollInterval },

@@ -1,35 +1,48 @@
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { UsageError } from '../../src/errors.js';
 import type { Context } from '../../src/context.js';
 import { withExamples, storeOption } from '../../src/cli-kit.js';
 import { asCliError } from '../../src/local/errors.js';
-import { DEFAULT_LOCAL_URL, LOCAL_PROFILE } from '../../src/local/embedded.js';
+import { DEFAULT_LOCAL_URL } from '../../src/local/embedded.js';
 import { writeJson } from '../../src/render/json.js';
-import { isDatabaseUrl, shownStore } from '../../src/store-url.js';
+import { isDatabaseUrl, redactUrl, shownStore } from '../../src/store-url.js';
+import { planProfile, type ProfilePlan } from './init-profile.js';
 
 export const initCommand = (ctx: Context) =>
   withExamples(
     new Command('init')
-      .description('create a local store and an admin key (printed once, saved as the profile "local")')
+      .description('create a local store and an admin key (printed once, saved as the profile "local", or --profile NAME)')
       .addOption(storeOption())
       .option('--demo', 'fill the store with demo data')
       .option('--force', 'replace an existing store file')
-      .action((f: { store?: string; demo?: boolean; force?: boolean }) => init(ctx, f)),
-    ['cr local init --demo', 'cr local init --store ./ci-store.json --force'],
+      .option('--replace-profile', 'replace the profile even when it points at another store (its key is lost)')
+      .action((f: InitFlags) => init(ctx, f)),
+    ['cr local init --demo', 'cr local init --store ./ci-store.json --force', 'cr --profile ci local init --store ./ci-store.json'],
   );
 
-async function init(ctx: Context, o: { store?: string; demo?: boolean; force?: boolean }): Promise<void> {
+interface InitFlags {
+  store?: string;
+  demo?: boolean;
+  force?: boolean;
+  replaceProfile?: boolean;
+}
+
+async function init(ctx: Context, o: InitFlags): Promise<void> {
   const [{ defaultStorePath }, { initStore }, { withStoreLock, lockWaitFromEnv }] = await Promise.all([
     import('../../src/server/serve.js'),
     import('../../src/server/init-store.js'),
     import('../../src/local/lock-wait.js'),
   ]);
   const storePath = o.store ?? defaultStorePath(ctx.env);
-  if (isDatabaseUrl(storePath)) {
+  const database = isDatabaseUrl(storePath);
+  // Checked before the store is made: a refusal leaves nothing behind (no store, no key, no profile change).
+  const plan = await planProfile(ctx, database ? redactUrl(storePath) : resolve(storePath), Boolean(o.replaceProfile));
+  if (database) {
     const made = await initIntoDatabase(ctx, storePath, o);
     // The URL as made.storePath has it: without its password.
-    return report(ctx, o, made.storePath, made);
+    return report(ctx, o, made.storePath, made, plan);
   }
   // An existing store is a usage matter (exit 2), not a broken one (78): --force answers it.
   // initStore refuses it again, under its own check, if one appears in between.
@@ -45,7 +58,7 @@ async function init(ctx: Context, o: { store?: string; demo?: boolean; force?: b
   } catch (err) {
     throw await asCliError(err);
   }
-  return report(ctx, o, storePath, made);
+  return report(ctx, o, storePath, made, plan);
 }
 
 /** A PostgreSQL store (docs/shared-sandbox.md): filled only when empty, so there is nothing for --force to replace. */
@@ -67,14 +80,25 @@ async function report(
   o: { store?: string; demo?: boolean },
   storePath: string,
   made: { key: string; storePath: string; keyId: string; websiteId: string },
+  plan: ProfilePlan,
 ): Promise<void> {
   const profiles = await ctx.profiles();
-  profiles.save(LOCAL_PROFILE, { ...profiles.get(LOCAL_PROFILE), baseUrl: DEFAULT_LOCAL_URL, apiKey: made.key }, profiles.activeName() === undefined);
+  const { name } = plan;
+  profiles.save(name, { ...profiles.get(name), baseUrl: DEFAULT_LOCAL_URL, apiKey: made.key, store: plan.store }, plan.makeActive);
   if (ctx.globals.json) {
-    writeJson(ctx.io, { storePath: made.storePath, key: made.key, keyId: made.keyId, websiteId: made.websiteId, profile: LOCAL_PROFILE });
+    writeJson(ctx.io, {
+      storePath: made.storePath,
+      key: made.key,
+      keyId: made.keyId,
+      websiteId: made.websiteId,
+      profile: name,
+      profileReplaced: plan.replaces,
+    });
   } else {
     ctx.io.out.write(`${made.key}\n`);
   }
-  ctx.notice(`Created ${made.storePath}${o.demo ? ' with demo data' : ''}. The admin key above is shown once; it is saved as the profile "${LOCAL_PROFILE}".`);
-  ctx.notice(`Next: cr serve${o.store ? ` --store ${shownStore(storePath)}` : ''}, then cr --profile ${LOCAL_PROFILE} finance summary`);
+  const saved = plan.replaces ? `it replaced the key of the profile "${name}"` : `it is saved as the new profile "${name}"`;
+  ctx.notice(`Created ${made.storePath}${o.demo ? ' with demo data' : ''}. The admin key above is shown once; ${saved}.`);
+  if (plan.makeActive) ctx.notice(`"${name}" is now the active profile (there was none); \`cr profiles use NAME\` changes it.`);
+  ctx.notice(`Next: cr serve${o.store ? ` --store ${shownStore(storePath)}` : ''}, then cr --profile ${name} finance summary`);
 }

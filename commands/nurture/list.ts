@@ -11,6 +11,7 @@ import { walkPages } from '../../src/http/pages.js';
 import { websiteParam } from '../../src/http/request-params.js';
 import { scriptable } from '../../src/output/flags.js';
 import { render } from '../../src/render/output.js';
+import { paged } from '../../src/io/pager.js';
 import { dateColumn, shownTime } from '../../src/render/dates.js';
 import type { ShownTime } from '../../src/render/dates.js';
 import type { Column } from '../../src/render/view.js';
@@ -26,6 +27,8 @@ interface Flags {
   limit?: number;
   offset?: number;
   all?: boolean;
+  /** commander's --no-pager. */
+  pager?: boolean;
 }
 
 export const listCommand = (ctx: Context) =>
@@ -42,6 +45,7 @@ export const listCommand = (ctx: Context) =>
         .option('--limit <n>', `page size, 1-${NURTURE_MAX_LIMIT} (server default 50)`, intArg('--limit', 1))
         .option('--offset <n>', 'number of sequences to skip', intArg('--offset', 0))
         .option('--all', `walk every page from --offset on (--limit per request, else ${NURTURE_MAX_LIMIT}) and print one list`)
+        .option('--no-pager', 'with --all at a terminal: print directly, not through $CR_PAGER / $PAGER / less -FRX')
         .action((f: Flags) => list(ctx, f)),
       [
         'cr nurture list --status active --limit 20',
@@ -56,13 +60,19 @@ export const listCommand = (ctx: Context) =>
 /** The table's columns; `--csv` takes the full update time. */
 export const nurtureColumns = (when: ShownTime): Column<NurtureSequence>[] => [
   { header: 'ID', kind: 'id', field: 'contentId', value: (s) => s.contentId },
-  { header: 'TITLE', field: 'title', value: (s) => s.title, max: 60 },
+  { header: 'TITLE', name: true, field: 'title', value: (s) => s.title, max: 60 },
   { header: 'STATUS', kind: 'code', field: 'status', value: (s) => s.status },
   { header: 'STEPS', kind: 'number', field: 'stepCount', value: (s) => s.stepCount, align: 'right' },
   { ...dateColumn('UPDATED', (s: NurtureSequence) => s.updatedAt, when, { time: true, past: true }), field: 'updatedAt' },
 ];
 
 export async function list(ctx: Context, f: Flags): Promise<void> {
+  // Every page at a terminal goes through the pager, as gh does (docs/output.md "Paging").
+  if (f.all) return paged(ctx.io, f.pager === false, (io) => listTo(Object.assign(Object.create(ctx) as Context, { io }), f));
+  return listTo(ctx, f);
+}
+
+async function listTo(ctx: Context, f: Flags): Promise<void> {
   if (f.limit !== undefined && f.limit > NURTURE_MAX_LIMIT) throw new UsageError(`--limit must be at most ${NURTURE_MAX_LIMIT}, got ${f.limit}`);
   const client = await ctx.api();
   const base = { ...websiteParam(ctx), status: f.status };

@@ -48,6 +48,8 @@ export async function schedule(ctx: Context, o: { id: string; at: string; dryRun
     { ...ctx.globals, data: res.raw },
     {
       rows: [res.data],
+      // The record just made or changed: its id is what the next command takes, whole at any width.
+      keepIds: true,
       id: (p) => p.id,
       columns: [
         { header: 'ID', kind: 'id', field: 'id', value: (p: ScheduledPost) => p.id },

@@ -35,6 +35,12 @@ export async function list(ctx: Context): Promise<void> {
       key: p.apiKey ? maskKey(p.apiKey) : null,
       crmSegment: p.crmSegment ?? CRM_PATH_SEGMENT,
     }));
+  if (rows.length === 0) {
+    // On stderr: an empty list is success, and stdout carries only data (`[]` with --json).
+    ctx.notice('No profiles yet: `cr auth login` or `cr local init` makes one.');
+    const g = ctx.globals;
+    if (!(g.json || g.jq !== undefined || g.csv || g.jsonl || g.quiet)) return;
+  }
   await render(
     ctx.io,
     { ...ctx.globals, data: rows, items: rows },
@@ -43,12 +49,11 @@ export async function list(ctx: Context): Promise<void> {
       id: (r) => r.name,
       // The profile's name is its id (`cr profiles use NAME`): first, as every list's id.
       columns: [
-        { header: 'PROFILE', kind: 'id', field: 'name', value: (r: ProfileRow) => r.name },
+        { header: 'PROFILE', kind: 'code', field: 'name', value: (r: ProfileRow) => r.name },
         { header: 'ACTIVE', kind: 'code', field: 'active', value: (r) => (r.active ? '*' : ''), plain: (r) => r.active },
         { header: 'BASE URL', field: 'baseUrl', value: (r) => r.baseUrl ?? '-', plain: (r) => r.baseUrl },
         { header: 'KEY', kind: 'code', field: 'key', value: (r) => r.key ?? '(none)', plain: (r) => r.key },
       ],
-      empty: 'No profiles yet. Run `cr auth login` or `cr local init`.',
     },
   );
 }

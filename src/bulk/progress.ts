@@ -35,34 +35,41 @@ function lineProgress(io: IO): Progress {
 }
 
 /**
- * On a terminal: a cli-progress bar on stderr (loaded only then), whose status field
- * shows the countdown, updated once a second, while the run waits for the rate window.
+ * On a terminal: a cli-progress bar on stderr (loaded only then) whose whole line is drawn by
+ * src/io/live-line.ts for the terminal's width at each redraw (a resize is followed), the
+ * countdown updated once a second while the run waits for the rate window.
  */
-async function barProgress(_io: IO, total: number): Promise<Progress> {
-  const { default: cliProgress } = await import('cli-progress');
-  const bar = new cliProgress.SingleBar(
-    {
-      stream: process.stderr,
-      format: '{bar} {value}/{total} rows {status}',
-      hideCursor: true,
-      clearOnComplete: true,
-      // CR_FORCE_TTY (tests) asks for terminal output where stderr is a pipe.
-      noTTYOutput: !process.stderr.isTTY,
-      etaBuffer: 50,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  bar.start(total, 0, { status: '' });
+async function barProgress(io: IO, total: number): Promise<Progress> {
+  const [{ default: cliProgress }, { liveLine }] = await Promise.all([import('cli-progress'), import('../io/live-line.js')]);
+  let until: number | undefined;
+  const bar = new cliProgress.SingleBar({
+    stream: process.stderr,
+    // maxWidth is the stream's columns, read at each redraw; CR_FORCE_TTY (tests) over a pipe has none: the IO's width.
+    format: (_options, params) =>
+      liveLine(
+        {
+          value: params.value,
+          total: params.total,
+          wait: until === undefined ? undefined : { seconds: secondsLeft(until), at: clockTime(new Date(until), until - Date.now()) },
+        },
+        process.stderr.isTTY ? params.maxWidth : io.columns,
+      ),
+    hideCursor: true,
+    clearOnComplete: true,
+    noTTYOutput: !process.stderr.isTTY,
+    etaBuffer: 50,
+  });
+  bar.start(total, 0);
   let timer: NodeJS.Timeout | undefined;
   return {
     tick: () => bar.increment(),
     waiting(untilMs) {
       clearInterval(timer);
       timer = undefined;
-      if (untilMs === undefined) return bar.update({ status: '' });
-      const show = () => bar.update({ status: `| ${waitText(untilMs)}` });
-      show();
-      timer = setInterval(show, 1000);
+      until = untilMs;
+      bar.render();
+      if (untilMs === undefined) return;
+      timer = setInterval(() => bar.render(), 1000);
       timer.unref();
     },
     stop() {

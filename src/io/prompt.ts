@@ -1,13 +1,39 @@
 import { InterruptedError, UsageError } from '../errors.js';
+import { escapeControls } from '../render/controls.js';
 import type { IO } from './streams.js';
 
 /**
+ * Reads an answer into what the command uses, or throws a UsageError saying what is wrong
+ * with it: the question is then asked again.
+ */
+export type AnswerCheck = (answer: string) => string;
+
+/**
  * Questions to the operator. Off a terminal or in CI nothing is asked: the command fails
- * with exit 2 naming the flag that answers the question instead.
+ * with exit 2 naming the flag that answers the question instead. An answer its `check`
+ * refuses is said on stderr and the question asked again, TRIES times in all; the last
+ * refusal is the command's error (exit 2).
  */
 export interface Prompter {
-  input(message: string, opts: { default?: string; flag: string }): Promise<string>;
-  secret(message: string, opts: { flag: string }): Promise<string>;
+  input(message: string, opts: { default?: string; flag: string; check?: AnswerCheck }): Promise<string>;
+  secret(message: string, opts: { flag: string; check?: AnswerCheck }): Promise<string>;
+}
+
+/** How many answers a question takes before the command gives up (exit 2). */
+export const TRIES = 3;
+
+async function askUntil(io: IO, ask: () => Promise<string>, check: AnswerCheck | undefined): Promise<string> {
+  for (let left = TRIES - 1; ; left--) {
+    const answer = await ask();
+    if (!check) return answer;
+    try {
+      return check(answer);
+    } catch (error) {
+      if (!(error instanceof UsageError) || left === 0) throw error;
+      const hint = error.hint ? `; ${error.hint}` : '';
+      io.err.write(`${escapeControls(error.message + hint)} (${left} ${left === 1 ? 'try' : 'tries'} left)\n`);
+    }
+  }
 }
 
 export function createPrompter(io: IO): Prompter {
@@ -22,12 +48,12 @@ export function createPrompter(io: IO): Prompter {
       // every prompt it re-exports, the editor's iconv-lite and chardet among them (560 KB of
       // the 1.9 MB bundle that every run reads; CONTRIBUTING.md "How cr starts", rule 11).
       const { default: input } = await import('@inquirer/input');
-      return interruptible(input({ message, default: opts.default }, { output: process.stderr }));
+      return askUntil(io, () => interruptible(input({ message, default: opts.default }, { output: process.stderr })), opts.check);
     },
     async secret(message, opts) {
       if (!canAsk()) return refuse(opts.flag, message);
       const { default: password } = await import('@inquirer/password');
-      return interruptible(password({ message, mask: '*' }, { output: process.stderr }));
+      return askUntil(io, () => interruptible(password({ message, mask: '*' }, { output: process.stderr })), opts.check);
     },
   };
 }

@@ -19,6 +19,8 @@ export interface IO {
   /** CI is set: no spinner, no prompt. */
   ci: boolean;
   env: NodeJS.ProcessEnv;
+  /** A pager may be started on this terminal (src/io/pager.ts): only the process's own IO, not a test's in-memory one. */
+  canPage?: boolean;
 }
 
 function envFlag(value: string | undefined): boolean {
@@ -42,6 +44,7 @@ export interface StreamFacts {
   isTTY: { out: boolean; err: boolean; in: boolean };
   /** The terminal width, when stdout is one. */
   columns?: number;
+  canPage?: boolean;
 }
 
 /** The IO for these streams under this env: TTY forcing, colour, width, CI. */
@@ -68,6 +71,7 @@ export function createIO(env: NodeJS.ProcessEnv, facts: StreamFacts, noColor = f
     columns: width,
     ci: envFlag(env.CI),
     env,
+    canPage: facts.canPage,
   };
 }
 
@@ -94,6 +98,8 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, noColor = false)
         },
       },
       columns: process.stdout.columns,
+      // A real terminal only: CR_FORCE_TTY renders for one but may write to a pipe.
+      canPage: Boolean(process.stdout.isTTY),
     },
     noColor,
   );

@@ -61,7 +61,7 @@ export function table<T>(view: View<T>): Block {
       if (view.rows.length === 0 && view.empty) return s.dim(view.empty);
       const { drawTable } = await import('./table.js');
       const columns = view.columns.filter((c) => !c.tsvOnly);
-      return drawTable({ columns, rows: [...view.rows, ...(view.totals ?? [])] }, s, width, undefined, opts);
+      return drawTable({ columns, rows: [...view.rows, ...(view.totals ?? [])] }, s, width, undefined, view.keepIds ? { ...opts, shortIds: false } : opts);
     },
     csv: () => csvTableOf(view),
     ids: view.id ? () => view.rows.map(view.id!) : undefined,

@@ -6,6 +6,8 @@ export interface FitColumn {
   cuttable: boolean;
   /** A text column's own cap, when it has one. */
   max?: number;
+  /** Never cut below this many columns (a name column at 80 columns and more), whatever `minText`. */
+  floor?: number;
 }
 
 /**
@@ -31,8 +33,9 @@ export const frameWidth = (n: number) => 2 * (n - 1);
  * caller tries their shorter forms.
  */
 export function fitWidths(columns: readonly FitColumn[], width: number, minText = MIN_TEXT): number[] | null {
-  const widths = columns.map((c) => (c.cuttable && c.max !== undefined ? Math.min(c.natural, Math.max(c.max, minText)) : c.natural));
-  const floor = columns.map((c, i) => (c.cuttable ? Math.min(widths[i]!, minText) : widths[i]!));
+  const least = (c: FitColumn) => Math.max(minText, c.floor ?? 0);
+  const widths = columns.map((c) => (c.cuttable && c.max !== undefined ? Math.min(c.natural, Math.max(c.max, least(c))) : c.natural));
+  const floor = columns.map((c, i) => (c.cuttable ? Math.min(widths[i]!, least(c)) : widths[i]!));
   let over = widths.reduce((a, b) => a + b, 0) + frameWidth(columns.length) - width;
   while (over > 0) {
     let widest = -1;

@@ -7,27 +7,40 @@ import { cutToWidth, displayWidth } from './width.js';
 
 const cuttable = <T>(c: Column<T>) => (c.kind ?? 'text') === 'text';
 
-/** An id's short form at a narrow terminal: its first 8 characters, like a short commit hash. */
-const SHORT_ID = 8;
-const shortId = (id: string) => (id.length > SHORT_ID + 1 ? id.slice(0, SHORT_ID) + '…' : id);
+/** From this width ids show whole when the row fits with them; narrower, they are left out (docs/output.md "Tables"). */
+export const WHOLE_IDS_FROM = 100;
+
+/** From this width a name column (Column.name) keeps READABLE_TEXT columns, or its whole value, in every step. */
+export const READABLE_NAMES_FROM = 80;
 
 /**
- * What gives way, in order, when a table is wider than the terminal (docs/cli-contract.md "At a
- * terminal"): long text is cut first, to a readable width; then dates lose their relative hint;
- * then text is cut further; then ids show their first 8 characters (the whole id is in --wide,
- * -q, piped and JSON output); then text is cut to its last few characters. The columns and
- * their order never change.
+ * What gives way, in order, when a table is wider than the terminal (docs/output.md "Tables"):
+ * the id columns first (whole or not at all: a cut id is one no command takes; --wide, -q,
+ * --json, --jsonl, --csv and piped output carry them whole), then long text is cut to a
+ * readable width, then dates lose their relative hint, then text other than the name is cut
+ * further. Below READABLE_NAMES_FROM the name is text like any other.
  */
 const STEPS = [
-  { dates: false, ids: false, minText: READABLE_TEXT },
-  { dates: true, ids: false, minText: READABLE_TEXT },
-  { dates: true, ids: false, minText: MIN_TEXT },
-  { dates: true, ids: true, minText: MIN_TEXT },
-  { dates: true, ids: true, minText: LAST_TEXT },
+  { hideIds: false, dates: false, minText: READABLE_TEXT },
+  { hideIds: false, dates: true, minText: READABLE_TEXT },
+  { hideIds: true, dates: false, minText: READABLE_TEXT },
+  { hideIds: true, dates: true, minText: READABLE_TEXT },
+  { hideIds: true, dates: true, minText: MIN_TEXT },
+  { hideIds: true, dates: true, minText: LAST_TEXT },
+] as const;
+
+/** Where ids may not leave the table (TableOptions.shortIds false): text gives way further, then blocks. */
+const STEPS_KEEPING_IDS = [
+  { hideIds: false, dates: false, minText: READABLE_TEXT },
+  { hideIds: false, dates: true, minText: READABLE_TEXT },
+  { hideIds: false, dates: true, minText: MIN_TEXT },
 ] as const;
 
 /** Below this width a table gives way to blocks of `HEADER  value` lines. */
 export const MIN_TABLE_WIDTH = 60;
+
+/** Said under a table whose id columns were left out. */
+export const IDS_LEFT_OUT = 'ids left out at this width: --wide shows them';
 
 type Measure = (text: string) => number;
 
@@ -36,33 +49,32 @@ export interface TableOptions {
   wide?: boolean;
   /** `--no-headers`: rows only. */
   headers?: boolean;
-  /** False where a reader acts on every id (a bulk run's report): ids stay whole, blocks come sooner. */
+  /**
+   * False where a reader acts on every id (a bulk run's report, a create's new record): ids
+   * stay in the table, whole, at any width, and blocks come sooner.
+   */
   shortIds?: boolean;
 }
 
-/** Every cell escaped onto one line and measured once, in its full form and its short forms. */
+/** Every cell escaped onto one line and measured once, in its full form and its short (date) form. */
 function measureCells<T>(view: Pick<View<T>, 'rows' | 'columns'>, measure: Measure) {
   const { columns } = view;
   const full = view.rows.map((row) => columns.map((c) => oneLineCell(cellText(c.value(row)))));
   const fullW = full.map((line) => line.map((t) => measure(t)));
-  const variant = (date: boolean, id: boolean) => {
-    const cells = view.rows.map((row, r) =>
-      columns.map((c, i) => {
-        if (date && c.short) return oneLineCell(cellText(c.short(row)));
-        if (id && c.kind === 'id') return shortId(full[r]![i]!);
-        return full[r]![i]!;
-      }),
-    );
+  const shortDates = () => {
+    const cells = view.rows.map((row, r) => columns.map((c, i) => (c.short ? oneLineCell(cellText(c.short(row))) : full[r]![i]!)));
     return { cells, widths: cells.map((line, r) => line.map((t, i) => (t === full[r]![i]! ? fullW[r]![i]! : measure(t)))) };
   };
-  return { full: { cells: full, widths: fullW }, variant };
+  return { full: { cells: full, widths: fullW }, shortDates };
 }
 
+/** The kept columns' cells of every row. */
+const pick = <V>(grid: V[][], keep: readonly number[]) => grid.map((line) => keep.map((i) => line[i]!));
+
 /**
- * Draws rows as a borderless table (as gh and kubectl do) that fits `width` terminal columns:
- * one column set in one order at every width from MIN_TABLE_WIDTH up, what gives way in the
- * order of STEPS; narrower than that, or when even the last step cannot fit, each row is a
- * block of `HEADER  value` lines.
+ * Draws rows as a borderless table (as gh and kubectl do) that fits `width` terminal columns,
+ * what gives way in the order of STEPS; narrower than MIN_TABLE_WIDTH, or when even the last
+ * step cannot fit, each row is a block of `HEADER  value` lines (ids whole).
  *
  * Linear in the rows: every cell is escaped and measured once per form (`measure` is injectable
  * so a test can count the calls). cli-table3, used before, ran a layout pass per cell over the
@@ -78,22 +90,29 @@ export function drawTable<T>(
   const { columns } = view;
   const m = measureCells(view, measure);
   const headerW = columns.map((c) => (opts.headers === false ? 0 : measure(c.header)));
-  const natural = (cellW: number[][]) => columns.map((_, i) => cellW.reduce((w, line) => Math.max(w, line[i]!), headerW[i]!));
-  if (opts.wide) return drawGrid(view, m.full.cells, m.full.widths, headerW, natural(m.full.widths), s, measure, opts);
+  const all = columns.map((_, i) => i);
+  const natural = (cellW: number[][], keep: readonly number[]) => keep.map((i) => cellW.reduce((w, line) => Math.max(w, line[i]!), headerW[i]!));
+  if (opts.wide) return drawGrid(view, all, m.full.cells, m.full.widths, headerW, natural(m.full.widths, all), s, measure, opts);
   if (width >= MIN_TABLE_WIDTH) {
-    const made = new Map<string, ReturnType<typeof m.variant>>();
-    for (const step of STEPS) {
-      if (step.ids && opts.shortIds === false) continue;
-      const key = `${step.dates}${step.ids}`;
-      if (!made.has(key)) made.set(key, step.dates || step.ids ? m.variant(step.dates, step.ids) : m.full);
-      const forms = made.get(key)!;
-      const nat = natural(forms.widths);
+    const keepIds = opts.shortIds === false;
+    const withoutIds = all.filter((i) => columns[i]!.kind !== 'id');
+    const nameFloor = width >= READABLE_NAMES_FROM ? READABLE_TEXT : 0;
+    let short: ReturnType<typeof m.shortDates> | undefined;
+    for (const step of keepIds ? STEPS_KEEPING_IDS : STEPS) {
+      if (!step.hideIds && !keepIds && width < WHOLE_IDS_FROM) continue;
+      const keep = step.hideIds ? withoutIds : all;
+      if (step.dates) short ??= m.shortDates();
+      const forms = step.dates && short ? short : m.full;
+      const nat = natural(forms.widths, keep);
       const widths = fitWidths(
-        columns.map((c, i) => ({ natural: nat[i]!, cuttable: cuttable(c), max: c.max })),
+        keep.map((i, k) => ({ natural: nat[k]!, cuttable: cuttable(columns[i]!), max: columns[i]!.max, floor: columns[i]!.name ? nameFloor : 0 })),
         width,
         step.minText,
       );
-      if (widths) return drawGrid(view, forms.cells, forms.widths, headerW, widths, s, measure, opts);
+      if (!widths) continue;
+      const grid = drawGrid(view, keep, forms.cells, forms.widths, headerW, widths, s, measure, opts);
+      const hidden = keep.length < all.length && opts.headers !== false;
+      return hidden ? `${grid}\n${s.dim(IDS_LEFT_OUT)}` : grid;
     }
   }
   return drawRecords(view, m.full.cells, s, width);
@@ -101,15 +120,19 @@ export function drawTable<T>(
 
 function drawGrid<T>(
   view: Pick<View<T>, 'rows' | 'columns'>,
-  cells: string[][],
-  cellW: number[][],
-  headerW: number[],
+  keep: readonly number[],
+  allCells: string[][],
+  allCellW: number[][],
+  allHeaderW: number[],
   widths: number[],
   s: Styles,
   measure: Measure,
   opts: TableOptions,
 ): string {
-  const { columns } = view;
+  const columns = keep.map((i) => view.columns[i]!);
+  const cells = pick(allCells, keep);
+  const cellW = pick(allCellW, keep);
+  const headerW = keep.map((i) => allHeaderW[i]!);
   const cell = (text: string, w: number, i: number, paint: (t: string) => string) => {
     const cut = w > widths[i]! ? cutToWidth(text, widths[i]!, w) : text;
     const pad = ' '.repeat(Math.max(0, widths[i]! - (cut === text ? w : measure(cut))));

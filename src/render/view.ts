@@ -28,6 +28,11 @@ export interface Column<T> {
   align?: 'left' | 'right';
   /** Decoration: on a terminal, or on piped TSV only when FORCE_COLOR asks for colour. */
   style?: (text: string, row: T, s: Styles) => string;
+  /**
+   * The row's human name (entity, title, client, name): from 80 columns it keeps at least 16
+   * columns or its whole value, and other text and the ids give way first (docs/output.md "Tables").
+   */
+  name?: boolean;
   /** A text column's widest on a terminal, in display columns (longer cells are cut with `…`). */
   max?: number;
   /** `--csv`: the full value when `value` is shortened or dressed for reading (an ISO date, not "in 3 days"). */
@@ -65,6 +70,8 @@ export interface View<T> {
   totals?: readonly T[];
   /** A first TSV column naming the table, when one stream carries rows of two tables. */
   tsvTag?: string;
+  /** A create's or a schedule's record: its ids stay whole at any width (blocks sooner). */
+  keepIds?: boolean;
   /** `-q`: the row's id, printed alone (docs/cli-contract.md "For scripts"). */
   id?: (row: T) => string;
   /** `--csv` columns when they are not the table's (money as an amount and a currency column). */

@@ -33,7 +33,7 @@ describe('launcher and code cache', () => {
     // The suite builds dist/ with the Node it runs on; CR_NODE may name another line.
     const onBuilder = NODE === process.execPath;
     const configDir = tempDir('cr-cfg-');
-    const first = await runBin(['profiles', 'list'], { env: { CR_STARTUP_DEBUG: '1' }, configDir });
+    const first = await runBin(['profiles', 'list', '-q'], { env: { CR_STARTUP_DEBUG: '1' }, configDir });
     expect(first.exitCode).toBe(0);
     if (onBuilder) expect(first.stderr).toMatch(/^cr: code cache accepted \(.*dist\/bundle\/cli\.js\.cache\)\n$/);
     else expect(first.stderr).toMatch(/^cr: code cache missing \(.*\/\.cache\/cr\/v8\/cli-[0-9a-f]{16}-v[\d.]+-\w+-[0-9a-f]{8}\.cache\)\n$/);

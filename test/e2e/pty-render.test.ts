@@ -1,10 +1,7 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/serve.js';
 import { fixedClock } from '../../src/server/clock.js';
-import { initStore } from '../../src/server/init-store.js';
-import { displayWidth } from '../../src/render/width.js';
 import { crCommand } from '../helpers/cli.js';
 import { shellQuote as quote, spawnProcess } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
@@ -22,28 +19,18 @@ const SCRIPT = '/usr/bin/script';
 const hasScript = existsSync(SCRIPT);
 
 type Server = Awaited<ReturnType<typeof startServer>>;
-let demo: Server;
-let demoKey: string;
-let demoStore: string;
-/** Copies no server holds: `cr local keys list` reads the store file itself. */
-let demoKeysStore: string;
+/** A copy no server holds: `cr local keys list` reads the store file itself. */
 let hostileKeysStore: string;
 let hostile: Server;
 let hostileStore: string;
 
 beforeAll(async () => {
   if (!hasScript) return;
-  demoStore = join(tempDir('cr-pty-demo-'), 'store.json');
-  demoKey = (await initStore(demoStore, { demo: true, clock: fixedClock(NOW) })).key;
-  demoKeysStore = join(tempDir('cr-pty-keys-'), 'store.json');
-  await initStore(demoKeysStore, { demo: true, clock: fixedClock(NOW) });
   hostileKeysStore = writeHostileStore(tempDir('cr-pty-hostile-keys-'));
-  demo = await startServer({ storePath: demoStore, host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
   hostileStore = writeHostileStore(tempDir('cr-pty-hostile-'));
   hostile = await startServer({ storePath: hostileStore, host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
 });
 afterAll(async () => {
-  await demo?.close();
   await hostile?.close();
   cleanupTempDirs();
 });
@@ -61,32 +48,10 @@ async function onPty(args: string[], cols: number, env: Record<string, string>):
   return { bytes: Buffer.from(r.stdout as unknown as Uint8Array), code: r.exitCode ?? -1 };
 }
 
-/** The lines a terminal shows: colour (SGR) removed, the pty's CR dropped. */
-const shownLines = (bytes: Buffer) =>
-  bytes
-    .toString('utf8')
-    .replace(/\u001b\[[0-9;]*m/g, '')
-    .replace(/\r/g, '')
-    .split('\n');
-
 const TABLES = TABLE_COMMANDS;
 
 describe.skipIf(!hasScript)('on a pseudo-terminal', () => {
-  // One width here, the narrowest: the same tables at 80 to 120 columns, and at 60, run
-  // in-process at a terminal of that width (test/commands/cli/table-shapes.test.ts).
-  for (const cols of [60]) {
-    it(`every table fits ${cols} columns (the terminal's own width)`, async () => {
-      const env = { CR_BASE_URL: `${demo.url}/api/v1`, CR_API_KEY: demoKey };
-      for (const args of [...TABLES, ['local', 'keys', 'list', '--store', demoKeysStore]]) {
-        const { bytes, code } = await onPty(args, cols, env);
-        expect(code, args.join(' ')).toBe(0);
-        const lines = shownLines(bytes);
-        expect(lines.join('\n')).not.toContain('\u001b');
-        const wide = lines.filter((l) => displayWidth(l) > cols);
-        expect(wide, `${args.join(' ')} at ${cols}`).toEqual([]);
-      }
-    }, 120_000);
-  }
+  // Each table at 60, 80, 100 and 120 columns on a pty of that width: test/e2e/pty-widths.test.ts.
 
   it('hostile API text: no ESC, BEL or C1 CSI byte reaches the terminal', async () => {
     const env = { CR_BASE_URL: `${hostile.url}/api/v1`, CR_API_KEY: KEYS.editor, NO_COLOR: '1' };

@@ -19,9 +19,9 @@ export interface PtyRun {
   kill(): void;
 }
 
-export function runOnPty(args: string[], env: Record<string, string>, timeoutMs = 20_000): PtyRun {
+export function runOnPty(args: string[], env: Record<string, string>, timeoutMs = 20_000, cols = 100): PtyRun {
   // A pty starts 0x0; ora would then redraw as if every line wrapped forever.
-  const command = `stty cols 100 rows 30; exec ${crCommand(args).map(shellQuote).join(' ')}`;
+  const command = `stty cols ${cols} rows 30; exec ${crCommand(args).map(shellQuote).join(' ')}`;
   const child: Child = spawnProcess('script', ['-qfec', command, '/dev/null'], { stdin: 'pipe', timeoutMs, env: { TERM: 'xterm-256color', ...env } });
   let screen = '';
   const waiters: (() => void)[] = [];

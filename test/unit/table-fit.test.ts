@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fitWidths, frameWidth, MIN_TEXT } from '../../src/render/fit.js';
-import { drawTable } from '../../src/render/table.js';
+import { fitWidths, frameWidth, MIN_TEXT, READABLE_TEXT } from '../../src/render/fit.js';
+import { drawTable, IDS_LEFT_OUT, WHOLE_IDS_FROM } from '../../src/render/table.js';
 import { styles } from '../../src/render/styles.js';
 import { cutToWidth, displayWidth } from '../../src/render/width.js';
 import type { Column } from '../../src/render/view.js';
@@ -20,7 +20,7 @@ const rows: Row[] = [
 ];
 const columns: Column<Row>[] = [
   { header: 'ID', kind: 'id', value: (r) => r.id },
-  { header: 'NAME', value: (r) => r.name },
+  { header: 'NAME', name: true, value: (r) => r.name },
   { header: 'NOTE', value: (r) => r.note },
   { header: 'AMOUNT', kind: 'money', value: (r) => r.amount, align: 'right' },
   { header: 'DATE', kind: 'date', value: (r) => `${r.when} (in 9 days)`, short: (r) => r.when },
@@ -95,13 +95,20 @@ describe('drawTable keeps its shape', () => {
   const headerOf = (out: string) => lines(out)[0]!.split(/\s{2,}/);
 
   for (const width of [200, 120, 100, 80, 70, 60]) {
-    it(`${width} columns: every line fits, the same columns in the same order, money whole`, () => {
+    it(`${width} columns: every line fits, the other columns in their order, ids whole or left out, money whole`, () => {
       const out = drawTable({ rows, columns }, s, width);
       for (const line of lines(out)) expect(displayWidth(line)).toBeLessThanOrEqual(width);
-      expect(headerOf(out)).toEqual(['ID', 'NAME', 'NOTE', 'AMOUNT', 'DATE']);
+      const shown = headerOf(out);
+      expect([
+        ['ID', 'NAME', 'NOTE', 'AMOUNT', 'DATE'],
+        ['NAME', 'NOTE', 'AMOUNT', 'DATE'],
+      ]).toContainEqual(shown);
+      // An id is whole, or the column is left out and a line says how to see it; never cut.
+      if (shown[0] === 'ID') for (const r of rows) expect(out).toContain(r.id);
+      else expect(lines(out).at(-1)).toBe(IDS_LEFT_OUT);
+      expect(out).not.toContain(`${ID.slice(0, 8)}…`);
+      if (width < WHOLE_IDS_FROM) expect(shown[0]).toBe('NAME');
       for (const r of rows) {
-        // An id is whole or its first 8 characters; never dropped.
-        expect(out).toContain(r.id.slice(0, 8));
         expect(out).toContain(r.amount);
         expect(out).toContain(r.when);
       }
@@ -109,18 +116,33 @@ describe('drawTable keeps its shape', () => {
     });
   }
 
-  it('what gives way, in order: long text to 16 columns, then date hints, then text to 8, then ids, then text to its last few characters', () => {
+  it('what gives way, in order: ids (below 100 columns always), long text to 16 columns, date hints, then text but the name', () => {
     expect(drawTable({ rows, columns }, s, 200)).toContain('日本語のメモ、とても長いテキストです。');
     const cut = drawTable({ rows, columns }, s, 110);
     expect(cut).toContain('…');
     expect(cut).toContain('(in 9 days)');
     expect(cut).toContain(ID);
-    const noHints = drawTable({ rows, columns }, s, 90);
+    const noHints = drawTable({ rows, columns }, s, 100);
     expect(noHints).not.toContain('(in 9 days)');
     expect(noHints).toContain(ID);
-    const shortIds = drawTable({ rows, columns }, s, 70);
-    expect(shortIds).not.toContain(ID);
-    expect(shortIds).toContain(`${ID.slice(0, 8)}…`);
+    const noIds = drawTable({ rows, columns }, s, 99);
+    expect(noIds).not.toContain(ID.slice(0, 8));
+    expect(noIds).toContain('(in 9 days)');
+    expect(lines(noIds).at(-1)).toBe(IDS_LEFT_OUT);
+  });
+
+  it('from 80 columns the name keeps 16 columns (or its whole value) while other text is cut further', () => {
+    type R = { name: string; note: string; a: string };
+    const many: R[] = [{ name: 'Northwind Digital LLC', note: 'Northwind Digital LLC', a: '$234,567.89' }];
+    const cols: Column<R>[] = [
+      { header: 'ENTITY', name: true, value: (r) => r.name },
+      { header: 'NOTE', value: (r) => r.note },
+      ...[1, 2, 3, 4].map((n): Column<R> => ({ header: `M${n}`, kind: 'money', value: (r) => r.a, align: 'right' })),
+    ];
+    const nameAt = (width: number) => lines(drawTable({ rows: many, columns: cols }, s, width))[1]!.split(/ {2,}/)[0]!;
+    expect(displayWidth(nameAt(80))).toBe(READABLE_TEXT);
+    expect(nameAt(80)).toBe('Northwind Digit…');
+    expect(displayWidth(nameAt(79))).toBeLessThan(READABLE_TEXT);
   });
 
   it('a title that tells rows apart keeps 16 columns before a date gives up its hint', () => {
@@ -130,7 +152,7 @@ describe('drawTable keeps its shape', () => {
     ];
     const cols: Column<(typeof seqs)[number]>[] = [
       { header: 'ID', kind: 'id', value: (r) => r.id },
-      { header: 'TITLE', value: (r) => r.title },
+      { header: 'TITLE', name: true, value: (r) => r.title },
       { header: 'STATUS', kind: 'code', value: (r) => r.status },
       { header: 'UPDATED', kind: 'date', value: (r) => `${r.when} (10 hours ago)`, short: (r) => r.when },
     ];
@@ -150,9 +172,11 @@ describe('drawTable keeps its shape', () => {
     expect(lines(bare)).toHaveLength(rows.length);
   });
 
-  it('shortIds: false keeps ids whole and gives way to blocks instead', () => {
+  it('shortIds: false (a create, a bulk report) keeps ids whole in the table, else gives way to blocks', () => {
     const out = drawTable({ rows, columns }, s, 70, undefined, { shortIds: false });
     expect(out).toContain(`ID      ${ID}`);
+    const table = drawTable({ rows: [rows[1]!], columns: columns.slice(0, 2) }, s, 60, undefined, { shortIds: false });
+    expect(lines(table)[1]).toBe(`${rows[1]!.id}  Recall`);
   });
 
   it('below 60 columns: one block of HEADER value lines per row', () => {

@@ -42,7 +42,7 @@ export async function list(ctx: Context, o: { store?: string }): Promise<void> {
       id: (k) => String(k.id),
       columns: [
         { header: 'ID', kind: 'id', value: (k) => String(k.id) },
-        { header: 'NAME', value: (k) => String(k.name) },
+        { header: 'NAME', name: true, value: (k) => String(k.name) },
         { header: 'ROLE', kind: 'code', value: (k) => String(k.role) },
         // What the key may address: a website, or every website of its agency. Text, so a narrow
         // terminal cuts it (`website 1111…`); --wide, piped and --csv output have it whole.

@@ -51,6 +51,17 @@ describe('cr profiles list', () => {
     expect(JSON.parse(r.stdout)).toEqual([]);
   });
 
+  it('list with no profiles, piped or at a terminal: says so on stderr, nothing on stdout, exit 0', async () => {
+    for (const tty of [false, true]) {
+      const r = await runCli(['profiles', 'list'], { tty });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe('No profiles yet: `cr auth login` or `cr local init` makes one.\n');
+    }
+    const quiet = await runCli(['profiles', 'list', '-q']);
+    expect([quiet.exitCode, quiet.stdout, quiet.stderr]).toEqual([0, '', '']);
+  });
+
   it("shows a base URL's password as ***, in every output mode", async () => {
     const configDir = tempDir();
     writeConfig(configDir, {

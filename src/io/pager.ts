@@ -1,0 +1,41 @@
+import type { IO, Sink } from './streams.js';
+
+/** The pager command: CR_PAGER, else PAGER, else `less -FRX` (as gh); empty or `cat` for none. */
+export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
+  const command = (env.CR_PAGER ?? env.PAGER ?? 'less -FRX').trim();
+  return command === '' || command === 'cat' ? undefined : command;
+}
+
+/**
+ * Runs `body` with its standard output going through the pager (docs/output.md "Paging"): only
+ * when standard output is a terminal, a pager is set and `--no-pager` was not given, so piped
+ * output, --json to a pipe and scripts never see one. A pager that cannot run loses nothing:
+ * what was written is printed directly, and stderr says why.
+ */
+export async function paged(io: IO, noPager: boolean, body: (io: IO) => Promise<void>): Promise<void> {
+  const command = pagerCommand(io.env);
+  if (noPager || !io.tty.out || !command || !io.canPage) return body(io);
+  // Loaded when a pager starts: child_process stays off every other run's start-up. Started at
+  // the first line of output, so the requests' spinner is done before the pager holds the screen.
+  const { spawnPager } = await import('./pager-process.js');
+  let pager: ReturnType<typeof spawnPager> | undefined;
+  const written: string[] = [];
+  const out: Sink = {
+    write(text) {
+      written.push(text);
+      pager ??= spawnPager(command, io.env);
+      pager.write(text);
+    },
+  };
+  // The same IO but for stdout: a prototype, so getters such as stdin stay lazy.
+  const through: IO = Object.assign(Object.create(io) as IO, { out });
+  try {
+    await body(through);
+  } finally {
+    const { ran } = pager ? await pager.close() : { ran: true };
+    if (!ran) {
+      io.err.write(`cr: the pager "${command}" could not run; printed here instead (CR_PAGER chooses another, --no-pager none)\n`);
+      for (const text of written) io.out.write(text);
+    }
+  }
+}

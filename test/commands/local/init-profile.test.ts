@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../helpers/run-cli.js';
+import { cleanupTempDirs, makeKey, readConfig, tempDir, writeConfig } from '../../helpers/tmp.js';
+
+/**
+ * `cr local init` never replaces a profile in silence (docs/local-server.md "cr local init"):
+ * the profile is written when it is new or already points at this store; else exit 2, and
+ * nothing is made. About the profile, not the store: JSON files only.
+ */
+afterAll(() => cleanupTempDirs());
+
+const storeIn = () => join(tempDir('cr-init-profile-'), 'store.json');
+
+describe('cr local init and the profile it writes', () => {
+  it('the first init says the profile is new and that it became the active one', async () => {
+    const r = await runCli(['local', 'init', '--store', storeIn()]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('it is saved as the new profile "local"');
+    expect(r.stderr).toContain('"local" is now the active profile (there was none)');
+    expect(readConfig(r.configDir)?.activeProfile).toBe('local');
+  });
+
+  it('a second store: exit 2 naming --profile and --replace-profile; no store made, the profile untouched', async () => {
+    const first = await runCli(['local', 'init', '--store', storeIn()]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const before = readConfig(first.configDir);
+    const second = storeIn();
+    const r = await runCli(['local', 'init', '--store', second, '--demo'], { configDir: first.configDir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/the profile "local" already points at .*store\.json; nothing was created; pass --profile NAME .* or --replace-profile/);
+    expect(existsSync(second)).toBe(false);
+    expect(readConfig(first.configDir)).toEqual(before);
+  });
+
+  it('--profile NAME saves the second store under that name and leaves "local" and the active profile alone', async () => {
+    const first = await runCli(['local', 'init', '--store', storeIn()]);
+    const before = readConfig(first.configDir)!;
+    const r = await runCli(['--profile', 'ci', 'local', 'init', '--store', storeIn()], { configDir: first.configDir });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('saved as the new profile "ci"');
+    expect(r.stderr).not.toContain('active profile');
+    expect(r.stderr).toContain('cr --profile ci finance summary');
+    const after = readConfig(first.configDir)!;
+    expect(after.profiles.local).toEqual(before.profiles.local);
+    expect(after.profiles.ci?.apiKey).toBe(r.stdout.trim());
+    expect(after.activeProfile).toBe('local');
+  });
+
+  it('--force on the same store replaces the profile, and says "replaced"', async () => {
+    const store = storeIn();
+    const first = await runCli(['local', 'init', '--store', store]);
+    const r = await runCli(['local', 'init', '--store', store, '--force'], { configDir: first.configDir });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('it replaced the key of the profile "local"');
+    expect(r.stderr).not.toContain('active profile');
+    expect(readConfig(first.configDir)?.profiles.local?.apiKey).toBe(r.stdout.trim());
+  });
+
+  it('--replace-profile replaces a profile of another store, and a profile made by auth login', async () => {
+    const first = await runCli(['local', 'init', '--store', storeIn()]);
+    const r = await runCli(['local', 'init', '--store', storeIn(), '--replace-profile'], { configDir: first.configDir });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('it replaced the key of the profile "local"');
+    expect(readConfig(first.configDir)?.profiles.local?.apiKey).toBe(r.stdout.trim());
+
+    const dir = tempDir('cr-init-profile-cfg-');
+    writeConfig(dir, { activeProfile: 'local', profiles: { local: { baseUrl: 'https://cms.example.com/api/v1', apiKey: makeKey() } } });
+    const refused = await runCli(['local', 'init', '--store', storeIn()], { configDir: dir });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('the profile "local" already points at https://cms.example.com/api/v1');
+  });
+});

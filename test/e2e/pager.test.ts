@@ -1,0 +1,109 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server/serve.js';
+import { fixedClock } from '../../src/server/clock.js';
+import { initStore } from '../../src/server/init-store.js';
+import { runBin } from '../helpers/cli.js';
+import { runOnPty } from '../helpers/pty.js';
+import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
+import { NOW } from '../helpers/fixture-store.js';
+
+/**
+ * `--all` at a terminal goes through the pager (docs/output.md "Paging"), as gh does; never
+ * when piped. On a real pseudo-terminal: whether stdout is one decides it. The pager is a
+ * `sed` that marks each line it passes, so the screen shows which lines went through it.
+ */
+let server: Awaited<ReturnType<typeof startServer>>;
+let key: string;
+
+beforeAll(async () => {
+  const store = join(tempDir('cr-pager-'), 'store.json');
+  key = (await initStore(store, { demo: true, clock: fixedClock(NOW) })).key;
+  server = await startServer({ storePath: store, host: '127.0.0.1', port: 0, rateLimit: 100_000, log: false, clock: fixedClock(NOW) });
+});
+afterAll(async () => {
+  await server?.close();
+  cleanupTempDirs();
+});
+
+const MARK = "sed 's/^/PAGED: /'";
+
+async function onTerminal(args: string[], env: Record<string, string>) {
+  const dir = tempDir('cr-pager-cfg-');
+  const run = runOnPty(['nurture', 'list', ...args], {
+    HOME: dir,
+    CR_CONFIG_DIR: dir,
+    CI: '1',
+    NO_COLOR: '1',
+    CR_NOW: NOW,
+    CR_BASE_URL: `${server.url}/api/v1`,
+    CR_API_KEY: key,
+    ...env,
+  });
+  try {
+    const { exitCode } = await run.done;
+    return { exitCode, screen: run.screen().replace(/\r/g, '') };
+  } finally {
+    run.kill();
+  }
+}
+
+describe('cr nurture list --all and the pager', () => {
+  it('at a terminal: every line through CR_PAGER (before PAGER); --no-pager prints directly', async () => {
+    const r = await onTerminal(['--all'], { CR_PAGER: MARK, PAGER: 'false' });
+    expect(r.exitCode, r.screen).toBe(0);
+    expect(r.screen).toMatch(/^PAGED: (ID +)?TITLE +STATUS/m);
+    expect(r.screen).toContain('PAGED: showing 1-120 of 120');
+    const direct = await onTerminal(['--all', '--no-pager'], { CR_PAGER: MARK });
+    expect(direct.exitCode, direct.screen).toBe(0);
+    expect(direct.screen).toMatch(/^(ID +)?TITLE +STATUS/m);
+    expect(direct.screen).not.toContain('PAGED:');
+  });
+
+  it('PAGER when CR_PAGER is unset; one page (no --all) is never paged', async () => {
+    const r = await onTerminal(['--all', '--json'], { PAGER: MARK });
+    expect(r.screen).toContain('PAGED: {');
+    const one = await onTerminal(['--limit', '3'], { PAGER: MARK });
+    expect(one.screen).not.toContain('PAGED:');
+  });
+
+  it('a pager that cannot run loses nothing: the list is printed, and stderr says why', async () => {
+    const r = await onTerminal(['--all'], { CR_PAGER: '/nonexistent/pager' });
+    expect(r.exitCode, r.screen).toBe(0);
+    expect(r.screen).toContain('cr: the pager "/nonexistent/pager" could not run; printed here instead');
+    expect(r.screen).toContain('showing 1-120 of 120');
+  });
+
+  it("Ctrl-C while the pager shows the list is the pager's: cr waits for it and ends with its own code", async () => {
+    const dir = tempDir('cr-pager-cfg-');
+    const run = runOnPty(['nurture', 'list', '--all'], {
+      HOME: dir,
+      CR_CONFIG_DIR: dir,
+      CI: '1',
+      NO_COLOR: '1',
+      CR_NOW: NOW,
+      CR_BASE_URL: `${server.url}/api/v1`,
+      CR_API_KEY: key,
+      // A reader that shows everything, then stays until interrupted.
+      CR_PAGER: 'cat; sleep 30',
+    });
+    try {
+      await run.waitFor('showing 1-120 of 120');
+      run.type('\x03');
+      const { exitCode } = await run.done;
+      expect(exitCode, run.screen()).toBe(0);
+      expect(run.screen()).not.toContain('Interrupted');
+    } finally {
+      run.kill();
+    }
+  });
+
+  it('piped, --all and --all --json never go through the pager', async () => {
+    for (const args of [['--all'], ['--all', '--json']]) {
+      const r = await runBin(['nurture', 'list', ...args], { env: { CR_PAGER: MARK, CR_BASE_URL: `${server.url}/api/v1`, CR_API_KEY: key, CR_NOW: NOW } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(String(r.stdout)).not.toContain('PAGED:');
+      expect(String(r.stdout).length).toBeGreaterThan(1000);
+    }
+  });
+});
