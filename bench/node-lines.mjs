@@ -6,7 +6,7 @@
  * rounds (floor, then each command, then the next round): the figure is the median of the
  * per-round ratios, so drift on a shared machine hits both sides of a ratio alike.
  *
- *   --version                               no bundle, no cache (src/launch.ts); against node -e 0
+ *   --version                               no bundle, no cache (src/startup/launch.ts); against node -e 0
  *   --help                                  the bundle, commander; against node -e 0
  *   finance summary --json                  against a running cr server (1k store); against a bare
  *                                           node:http script making the same request (bare.cjs)

@@ -1,5 +1,5 @@
-// What the build writes into the bundles as constants (esbuild `define`), read by src/version.ts
-// and src/build-info.ts (`cr --version`, `cr version`): no file is read for them at run time.
+// What the build writes into the bundles as constants (esbuild `define`), read by src/startup/version.ts
+// and src/startup/build-info.ts (`cr --version`, `cr version`): no file is read for them at run time.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -3,7 +3,7 @@
 // `node --experimental-sea-config`, injected with postject into a copy of the Node binary that
 // runs this script. `npm run build:sea` runs `npm run build` first: the executable embeds
 //
-//   dist/sea/main.cjs             the entry (src/sea-main.ts), with V8's code cache (useCodeCache)
+//   dist/sea/main.cjs             the entry (src/startup/sea-main.ts), with V8's code cache (useCodeCache)
 //   dist/bundle/cli.js            the CLI bundle, as asset `cli.js`
 //   dist/bundle/cli.js*.cache     its two V8 code caches (scripts/code-cache.mjs), same Node binary
 //   node_modules/jq-web/jq.js     jq for --jq, and its jq.wasm (src/render/jq-source.ts)
@@ -55,7 +55,7 @@ rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 
 await build({
-  entryPoints: ['src/sea-main.ts'],
+  entryPoints: ['src/startup/sea-main.ts'],
   outfile: join(OUT, 'main.cjs'),
   bundle: true,
   format: 'cjs',
@@ -104,9 +104,10 @@ const said = run(BIN, ['--version'], { env }).trim();
 if (said !== version) fail(`${BIN} --version said ${JSON.stringify(said)}, not ${version}`);
 const info = JSON.parse(run(BIN, ['version', '--json'], { env }));
 // The embedded caches come from this same Node (checked above), so a rejected one means the
-// entry runs the bundle under other V8 flags than the training runs did (src/run-bundle.ts,
+// entry runs the bundle under other V8 flags than the training runs did (src/startup/run-bundle.ts,
 // setBundleFlags): a defect of the entry, and every run of the executable would pay for it.
-if (info.startupCache.status === 'rejected') fail(`${BIN} rejects its embedded code cache: src/sea-main.ts must set the V8 flags src/run-bundle.ts sets`);
+if (info.startupCache.status === 'rejected')
+  fail(`${BIN} rejects its embedded code cache: src/startup/sea-main.ts must set the V8 flags src/startup/run-bundle.ts sets`);
 if (!info.startupCache.inUse) console.warn(`warning: the single executable does not use its code cache (${info.startupCache.status})`);
 const mb = (statSync(BIN).size / 2 ** 20).toFixed(1);
 console.log(`${BIN}: cr ${version}, Node ${process.version}, ${process.platform}-${process.arch}, ${mb} MiB`);

@@ -1,6 +1,6 @@
 // Bundles the CLI and its dependencies with esbuild, then makes its V8 code cache:
 //
-//   dist/bundle/launch.cjs     what bin/cr.js runs (src/launch.ts): --version, then the bundle
+//   dist/bundle/launch.cjs     what bin/cr.js runs (src/startup/launch.ts): --version, then the bundle
 //   dist/bundle/cli.js         src/main.ts and everything it imports, as one function
 //                              expression (CommonJS inside); lazy import()s stay lazy
 //   dist/bundle/cli.js.map     its source map (not loaded at run time; tests map V8
@@ -16,7 +16,7 @@ import { build } from 'esbuild';
 import { startupPlugin } from './bundle-plugin.mjs';
 import { postgresPlugin } from './postgres-plugin.mjs';
 
-// Both bundles answer version() from a constant (src/version.ts): no package.json read.
+// Both bundles answer version() from a constant (src/startup/version.ts): no package.json read.
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 const { buildDefines } = await import('./build-meta.mjs');
 
@@ -54,11 +54,11 @@ await build({
 // The launcher answers --version from the constant and finds the bundle through __dirname:
 // no package.json read and no node:url on the shortest path. It names the bundle (a per-user
 // code cache belongs to one bundle: V8 checks only the source's length) and the Node that
-// makes dist/bundle/*.cache (src/code-cache-file.ts).
+// makes dist/bundle/*.cache (src/startup/code-cache-file.ts).
 const bundleId = createHash('sha256').update(readFileSync('dist/bundle/cli.js')).digest('hex').slice(0, 16);
 await build({
   ...common,
-  entryPoints: ['src/launch.ts'],
+  entryPoints: ['src/startup/launch.ts'],
   outfile: 'dist/bundle/launch.cjs',
   define: {
     ...common.define,

@@ -1,4 +1,4 @@
-// Makes the two V8 code caches of the CLI bundle (src/run-bundle.ts picks one per run, and
+// Makes the two V8 code caches of the CLI bundle (src/startup/run-bundle.ts picks one per run, and
 // CR_CODE_CACHE_OUT makes a run write what it compiled):
 //   dist/bundle/cli.js.cache        a run as the benchmark and a typical script do:
 //                                   `cr finance summary --json` against a local server over demo data;
@@ -23,7 +23,7 @@ try {
   const storePath = join(dir, 'store.json');
   const { key } = await initStore(storePath, { demo: true });
   const server = await startServer({ storePath, host: '127.0.0.1', port: 0, log: false });
-  // Without NODE_OPTIONS: the caches are for runs without Node options (src/code-cache-file.ts),
+  // Without NODE_OPTIONS: the caches are for runs without Node options (src/startup/code-cache-file.ts),
   // and V8 rejects a cache made under other flags.
   const { NODE_OPTIONS, ...buildEnv } = process.env;
   const env = { ...buildEnv, CR_BASE_URL: `${server.url}/api/v1`, CR_API_KEY: key, CR_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' };

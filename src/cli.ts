@@ -1,17 +1,17 @@
-import { docsFooter } from './help-docs.js';
+import { docsFooter } from './cli/help-docs.js';
 import type { Command, CommanderError } from 'commander';
-import { createContext, type Context } from './context.js';
+import { createContext, type Context } from './cli/context.js';
 import { CrError, ApiError, ResponseError, UsageError, exitCodeOf, InterruptedError } from './errors.js';
-import { groups } from './groups.js';
-import { redactKeys } from './redact.js';
+import { groups } from './cli/groups.js';
+import { redactKeys } from './config/redact.js';
 import { writeJsonError } from './render/json.js';
 import { escapeControls } from './render/escape.js';
 import { checkScriptFlags } from './output/flags.js';
-import { answerVersion, version } from './version.js';
+import { answerVersion, version } from './startup/version.js';
 import { MAX_TIMEOUT_SECONDS } from './http/deadline.js';
-import { visibleGlobalOptions } from './cli-globals.js';
+import { visibleGlobalOptions } from './cli/globals.js';
 import { checkUuid } from './ids.js';
-import { commandIndex, commandPath, expandHelpWord, fromCommander, namesUnknownCommand, withHint } from './cli-usage.js';
+import { commandIndex, commandPath, expandHelpWord, fromCommander, namesUnknownCommand, withHint } from './cli/usage.js';
 
 /**
  * The spellings of the program's options that take a value (`<value>` or `[value]`), read
@@ -42,7 +42,7 @@ function parseProfileName(value: string): string {
   return value;
 }
 
-/** `cr help TOPIC` pages (src/help-topics.ts, loaded only when asked for). */
+/** `cr help TOPIC` pages (src/cli/help-topics.ts, loaded only when asked for). */
 const HELP_TOPICS = ['environment', 'exit-codes', 'formatting'];
 
 /** The root command with the global options (docs/cli-contract.md §2) and no groups yet. */
@@ -52,7 +52,7 @@ export async function rootProgram(): Promise<Command> {
     new Command('cr')
       .description('Operator CLI for the content management service API')
       .version(version(), '-V, --version', 'print the version')
-      // Listed once, in `cr --help`; each command's help shows the ones it honours (src/cli-globals.ts).
+      // Listed once, in `cr --help`; each command's help shows the ones it honours (src/cli/globals.ts).
       .optionsGroup('Global Options:')
       .addOption(new Option('--profile <name>', 'use this stored profile').argParser(parseProfileName))
       .option('--base-url <url>', 'API base URL, ending in /api/v1')
@@ -187,7 +187,7 @@ export async function run(given: string[], ctx: Context = createContext()): Prom
     // `cr help environment`: a topic, not a command (docs/cli-contract.md "Help").
     const topic = help.bare?.filter((a) => !a.startsWith('-'));
     if (topic?.length === 1 && HELP_TOPICS.includes(topic[0]!)) {
-      ctx.io.out.write((await import('./help-topics.js')).TOPICS[topic[0]!]!);
+      ctx.io.out.write((await import('./cli/help-topics.js')).TOPICS[topic[0]!]!);
       return 0;
     }
     argv = help.argv;

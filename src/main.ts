@@ -1,5 +1,5 @@
 /**
- * The CLI bundle's entry (src/launch.ts runs it; `--version` never gets here): wires
+ * The CLI bundle's entry (src/startup/launch.ts runs it; `--version` never gets here): wires
  * signals, runs, flushes stdout, exits with the mapped code. The CLI proper (src/cli.ts)
  * comes in with one dynamic import.
  */
@@ -17,7 +17,7 @@ export async function main(): Promise<void> {
   });
   const [{ run, interrupted }, { createContext }, { stopSpinners }] = await Promise.all([
     import('./cli.js'),
-    import('./context.js'),
+    import('./cli/context.js'),
     import('./io/spinner.js'),
   ]);
   const ctx = createContext();

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import type { Context } from '../../src/context.js';
-import { choice, collect, completeWith, uuidArg, withExamples } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { choice, collect, completeWith, uuidArg, withExamples } from '../../src/cli/options.js';
 import { requestSchemas } from '../../src/api/generated/request-schemas.js';
 import { scriptable } from '../../src/output/flags.js';
 import { UsageError } from '../../src/errors.js';
 import { routes } from '../../src/api/routes.js';
 import type { BodyOf } from '../../src/api/io-types.js';
 import type { AdCreative } from '../../src/api/schemas/ads.js';
-import { printDryRun } from '../../src/dry-run.js';
+import { printDryRun } from '../../src/cli/dry-run.js';
 import { readAll } from '../../src/io/streams.js';
 import { render } from '../../src/render/output.js';
 import { dateColumn, shownTime } from '../../src/render/dates.js';

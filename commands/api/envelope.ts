@@ -1,4 +1,4 @@
-import type { Context } from '../../src/context.js';
+import type { Context } from '../../src/cli/context.js';
 import type { ApiClient, RawResponse } from '../../src/http/client.js';
 
 const isEnvelope = (body: unknown) => !!body && typeof body === 'object' && (body as { success?: unknown }).success === true && 'data' in body;

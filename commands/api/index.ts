@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
-import type { Context } from '../../src/context.js';
-import { collect, withExamples } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { collect, withExamples } from '../../src/cli/options.js';
 import { scriptable } from '../../src/output/flags.js';
 import { api } from './request.js';
 

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
-import type { Context } from '../../src/context.js';
+import type { Context } from '../../src/cli/context.js';
 import type { RawResponse } from '../../src/http/client.js';
-import { redactKeys } from '../../src/redact.js';
+import { redactKeys } from '../../src/config/redact.js';
 import { escapeControls } from '../../src/render/controls.js';
 import { writeJson } from '../../src/render/json.js';
 import { writeJsonl } from '../../src/render/jsonl.js';

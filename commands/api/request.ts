@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Context } from '../../src/context.js';
+import type { Context } from '../../src/cli/context.js';
 import { ApiError, UsageError } from '../../src/errors.js';
 import type { ApiClient } from '../../src/http/client.js';
 import { readAll } from '../../src/io/streams.js';

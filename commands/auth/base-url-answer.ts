@@ -1,4 +1,4 @@
-import { checkBaseUrl } from '../../src/credentials.js';
+import { checkBaseUrl } from '../../src/config/credentials.js';
 
 /** Hosts of a server on this machine: `cr serve` speaks plain http there. */
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;

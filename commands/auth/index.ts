@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { Context } from '../../src/context.js';
+import type { Context } from '../../src/cli/context.js';
 import { loginCommand } from './login.js';
 import { statusCommand } from './status.js';
 import { logoutCommand } from './logout.js';

@@ -1,13 +1,13 @@
 import { Command } from 'commander';
-import type { Context } from '../../src/context.js';
-import { withExamples } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { withExamples } from '../../src/cli/options.js';
 import { UsageError, ApiError, AuthMissingError } from '../../src/errors.js';
 import { API_KEY_PATTERN, CRM_PATH_SEGMENT } from '../../src/api/vocabulary.js';
 import { writeJson } from '../../src/render/json.js';
 import { readAll } from '../../src/io/streams.js';
-import { maskKey } from '../../src/redact.js';
-import { DEFAULT_PROFILE } from '../../src/profiles.js';
-import { checkBaseUrl, whereToGetKey } from '../../src/credentials.js';
+import { maskKey } from '../../src/config/redact.js';
+import { DEFAULT_PROFILE } from '../../src/config/profiles.js';
+import { checkBaseUrl, whereToGetKey } from '../../src/config/credentials.js';
 import { baseUrlFromAnswer } from './base-url-answer.js';
 
 interface LoginOptions {

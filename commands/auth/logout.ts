@@ -1,7 +1,7 @@
 import { Command } from 'commander';
-import type { Context } from '../../src/context.js';
-import { withExamples } from '../../src/cli-kit.js';
-import { DEFAULT_PROFILE } from '../../src/profiles.js';
+import type { Context } from '../../src/cli/context.js';
+import { withExamples } from '../../src/cli/options.js';
+import { DEFAULT_PROFILE } from '../../src/config/profiles.js';
 
 export const logoutCommand = (ctx: Context) =>
   withExamples(

@@ -1,9 +1,9 @@
 import { Command } from 'commander';
-import type { Context } from '../../src/context.js';
-import { withExamples } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { withExamples } from '../../src/cli/options.js';
 import { scriptable } from '../../src/output/flags.js';
 import { AuthMissingError } from '../../src/errors.js';
-import { maskKey, redactUrlPassword } from '../../src/redact.js';
+import { maskKey, redactUrlPassword } from '../../src/config/redact.js';
 import { writeJson } from '../../src/render/json.js';
 import { CRM_PATH_SEGMENT } from '../../src/api/vocabulary.js';
 import type { RateBudget } from '../../src/http/rate-budget.js';
@@ -46,7 +46,7 @@ export async function status(ctx: Context): Promise<void> {
   let budget: RateBudget | undefined;
   let failure: unknown;
   if (c.baseUrl) {
-    const { requireUsable } = await import('../../src/credentials.js');
+    const { requireUsable } = await import('../../src/config/credentials.js');
     try {
       ({ budget, failure } = await checkBudget(ctx, requireUsable(c)));
     } catch (err) {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Context } from '../../src/context.js';
-import { configDir } from '../../src/profiles.js';
+import type { Context } from '../../src/cli/context.js';
+import { configDir } from '../../src/config/profiles.js';
 
 /** Profile names in the config file, read as it is: nothing is created, a missing or broken file is no names. */
 function profileNames(env: NodeJS.ProcessEnv): string[] {

@@ -1,6 +1,6 @@
 import { Argument, Command } from 'commander';
-import type { Context } from '../../src/context.js';
-import { withExamples } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { withExamples } from '../../src/cli/options.js';
 import { readTree } from './tree.js';
 import { bashScript } from './bash.js';
 import { zshScript } from './zsh.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { completionValues } from '../../src/cli-kit.js';
+import { completionValues } from '../../src/cli/options.js';
 
 /** One option as the completion scripts need it. */
 export interface OptSpec {

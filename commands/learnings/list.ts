@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
-import type { Context } from '../../src/context.js';
-import { choice, completeWith, intArg, withExamples } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { choice, completeWith, intArg, withExamples } from '../../src/cli/options.js';
 import { requestSchemas } from '../../src/api/generated/request-schemas.js';
 import { scriptable } from '../../src/output/flags.js';
 import { routes } from '../../src/api/routes.js';

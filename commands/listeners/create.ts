@@ -1,14 +1,14 @@
 import { Command } from 'commander';
-import type { Context } from '../../src/context.js';
-import { collect, vocabularyOption, withExamples } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { collect, vocabularyOption, withExamples } from '../../src/cli/options.js';
 import { scriptable } from '../../src/output/flags.js';
 import { routes } from '../../src/api/routes.js';
 import type { BodyOf } from '../../src/api/io-types.js';
 import { POLL_INTERVALS, SOURCE_TYPES, type SourceType } from '../../src/api/listener-rules.js';
 import type { ContentListener } from '../../src/api/schemas/listeners.js';
-import { printDryRun } from '../../src/dry-run.js';
+import { printDryRun } from '../../src/cli/dry-run.js';
 import { websiteParam } from '../../src/http/request-params.js';
-import { buildQueryConfig, checkQueryConfig } from '../../src/listener-query.js';
+import { buildQueryConfig, checkQueryConfig } from '../../src/cli/listener-query.js';
 import { render } from '../../src/render/output.js';
 import { dateColumn, shownTime } from '../../src/render/dates.js';
 

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import type { Context } from '../../src/context.js';
-import { storeArg, withExamples } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { storeArg, withExamples } from '../../src/cli/options.js';
 import { asCliError } from '../../src/local/errors.js';
 import { writeJson } from '../../src/render/json.js';
 import { escapeControls } from '../../src/render/escape.js';

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import type { Context } from '../../src/context.js';
-import { withExamples, storeOption } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { withExamples, storeOption } from '../../src/cli/options.js';
 import { UsageError } from '../../src/errors.js';
 import { asCliError } from '../../src/local/errors.js';
 import { storePathOf } from '../../src/local/store-path.js';

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { Context } from '../../src/context.js';
+import type { Context } from '../../src/cli/context.js';
 import { keysCommand } from './keys/index.js';
 import { initCommand } from './init.js';
 import { copyCommand } from './copy.js';

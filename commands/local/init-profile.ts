@@ -1,4 +1,4 @@
-import type { Context } from '../../src/context.js';
+import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/errors.js';
 import { DEFAULT_LOCAL_URL, LOCAL_PROFILE } from '../../src/local/embedded.js';
 import { escapeControls } from '../../src/render/escape.js';

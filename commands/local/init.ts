@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { UsageError } from '../../src/errors.js';
-import type { Context } from '../../src/context.js';
-import { withExamples, storeOption } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { withExamples, storeOption } from '../../src/cli/options.js';
 import { asCliError } from '../../src/local/errors.js';
 import { DEFAULT_LOCAL_URL } from '../../src/local/embedded.js';
 import { writeJson } from '../../src/render/json.js';
-import { isDatabaseUrl, redactUrl, shownStore } from '../../src/store-url.js';
+import { isDatabaseUrl, redactUrl, shownStore } from '../../src/config/store-url.js';
 import { planProfile, type ProfilePlan } from './init-profile.js';
 
 export const initCommand = (ctx: Context) =>

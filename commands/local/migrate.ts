@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import type { Context } from '../../src/context.js';
-import { intArg, storeOption, withExamples } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { intArg, storeOption, withExamples } from '../../src/cli/options.js';
 import { UsageError } from '../../src/errors.js';
 import { asCliError } from '../../src/local/errors.js';
 import { writeJson } from '../../src/render/json.js';
@@ -32,7 +32,7 @@ export const migrateCommand = (ctx: Context) =>
   );
 
 async function run(ctx: Context, o: MigrateOptions): Promise<void> {
-  const [{ defaultStorePath }, { isDatabaseUrl }] = await Promise.all([import('../../src/server/serve.js'), import('../../src/store-url.js')]);
+  const [{ defaultStorePath }, { isDatabaseUrl }] = await Promise.all([import('../../src/server/serve.js'), import('../../src/config/store-url.js')]);
   const store = o.store ?? defaultStorePath(ctx.env);
   if (!isDatabaseUrl(store))
     throw new UsageError(

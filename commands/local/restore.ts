@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import type { Context } from '../../src/context.js';
-import { withExamples, storeOption } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { withExamples, storeOption } from '../../src/cli/options.js';
 import { asCliError } from '../../src/local/errors.js';
 import { writeJson } from '../../src/render/json.js';
 import { UsageError } from '../../src/errors.js';
@@ -20,7 +20,7 @@ export const restoreCommand = (ctx: Context) =>
 async function restore(ctx: Context, o: { store?: string; from?: string }): Promise<void> {
   const [{ defaultStorePath }, { restoreStore }] = await Promise.all([import('../../src/server/serve.js'), import('../../src/server/store/restore.js')]);
   const store = o.store ?? defaultStorePath(ctx.env);
-  const { isDatabaseUrl } = await import('../../src/store-url.js');
+  const { isDatabaseUrl } = await import('../../src/config/store-url.js');
   if (isDatabaseUrl(store)) {
     throw new UsageError(
       "cr local restore restores JSON store files; a PostgreSQL store is restored with PostgreSQL's own backups",

@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { Command } from 'commander';
-import type { Context } from '../../src/context.js';
-import { withExamples, storeOption } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { withExamples, storeOption } from '../../src/cli/options.js';
 import { UsageError } from '../../src/errors.js';
 import { readAllBytes } from '../../src/io/streams.js';
 import { storePathOf } from '../../src/local/store-path.js';
 import { writeJson } from '../../src/render/json.js';
 import { escapeControls } from '../../src/render/escape.js';
 import type { SeedCounts } from '../../src/server/admin/store-ops.js';
-import { isDatabaseUrl, shownStore } from '../../src/store-url.js';
+import { isDatabaseUrl, shownStore } from '../../src/config/store-url.js';
 
 interface SeedOptions {
   store?: string;
@@ -98,7 +98,7 @@ export async function seed(ctx: Context, file: string | undefined, o: SeedOption
     if (!(err instanceof FixtureError)) throw err;
     // Every problem at once, `FILE: $.path: message`, then exit 2 with nothing written. A
     // problem quotes the value it found: a key pasted into a fixture is masked (docs/cli-contract.md §3).
-    const [{ redactKeys }, { andMore, capped }] = await Promise.all([import('../../src/redact.js'), import('../../src/problem-cap.js')]);
+    const [{ redactKeys }, { andMore, capped }] = await Promise.all([import('../../src/config/redact.js'), import('../../src/render/problem-cap.js')]);
     // The first 20, then how many more (the cause comes first: src/server/admin/fixtures.ts).
     const { shown, more } = capped(err.problems);
     ctx.io.err.write(shown.map((p) => `${name}: ${redactKeys(escapeControls(p.path))}: ${redactKeys(escapeControls(p.message))}\n`).join(''));

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import type { Context } from '../../src/context.js';
-import { intArg, withExamples } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { intArg, withExamples } from '../../src/cli/options.js';
 
 interface WaitOptions {
   urlFile: string;

@@ -1,9 +1,9 @@
 import { Command, Option } from 'commander';
-import type { Context } from '../../src/context.js';
-import { withExamples } from '../../src/cli-kit.js';
-import { requireUsable } from '../../src/credentials.js';
+import type { Context } from '../../src/cli/context.js';
+import { withExamples } from '../../src/cli/options.js';
+import { requireUsable } from '../../src/config/credentials.js';
 import { UsageError } from '../../src/errors.js';
-import { maskKey } from '../../src/redact.js';
+import { maskKey } from '../../src/config/redact.js';
 import { writeJson } from '../../src/render/json.js';
 
 export const CLIENTS = ['claude', 'cursor', 'vscode'] as const;

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { Context } from '../../src/context.js';
+import type { Context } from '../../src/cli/context.js';
 import { configCommand } from './config.js';
 import { stdioCommand } from './stdio.js';
 

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import type { Context } from '../../src/context.js';
-import { withExamples } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { withExamples } from '../../src/cli/options.js';
 
 /**
  * `cr mcp stdio`: the service's MCP tools over standard input/output, for desktop agents

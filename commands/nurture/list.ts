@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
-import type { Context } from '../../src/context.js';
-import { choice, completeWith, intArg, withExamples } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { choice, completeWith, intArg, withExamples } from '../../src/cli/options.js';
 import { UsageError } from '../../src/errors.js';
 import { routes } from '../../src/api/routes.js';
 import type { QueryOf } from '../../src/api/io-types.js';

@@ -1,4 +1,4 @@
-import type { Context } from '../../src/context.js';
+import type { Context } from '../../src/cli/context.js';
 import type { Page } from '../../src/http/pages.js';
 import { csvTableOf } from '../../src/render/csv.js';
 import { writeJsonl } from '../../src/render/jsonl.js';

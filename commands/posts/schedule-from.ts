@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
-import type { Context } from '../../src/context.js';
-import { completeWith, intArg, oneOf } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { completeWith, intArg, oneOf } from '../../src/cli/options.js';
 import { UsageError } from '../../src/errors.js';
 
 export interface ScheduleFromFlags {

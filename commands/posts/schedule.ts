@@ -1,12 +1,12 @@
 import { Command } from 'commander';
-import type { Context } from '../../src/context.js';
-import { withExamples } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { withExamples } from '../../src/cli/options.js';
 import { checkUuid } from '../../src/ids.js';
 import { UsageError } from '../../src/errors.js';
 import { scriptable } from '../../src/output/flags.js';
 import { routes } from '../../src/api/routes.js';
 import type { ScheduledPost } from '../../src/api/schemas/social.js';
-import { printDryRun } from '../../src/dry-run.js';
+import { printDryRun } from '../../src/cli/dry-run.js';
 import { websiteParam } from '../../src/http/request-params.js';
 import { parseWhen, requireFuture, wireTime } from '../../src/when.js';
 import { render } from '../../src/render/output.js';

@@ -1,9 +1,9 @@
 import { Command } from 'commander';
-import type { Context } from '../../src/context.js';
-import { withExamples } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { withExamples } from '../../src/cli/options.js';
 import { scriptable } from '../../src/output/flags.js';
 import { CRM_PATH_SEGMENT } from '../../src/api/vocabulary.js';
-import { maskKey, redactUrlPassword } from '../../src/redact.js';
+import { maskKey, redactUrlPassword } from '../../src/config/redact.js';
 import { render } from '../../src/render/output.js';
 
 interface ProfileRow {

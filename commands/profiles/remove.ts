@@ -1,8 +1,8 @@
 import { Command } from 'commander';
-import type { Context } from '../../src/context.js';
-import { withExamples } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { withExamples } from '../../src/cli/options.js';
 import { UsageError } from '../../src/errors.js';
-import { DEFAULT_PROFILE } from '../../src/profiles.js';
+import { DEFAULT_PROFILE } from '../../src/config/profiles.js';
 
 export const removeCommand = (ctx: Context) =>
   withExamples(

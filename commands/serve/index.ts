@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Context } from '../../src/context.js';
+import type { Context } from '../../src/cli/context.js';
 import { serveCommand } from './serve.js';
 
 export function register(program: Command, ctx: Context): void {

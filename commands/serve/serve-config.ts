@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { Command, Option } from 'commander';
 import { UsageError } from '../../src/errors.js';
 import { escapeControls } from '../../src/bulk/escape.js';
-import { collect } from '../../src/cli-kit.js';
+import { collect } from '../../src/cli/options.js';
 
 /**
  * `cr serve --config FILE` (docs/shared-sandbox.md "One file for every server"): every option
@@ -80,7 +80,7 @@ function readConfig(file: string): Record<string, unknown> {
 /**
  * A key's value as the option takes it: true/false for a flag without a value (false leaves
  * it unset), a string or number through the option's own parser and choices, a list of them
- * for a repeatable option (one whose parser is `collect`, src/cli-kit.ts).
+ * for a repeatable option (one whose parser is `collect`, src/cli/options.ts).
  */
 function optionValue(option: Option, value: unknown, current: unknown, fromFile: boolean): unknown {
   // A flag that takes no value (commander's isBoolean() leaves out the --no- ones).

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { Context } from '../../src/context.js';
-import { intArg } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { intArg } from '../../src/cli/options.js';
 import { UsageError } from '../../src/errors.js';
 import type { DatabaseOpenOptions } from '../../src/server/open-core-types.js';
 

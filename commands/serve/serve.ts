@@ -1,7 +1,7 @@
 import { unlinkSync } from 'node:fs';
 import { Command } from 'commander';
-import type { Context } from '../../src/context.js';
-import { collect, intArg, storeOption, vocabularyOption, withExamples } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { collect, intArg, storeOption, vocabularyOption, withExamples } from '../../src/cli/options.js';
 import { UsageError } from '../../src/errors.js';
 import { asCliError } from '../../src/local/errors.js';
 import { LOOPBACK_HOSTS } from '../../src/api/vocabulary.js';
@@ -99,7 +99,7 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
       : (line: string) => ctx.notice(line);
   // Options a store file does not take are refused before anything is touched (the --url-file's old file included).
   const storePath = o.store ?? defaultStorePath(ctx.env);
-  const { isDatabaseUrl: isDatabase } = await import('../../src/store-url.js');
+  const { isDatabaseUrl: isDatabase } = await import('../../src/config/store-url.js');
   const database = databaseOpenOptions(ctx, o, isDatabase(storePath));
   const faults = o.faults === undefined ? undefined : await faultPlan(notice, o.faults, o.seed);
   // A log reader that goes away (`cr serve 2>&1 | head`) must not stop the server (docs/api-decisions.md §9).
@@ -140,7 +140,7 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   };
   handleShutdownSignals({ close: stop }, { onError: (err) => notice(`cr serve: error while stopping: ${(err as Error).message}`) });
   // `cr local keys/seed` reach this server with the store's admin key: it exists before the URL is out.
-  const [{ ensureAdminKey }, { isDatabaseUrl }] = await Promise.all([import('../../src/local/admin-key.js'), import('../../src/store-url.js')]);
+  const [{ ensureAdminKey }, { isDatabaseUrl }] = await Promise.all([import('../../src/local/admin-key.js'), import('../../src/config/store-url.js')]);
   // A database is administered directly, by any process that can reach it (docs/shared-sandbox.md): no key file beside it.
   if (!isDatabaseUrl(server.storePath)) await ensureAdminKey(server.core.store, server.storePath, ctx.now(), notice);
   unannounce = announceServe(server.storePath, url, server.port, o.urlFile);

@@ -1,10 +1,10 @@
 import { Command } from 'commander';
-import type { Context } from '../../src/context.js';
-import { withExamples } from '../../src/cli-kit.js';
+import type { Context } from '../../src/cli/context.js';
+import { withExamples } from '../../src/cli/options.js';
 import { scriptable } from '../../src/output/flags.js';
 import { writeJson } from '../../src/render/json.js';
-import { buildInfo } from '../../src/build-info.js';
-import type { StartupCache } from '../../src/startup-cache.js';
+import { buildInfo } from '../../src/startup/build-info.js';
+import type { StartupCache } from '../../src/startup/startup-cache.js';
 
 /** `cr version`: what is running, for bug reports (docs/commands.md "cr version"); `cr --version` stays one line. */
 export function register(program: Command, ctx: Context): void {

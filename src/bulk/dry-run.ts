@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../cli/context.js';
 import type { Column } from '../render/view.js';
 import { styles } from '../render/styles.js';
 import { escapeControls } from './escape.js';

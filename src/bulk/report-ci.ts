@@ -1,9 +1,9 @@
-import type { Context } from '../context.js';
+import type { Context } from '../cli/context.js';
 import type { LoadedPlan } from './load-plan.js';
 import type { Counts } from './outcome.js';
 import type { RowResult } from './types.js';
 import { annotation, annotationLines, appendStepSummary, escapeData, escapeProperty, stepSummary } from './report-github.js';
-import { LISTED_PROBLEMS } from '../problem-cap.js';
+import { LISTED_PROBLEMS } from '../render/problem-cap.js';
 import { escapeControls } from './escape.js';
 import { junitXml, writeJunit } from './report-junit.js';
 import { LocalError } from '../errors.js';

@@ -3,7 +3,7 @@ import { escapeControls } from './escape.js';
 import type { Counts } from './outcome.js';
 import { summaryLine } from './outcome.js';
 import type { RowResult } from './types.js';
-import { capped } from '../problem-cap.js';
+import { capped } from '../render/problem-cap.js';
 
 /**
  * GitHub Actions workflow commands (docs.github.com, "Workflow commands for GitHub
@@ -30,7 +30,7 @@ export const SHOWN_ANNOTATIONS = 10;
 
 /**
  * The workflow commands for a list of problems: one `::error` each for the first 20 (the
- * cap of every problem list, src/problem-cap.ts); past 10 a summary `::error` comes first, so
+ * cap of every problem list, src/render/problem-cap.ts); past 10 a summary `::error` comes first, so
  * the count is among the annotations GitHub shows; past 20 a log line says how many more.
  */
 export function annotationLines(each: readonly string[], summary: (total: number) => string, moreLine: (more: number) => string): string[] {

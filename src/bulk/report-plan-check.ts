@@ -1,9 +1,9 @@
-import type { Context } from '../context.js';
+import type { Context } from '../cli/context.js';
 import { LocalError } from '../errors.js';
 import type { PlanCheckError } from './load-plan.js';
 import { escapeControls } from './escape.js';
 import { annotationLines, escapeData, escapeProperty } from './report-github.js';
-import { andMore, capped, LISTED_PROBLEMS } from '../problem-cap.js';
+import { andMore, capped, LISTED_PROBLEMS } from '../render/problem-cap.js';
 import { writeJunit, xml } from './report-junit.js';
 
 /**

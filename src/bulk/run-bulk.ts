@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import type { Context } from '../context.js';
+import type { Context } from '../cli/context.js';
 import { InterruptedError, LocalError } from '../errors.js';
 import type { ApiClient } from '../http/client.js';
 import { loadPlan, PlanCheckError } from './load-plan.js';

@@ -4,7 +4,7 @@ import { checkJson } from '../api/check-json.js';
 import { responseSchemas } from '../api/generated/response-schemas.js';
 import { ApiError, CrError, NetworkError, ResponseError, exitCodeOf } from '../errors.js';
 import { isRetryableStatus } from '../http/retry.js';
-import { redactKeys } from '../redact.js';
+import { redactKeys } from '../config/redact.js';
 import type { PlanRow } from './types.js';
 
 /** What one send came back with: the data, or a typed failure with its exit code. */

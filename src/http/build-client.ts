@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { IO } from '../io/streams.js';
-import { redactKeys } from '../redact.js';
-import { userAgent } from '../version.js';
+import { redactKeys } from '../config/redact.js';
+import { userAgent } from '../startup/version.js';
 import { ApiClient, DEFAULT_TIMEOUT_MS } from './client.js';
 import type { RawResponse } from './client.js';
 import { budgetOf, isLow, lowBudgetNotice } from './rate-budget.js';

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { ApiError, NetworkError, ResponseError, UsageError } from '../errors.js';
-import { maskKey, redactKeys } from '../redact.js';
+import { maskKey, redactKeys } from '../config/redact.js';
 import type { RequestInput, ResponseData } from '../api/io-types.js';
 import type { OperationId, Route } from '../api/routes.js';
 import { checkJson } from '../api/check-json.js';

@@ -1,5 +1,5 @@
 import { ResponseError } from '../errors.js';
-import { redactKeys } from '../redact.js';
+import { redactKeys } from '../config/redact.js';
 
 /**
  * Which redirects the HTTP core follows, as gh follows them (docs/install.md "Redirects";

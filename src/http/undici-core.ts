@@ -119,7 +119,7 @@ class OwnDispatcher extends EventEmitter {
 
 /**
  * Typed as undici's Dispatcher, so that one of cr's dispatchers and a MockAgent fill the same
- * slots (src/context.ts, src/http/client.ts); only request(), dispatch(), close() and
+ * slots (src/cli/context.ts, src/http/client.ts); only request(), dispatch(), close() and
  * destroy() exist at run time, which is all the HTTP core calls.
  */
 export const DispatcherBase = OwnDispatcher as unknown as typeof DispatcherClass;

@@ -1,7 +1,7 @@
 import type { ApiStore } from '../server/store/api-store.js';
 import type { AdminClient } from './admin-client.js';
 import { asCliError } from './errors.js';
-import { isDatabaseUrl } from '../store-url.js';
+import { isDatabaseUrl } from '../config/store-url.js';
 
 export interface Administration<T> {
   /** No server holds the store: the work done over it, opened under its lock. */

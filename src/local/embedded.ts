@@ -166,7 +166,7 @@ export async function startEmbedded(host: EmbeddedHost, opts: EmbedOptions = {})
     import('./lock-wait.js'),
   ]);
   const storePath = defaultStorePath(host.env);
-  const { isDatabaseUrl } = await import('../store-url.js');
+  const { isDatabaseUrl } = await import('../config/store-url.js');
   if (isDatabaseUrl(storePath)) {
     // --local keeps its own key beside a store file; a shared database is served, not embedded (docs/shared-sandbox.md).
     throw new UsageError(

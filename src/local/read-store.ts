@@ -5,7 +5,7 @@ import { journalPathOf, snapshotId } from '../server/store/journal.js';
 import { replayJournal } from '../server/store/replay.js';
 import { nodeFs } from '../server/store/fs-layer.js';
 import type { StoreData } from '../server/store/schema.js';
-import { isDatabaseUrl } from '../store-url.js';
+import { isDatabaseUrl } from '../config/store-url.js';
 
 const readOrUndefined = (path: string) =>
   readFile(path).catch((err: NodeJS.ErrnoException) => {

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { ownFile, readTextFile, removeIfStill, writeFileAtomic } from './url-file.js';
-import { isDatabaseUrl } from '../store-url.js';
+import { isDatabaseUrl } from '../config/store-url.js';
 
 /**
  * A running `cr serve` advertises its URL beside its store (`<store>.serve.json`: pid, url,

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 
 /**
  * node:crypto, required on the first write only: every remote command reads the config
- * through src/profiles.ts, which imports this file, and `require('node:crypto')` takes 1.4 ms
+ * through src/config/profiles.ts, which imports this file, and `require('node:crypto')` takes 1.4 ms
  * on Node 20 and 5-10 ms on 22, 24 and 26 (in a process that already loaded node:net;
  * medians of 11), for a read that never writes (CONTRIBUTING.md "How cr starts", rule 10).
  */

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LocalError, EXIT } from '../errors.js';
-import { checkBaseUrl } from '../credentials.js';
+import { checkBaseUrl } from '../config/credentials.js';
 import { escapeControls } from '../render/escape.js';
 import { ownFile, readTextFile } from './url-file.js';
 

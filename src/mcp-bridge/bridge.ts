@@ -23,7 +23,7 @@ export interface BridgeOptions extends Omit<UpstreamOptions, 'onmessage' | 'oner
   verbose: boolean;
   /** The profile whose key is used, named in the hint of a 401. */
   profile?: string;
-  /** Where the key came from and what to run, the hint of a 401 (src/credentials.ts). */
+  /** Where the key came from and what to run, the hint of a 401 (src/config/credentials.ts). */
   keyAdvice?: string;
   /** Longest wait for the server's answer to a replayed initialize. */
   reinitTimeoutMs?: number;

@@ -1,5 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { redactKeys } from '../redact.js';
+import { redactKeys } from '../config/redact.js';
 import { localResetOf, retryAfterMsOf } from '../http/rate-budget.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { redactKeys } from '../redact.js';
+import { redactKeys } from '../config/redact.js';
 import { escapeControls } from '../render/escape.js';
 
 /**

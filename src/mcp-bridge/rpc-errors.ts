@@ -1,5 +1,5 @@
 import type { JSONRPCErrorResponse, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { redactKeys } from '../redact.js';
+import { redactKeys } from '../config/redact.js';
 import { HttpFailure, NetworkFailure } from './failures.js';
 
 /**
@@ -22,7 +22,7 @@ export const RPC = {
 export interface FailureContext {
   /** The profile whose key was used (named in the 401 hint); undefined with --local. */
   profile?: string;
-  /** Where the key came from and what to run (src/credentials.ts refusedKeyAdvice): the 401 hint when given. */
+  /** Where the key came from and what to run (src/config/credentials.ts refusedKeyAdvice): the 401 hint when given. */
   keyAdvice?: string;
   /** Why a failed send was not retried, when that matters (a write may have been applied). */
   notRetried?: string;

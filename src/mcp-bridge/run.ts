@@ -1,7 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Context } from '../context.js';
-import { refusedKeyAdvice, requireUsable } from '../credentials.js';
-import { userAgent } from '../version.js';
+import type { Context } from '../cli/context.js';
+import { refusedKeyAdvice, requireUsable } from '../config/credentials.js';
+import { userAgent } from '../startup/version.js';
 import { Bridge } from './bridge.js';
 import { LineLimit, MAX_LINE_BYTES } from './line-limit.js';
 import { oneLine } from './log.js';

@@ -12,7 +12,7 @@ export interface RenderOptions extends Partial<ScriptFlags> {
   data: unknown;
   /** A list command's raw items, for --jsonl. */
   items?: readonly unknown[];
-  /** --timeout in seconds, and the deadline it set when a request started it (src/context.ts): --jq runs within it. */
+  /** --timeout in seconds, and the deadline it set when a request started it (src/cli/context.ts): --jq runs within it. */
   timeout?: number;
   deadline?: Deadline;
 }

@@ -6,7 +6,7 @@ import { endpointList, type Endpoint, type OperationId, type TableEndpoint } fro
 import { roleSentence } from '../api/routes.js';
 import { documentedForm, jsonSchemaOf, type JsonSchema } from '../api/json-schema.js';
 import type { ApiRequest, ApiResponse } from './core-types.js';
-import { version } from '../version.js';
+import { version } from '../startup/version.js';
 import { errorEnvelope } from './errors.js';
 
 /** Runs one operation through the app's own pipeline (key, rate limit, role, validation, scope). */

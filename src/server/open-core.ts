@@ -8,7 +8,7 @@ import { collectLoadGarbage } from './memory.js';
 import { RateLimiter } from './rate-limit.js';
 import { errorSummary, logSafe } from './log-text.js';
 import { defaultStorePath, resolveStorePath } from './store/store-path.js';
-import { isDatabaseUrl } from '../store-url.js';
+import { isDatabaseUrl } from '../config/store-url.js';
 
 export type { OpenCore, OpenCoreOptions } from './open-core-types.js';
 

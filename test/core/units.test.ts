@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskKey, redactKeys } from '../../src/redact.js';
+import { maskKey, redactKeys } from '../../src/config/redact.js';
 import { formatMoney, formatDateHint, daysFromToday, relativeDays, formatDateTimeHint } from '../../src/render/format.js';
 import { backoffDelay, isRetryableStatus, MAX_BACKOFF_MS, RETRY_ATTEMPTS } from '../../src/http/retry.js';
 import { render, table } from '../../src/render/output.js';

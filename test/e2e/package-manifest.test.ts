@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HOMEPAGE } from '../../src/help-docs.js';
+import { HOMEPAGE } from '../../src/cli/help-docs.js';
 import { ROOT } from '../helpers/cli.js';
 import { spawnProcess } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';

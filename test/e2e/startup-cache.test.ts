@@ -8,7 +8,7 @@ import { runProcessSync } from '../helpers/process.js';
 afterAll(() => cleanupTempDirs());
 
 /**
- * The per-user V8 code cache (src/code-cache-file.ts; CONTRIBUTING.md, "How cr starts"). A
+ * The per-user V8 code cache (src/startup/code-cache-file.ts; CONTRIBUTING.md, "How cr starts"). A
  * Node option (`--no-warnings`, which changes nothing else) makes any Node, the builder's
  * included, take the per-user cache instead of the build's; .ci/run runs this file on every
  * supported Node line (CR_TEST_NODE), where the build's cache never fits.

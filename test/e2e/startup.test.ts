@@ -68,7 +68,7 @@ describe('cr --version from the launcher', () => {
 describe('the code cache a run starts from', () => {
   it('a remote command takes the remote cache; --local, `cr serve` and `cr local` the local one; V8 accepts each on a second run', async () => {
     // On the builder's Node: dist/bundle/cli.js[.local].cache; on another line, a per-user
-    // cache that the first run makes (src/code-cache-file.ts). HOME is shared by the runs.
+    // cache that the first run makes (src/startup/code-cache-file.ts). HOME is shared by the runs.
     const home = tempDir('cr-home-');
     const env = { CR_STARTUP_DEBUG: '1', HOME: home, CR_STORE: `${home}/store.json` };
     const cacheOf = (stderr: string) => {
@@ -217,7 +217,7 @@ describe('startup stays light', () => {
   it('`cr auth status` loads no undici, hono or server code', async () => {
     const { r, sources } = await loadsOf(['auth', 'status']);
     expect(
-      sources.some((u) => /\/src\/profiles\.ts$/.test(u)),
+      sources.some((u) => /\/src\/config\/profiles\.ts$/.test(u)),
       r.stderr,
     ).toBe(true);
     expect(sources.filter((u) => /node_modules\/(undici|hono|@hono|@modelcontextprotocol)\/|\/src\/server\//.test(u))).toEqual([]);

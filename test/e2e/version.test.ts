@@ -36,7 +36,7 @@ describe('cr version from the built cr', () => {
     // The Node that ran it: this one, unless CR_TEST_NODE or CR_TEST_BIN names another.
     expect(info.node).toMatch(/^v\d+\.\d+\.\d+$/);
     if (!TEST_BIN && NODE === process.execPath) expect(info.node).toBe(process.version);
-    // The launcher recorded the cache it started from (src/run-bundle.ts, src/sea-main.ts).
+    // The launcher recorded the cache it started from (src/startup/run-bundle.ts, src/startup/sea-main.ts).
     expect(info.startupCache.kind).not.toBe('none');
     expect(info.startupCache.inUse).toBe(info.startupCache.status === 'accepted');
     expect(['accepted', 'rejected', 'missing']).toContain(info.startupCache.status);

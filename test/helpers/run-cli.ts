@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { run } from '../../src/cli.js';
-import { createContext } from '../../src/context.js';
+import { createContext } from '../../src/cli/context.js';
 import { createIO } from '../../src/io/streams.js';
 import { tempDir } from './tmp.js';
 

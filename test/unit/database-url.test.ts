@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkDatabaseUrl, redactUrl, shownStore } from '../../src/store-url.js';
+import { checkDatabaseUrl, redactUrl, shownStore } from '../../src/config/store-url.js';
 import { UsageError } from '../../src/errors.js';
 
-/** How a database URL is checked and shown (src/store-url.ts, docs/shared-sandbox.md "Secrets"). */
+/** How a database URL is checked and shown (src/config/store-url.ts, docs/shared-sandbox.md "Secrets"). */
 describe('database URLs', () => {
   it('shows a readable URL with its password and secret parameters as ***', () => {
     expect(redactUrl('postgres://cr:p%40ss%23w%2Frd%251@db.example:5432/cr')).toBe('postgres://cr:***@db.example:5432/cr');

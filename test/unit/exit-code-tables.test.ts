@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApiError, EXIT, exitCodeOf } from '../../src/errors.js';
 import { EXIT_BAD_STORE } from '../../src/local/errors.js';
-import { TOPICS } from '../../src/help-topics.js';
+import { TOPICS } from '../../src/cli/help-topics.js';
 import { ROOT } from '../helpers/paths.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildQueryConfig, checkQueryConfig, parseQueryJson, parseQueryPairs } from '../../src/listener-query.js';
+import { buildQueryConfig, checkQueryConfig, parseQueryJson, parseQueryPairs } from '../../src/cli/listener-query.js';
 import { UsageError } from '../../src/errors.js';
 
 describe('parseQueryPairs', () => {

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import type { Context } from '../../../src/context.js';
-import { withExamples, storeOption, vocabularyOption } from '../../../src/cli-kit.js';
+import type { Context } from '../../../src/cli/context.js';
+import { withExamples, storeOption, vocabularyOption } from '../../../src/cli/options.js';
 import { UsageError } from '../../../src/errors.js';
 import { ROLES, type Role } from '../../../src/api/vocabulary.js';
 import type { KeyInfo } from '../../../src/server/keys.js';
@@ -39,7 +39,7 @@ export async function create(ctx: Context, o: CreateOptions): Promise<void> {
     import('../../../src/server/admin/store-ops.js'),
   ]);
   const storePath = await storePathOf(ctx.env, o.store);
-  const { isDatabaseUrl } = await import('../../../src/store-url.js');
+  const { isDatabaseUrl } = await import('../../../src/config/store-url.js');
   if (o.forLocal && isDatabaseUrl(storePath)) {
     throw new UsageError(
       '--for-local keeps the key beside a store file; a postgres:// store has no folder',

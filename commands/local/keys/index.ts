@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { Context } from '../../../src/context.js';
+import type { Context } from '../../../src/cli/context.js';
 import { createCommand } from './create.js';
 import { listCommand } from './list.js';
 import { revokeCommand } from './revoke.js';

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import type { Context } from '../../../src/context.js';
-import { withExamples, storeOption } from '../../../src/cli-kit.js';
+import type { Context } from '../../../src/cli/context.js';
+import { withExamples, storeOption } from '../../../src/cli/options.js';
 import type { KeyInfo } from '../../../src/server/keys.js';
 import { storePathOf } from '../../../src/local/store-path.js';
 import { writeJson } from '../../../src/render/json.js';

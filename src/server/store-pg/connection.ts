@@ -4,7 +4,7 @@ import { passwordOption } from './password.js';
 
 /** What a store connection is opened with besides its URL. */
 export interface ConnectionContext {
-  /** The command's environment (src/context.ts): PGPASSWORD, PGSSLMODE, PGSSLROOTCERT, HOME. */
+  /** The command's environment (src/cli/context.ts): PGPASSWORD, PGSSLMODE, PGSSLROOTCERT, HOME. */
   env: NodeJS.ProcessEnv;
   /** Where a warning about the password file goes. */
   notice: (line: string) => void;

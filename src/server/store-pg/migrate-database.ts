@@ -4,7 +4,7 @@ import { connectionSettings, type ConnectionContext } from './connection.js';
 import { migrate, migrationsAfter, SchemaTooNewError, schemaVersion } from './migrate.js';
 import { NEWEST_SCHEMA } from './migrations.js';
 import { SETTINGS_SCHEMA, setRateLimit, storedRateLimit } from './settings.js';
-import { redactUrl } from '../../store-url.js';
+import { redactUrl } from '../../config/store-url.js';
 import { DatabaseUnreachableError } from './pg-store.js';
 
 export interface MigrateReport {

@@ -19,7 +19,7 @@ export interface PasswordTarget {
  *
  * The password file is read by `pgpass` (node-postgres' reader: PGPASSFILE, else ~/.pgpass,
  * ignored with a warning unless mode 0600 or stricter, as libpq). It finds the file through
- * the process's environment, which is the command's (src/context.ts) in every run of `cr`;
+ * the process's environment, which is the command's (src/cli/context.ts) in every run of `cr`;
  * its warnings go to `notice`, never standard error directly.
  */
 export function passwordOption(url: URL, env: NodeJS.ProcessEnv, notice: (line: string) => void): string | (() => Promise<string>) | undefined {

@@ -8,7 +8,7 @@ import { StoreUnavailableError } from '../store/errors.js';
 import { UsageError } from '../../errors.js';
 import { columnsOf, revenueColumnsOf } from './derive.js';
 import { checkSchema, migrate, SchemaTooNewError, SchemaTooOldError } from './migrate.js';
-import { redactUrl } from '../../store-url.js';
+import { redactUrl } from '../../config/store-url.js';
 import { connectionSettings } from './connection.js';
 import { unreachableReason } from './unreachable.js';
 import { agreedRateLimit } from './settings.js';
@@ -26,7 +26,7 @@ export interface PgStoreOptions {
   /** Connections in this server's pool (default 20; `cr serve --pool`). */
   max?: number;
   /**
-   * The command's environment (src/context.ts): the libpq variables PGPASSWORD, PGSSLMODE,
+   * The command's environment (src/cli/context.ts): the libpq variables PGPASSWORD, PGSSLMODE,
    * PGSSLROOTCERT, PGPASSFILE (connection.ts). Default: the process's.
    */
   env?: NodeJS.ProcessEnv;

@@ -1,6 +1,6 @@
 import type { ApiStore } from './api-store.js';
 import { JsonStore } from './json-store.js';
-import { isDatabaseUrl } from '../../store-url.js';
+import { isDatabaseUrl } from '../../config/store-url.js';
 
 /**
  * Opens the store a `--store` value names, for the local tool set (keys, seed, export, copy):

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isCode, nodeFs } from './fs-layer.js';
 import type { StoreFs } from './fs-layer.js';
-import { checkDatabaseUrl, isDatabaseUrl } from '../../store-url.js';
+import { checkDatabaseUrl, isDatabaseUrl } from '../../config/store-url.js';
 
 /** `$CR_STORE`, else `$XDG_DATA_HOME/cr/store.json`, else `~/.local/share/cr/store.json`. */
 export function defaultStorePath(env: NodeJS.ProcessEnv = process.env): string {

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { writeJq } from '../../../src/render/jq.js';
 import { testIO } from '../../helpers/io.js';
 import { makeKey } from '../../helpers/tmp.js';
-import { createContext } from '../../../src/context.js';
+import { createContext } from '../../../src/cli/context.js';
 import { runProcessSync } from '../../helpers/process.js';
 import { useHarness } from '../../helpers/harness.js';
 import { onPostgres } from '../../helpers/store-under-test.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HOMEPAGE } from '../../../src/help-docs.js';
+import { HOMEPAGE } from '../../../src/cli/help-docs.js';
 import { runCli } from '../../helpers/run-cli.js';
 
 /** The root help names where the docs are (docs/install.md "Publishing"): a URL anyone can open, and the docs folder installed beside cr. */

@@ -2,12 +2,12 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { buildProgram } from '../../../src/cli.js';
-import { createContext } from '../../../src/context.js';
+import { createContext } from '../../../src/cli/context.js';
 import { createIO } from '../../../src/io/streams.js';
-import { commandPathOf, GLOBALS_OF, globalsOf } from '../../../src/cli-globals.js';
+import { commandPathOf, GLOBALS_OF, globalsOf } from '../../../src/cli/globals.js';
 import { runCli } from '../../helpers/run-cli.js';
 
-/** Help offers each command the global options it honours (src/cli-globals.ts), and no others. */
+/** Help offers each command the global options it honours (src/cli/globals.ts), and no others. */
 describe('global options per command', () => {
   const leaves = async () => {
     const env = { HOME: '/nonexistent' };

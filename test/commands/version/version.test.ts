@@ -2,12 +2,12 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../helpers/run-cli.js';
 import { PKG_VERSION } from '../../helpers/cli.js';
 import { cleanupTempDirs } from '../../helpers/tmp.js';
-import { setStartupCache } from '../../../src/startup-cache.js';
+import { setStartupCache } from '../../../src/startup/startup-cache.js';
 
 /**
  * `cr version` (docs/commands.md "cr version") from the sources: no build constants and no
  * launcher, so the commit and date are `unknown` and no start-up cache is in use; a launcher's
- * record (src/startup-cache.ts) is what it reports.
+ * record (src/startup/startup-cache.ts) is what it reports.
  */
 afterAll(() => cleanupTempDirs());
 // The in-process project shares one module graph and globalThis between files: leave no record behind.

@@ -1,5 +1,5 @@
 import type { Command, CommanderError } from 'commander';
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
 
 /**
  * Usage errors from commander, in the CLI's words (docs/cli-contract.md §5: one

@@ -8,7 +8,7 @@ import { recordCodeCache } from './startup-cache.js';
 
 /**
  * Runs the CLI bundle (dist/bundle/cli.js) compiled from the V8 code cache that the build
- * made (dist/bundle/cli.js.cache, scripts/code-cache.mjs). src/launch.ts calls it.
+ * made (dist/bundle/cli.js.cache, scripts/code-cache.mjs). src/startup/launch.ts calls it.
  *
  * Why: parsing and compiling ~2 MB of bundled JavaScript (zod, undici, commander) was
  * about a third of a `cr finance summary` run. Node 20 has no compile cache for modules
@@ -16,7 +16,7 @@ import { recordCodeCache } from './startup-cache.js';
  * holds the bytecode of every function the training run executed. A cache V8 rejects
  * (another Node version, other V8 flags) only costs the compile it would have saved: on a
  * Node other than the builder's, the first run makes a cache of its own in the per-user
- * cache folder (src/code-cache-file.ts). Node 22's module.enableCompileCache() is no help
+ * cache folder (src/startup/code-cache-file.ts). Node 22's module.enableCompileCache() is no help
  * here: it caches modules that Node's loader compiles, and the bundle is compiled here.
  *
  * The bundle is one function expression (its banner and footer), so the file's offsets are
@@ -48,10 +48,10 @@ export function runBundle(): void {
     cachedData,
     importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  // For `cr version` (src/startup-cache.ts).
+  // For `cr version` (src/startup/startup-cache.ts).
   recordCodeCache(cacheFile, cachedData, script);
   if (process.env.CR_STARTUP_DEBUG) {
-    // refused: a file is there but is not one to trust (src/code-cache-file.ts), and is replaced.
+    // refused: a file is there but is not one to trust (src/startup/code-cache-file.ts), and is replaced.
     const state = !cacheFile ? 'off' : own.refused ? 'refused' : !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted';
     process.stderr.write(`cr: code cache ${state} (${cacheFile ? cacheFile + (own.refused ? `: ${own.refused}` : '') : plan.note})\n`);
   }
@@ -69,7 +69,7 @@ export function runBundle(): void {
 /**
  * The V8 flags the bundle runs under. The build trains the code caches under them
  * (scripts/code-cache.mjs runs bin/cr.js) and V8 rejects a cache made under other flags, so
- * every launcher of the bundle (this file, and src/sea-main.ts for the single executable)
+ * every launcher of the bundle (this file, and src/startup/sea-main.ts for the single executable)
  * sets exactly these, before it compiles the bundle.
  */
 export function setBundleFlags(): void {

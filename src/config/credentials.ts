@@ -1,5 +1,5 @@
-import { AuthMissingError, UsageError } from './errors.js';
-import { API_KEY_PATTERN, LOOPBACK_HOSTS } from './api/vocabulary.js';
+import { AuthMissingError, UsageError } from '../errors.js';
+import { API_KEY_PATTERN, LOOPBACK_HOSTS } from '../api/vocabulary.js';
 import { maskKey, redactUrlPassword } from './redact.js';
 import { DEFAULT_PROFILE, type Profile, type ProfileStore } from './profiles.js';
 

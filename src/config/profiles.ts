@@ -2,8 +2,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:f
 import { withFileLock } from './file-lock.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { LocalError } from './errors.js';
-import { writeFileAtomic } from './local/url-file.js';
+import { LocalError } from '../errors.js';
+import { writeFileAtomic } from '../local/url-file.js';
 
 /** One stored set of credentials. */
 export interface Profile {

@@ -1,5 +1,5 @@
 /** Key masking: a key is never printed whole after it is created (docs/cli-contract.md §3). */
-import { API_KEY_IN_TEXT, API_KEY_PATTERN } from './api/vocabulary.js';
+import { API_KEY_IN_TEXT, API_KEY_PATTERN } from '../api/vocabulary.js';
 
 /** Shorter than this, a key of another shape shows nothing of itself but its length. */
 const SHORT_KEY = 20;

@@ -6,7 +6,7 @@ import { answerVersion } from './version.js';
 
 /**
  * The single executable's entry (Node's single executable applications; scripts/build-sea.mjs
- * builds it into dist/sea/cr). It does what src/launch.ts and src/run-bundle.ts do for
+ * builds it into dist/sea/cr). It does what src/startup/launch.ts and src/startup/run-bundle.ts do for
  * bin/cr.js, with every file taken from the executable's embedded assets instead of the disk:
  * the CLI bundle (dist/bundle/cli.js), the two V8 code caches the build trained for it
  * (the same Node binary runs them, so V8 accepts them) and, for --jq, jq-web's jq.js and

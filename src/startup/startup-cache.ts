@@ -2,7 +2,7 @@
  * What the launcher that ran this process says about its start-up cache. The launcher and the
  * CLI are two bundles (dist/bundle/launch.cjs and cli.js, or the single executable's entry),
  * so they share no module: the launcher leaves this record on `globalThis.__crStartupCache`
- * before it runs the CLI (src/run-bundle.ts, src/sea-main.ts), and `cr version` reads it.
+ * before it runs the CLI (src/startup/run-bundle.ts, src/startup/sea-main.ts), and `cr version` reads it.
  * A launcher that adds another kind of cache (Node's module compile cache, a per-version
  * code cache) sets the same record with its own `kind`.
  */
@@ -31,8 +31,8 @@ export function startupCache(): StartupCache {
 }
 
 /**
- * The record for V8 cached data handed to a vm.Script: what V8 did with it (src/run-bundle.ts,
- * src/sea-main.ts). No location: the launcher chose to run without a cache.
+ * The record for V8 cached data handed to a vm.Script: what V8 did with it (src/startup/run-bundle.ts,
+ * src/startup/sea-main.ts). No location: the launcher chose to run without a cache.
  */
 export function recordCodeCache(location: string | undefined, cachedData: Buffer | undefined, script: { cachedDataRejected?: boolean }): void {
   const status = !location ? 'off' : !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'accepted';

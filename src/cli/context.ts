@@ -1,13 +1,13 @@
 import type { Dispatcher } from 'undici';
-import type { ApiClient } from './http/client.js';
-import type { ClientTarget } from './http/build-client.js';
-import type { ProfileStore } from './profiles.js';
-import type { Credentials } from './credentials.js';
-import { processIO, type IO } from './io/streams.js';
-import { createPrompter, type Prompter } from './io/prompt.js';
-import { startSpinner, type Spinner } from './io/spinner.js';
-import { nowFrom } from './now.js';
-import type { ScriptFlags } from './output/flags.js';
+import type { ApiClient } from '../http/client.js';
+import type { ClientTarget } from '../http/build-client.js';
+import type { ProfileStore } from '../config/profiles.js';
+import type { Credentials } from '../config/credentials.js';
+import { processIO, type IO } from '../io/streams.js';
+import { createPrompter, type Prompter } from '../io/prompt.js';
+import { startSpinner, type Spinner } from '../io/spinner.js';
+import { nowFrom } from '../now.js';
+import type { ScriptFlags } from '../output/flags.js';
 
 /** Options every command accepts (docs/cli-contract.md §2 and "For scripts"). */
 export interface GlobalOptions extends ScriptFlags {
@@ -19,7 +19,7 @@ export interface GlobalOptions extends ScriptFlags {
   verbose: boolean;
   timeout?: number;
   /** Not a flag: the --timeout deadline once the first request started it; --jq runs within what is left. */
-  deadline?: import('./http/deadline.js').Deadline;
+  deadline?: import('../http/deadline.js').Deadline;
   color: boolean;
 }
 
@@ -54,7 +54,7 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, io: IO = pro
   let profileStore: Promise<ProfileStore> | undefined;
   let client: Promise<ApiClient> | undefined;
   // --timeout is one deadline for all of the command's requests, set when the first client is made.
-  let deadline: import('./http/deadline.js').Deadline | undefined;
+  let deadline: import('../http/deadline.js').Deadline | undefined;
   const ctx: Context = {
     io,
     env,
@@ -68,7 +68,7 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, io: IO = pro
       }
     },
     profiles() {
-      profileStore ??= import('./profiles.js').then(async ({ ProfileStore }) => {
+      profileStore ??= import('../config/profiles.js').then(async ({ ProfileStore }) => {
         const store = await ProfileStore.open(env);
         for (const w of store.warnings) ctx.notice(w);
         return store;
@@ -76,7 +76,7 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, io: IO = pro
       return profileStore;
     },
     async credentials() {
-      const { resolveCredentials, needsProfileStore } = await import('./credentials.js');
+      const { resolveCredentials, needsProfileStore } = await import('../config/credentials.js');
       const flags = { profile: ctx.globals.profile, baseUrl: ctx.globals.baseUrl };
       const store = needsProfileStore(flags, env) ? await ctx.profiles() : undefined;
       return resolveCredentials(flags, env, store);
@@ -84,12 +84,12 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, io: IO = pro
     api() {
       client ??= (async () => {
         if (!ctx.globals.local) {
-          const { requireUsable, refusedKeyAdvice } = await import('./credentials.js');
+          const { requireUsable, refusedKeyAdvice } = await import('../config/credentials.js');
           const creds = requireUsable(await ctx.credentials());
           ctx.refusedKeyAdvice = refusedKeyAdvice(creds);
           return ctx.connect(creds);
         }
-        const { startEmbedded } = await import('./local/embedded.js');
+        const { startEmbedded } = await import('../local/embedded.js');
         const local = await startEmbedded(ctx);
         cleanups.push(local.close);
         ctx.refusedKeyAdvice = 'the key came from the local store (--local); run `cr local keys create` for a new one';
@@ -98,7 +98,7 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, io: IO = pro
       return client;
     },
     async connect(target) {
-      const [{ buildClient }, { deadlineIn }] = await Promise.all([import('./http/build-client.js'), import('./http/deadline.js')]);
+      const [{ buildClient }, { deadlineIn }] = await Promise.all([import('../http/build-client.js'), import('../http/deadline.js')]);
       const timeout = ctx.globals.timeout;
       if (timeout) ctx.globals.deadline = deadline ??= deadlineIn(timeout);
       const built = buildClient({ io, env, verbose: ctx.globals.verbose, quiet: ctx.globals.quiet, timeout, deadline, dispatcher: ctx.dispatcher }, target);

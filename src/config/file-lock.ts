@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
-import { LocalError } from './errors.js';
+import { LocalError } from '../errors.js';
 
 /** How long a lock file is trusted without its holder alive to vouch for it. */
 const STALE_MS = 10_000;
@@ -28,7 +28,7 @@ function stale(path: string): boolean {
 
 /**
  * Runs `work` while holding `path` (created with O_EXCL, 0600, holding this pid), so that the
- * read-change-write of a small file (config.json, src/profiles.ts) is one step among
+ * read-change-write of a small file (config.json, src/config/profiles.ts) is one step among
  * processes. Synchronous, as its callers are: the commands' profile writes are a few
  * milliseconds. A lock whose holder is gone, or one older than 10 s, is taken over.
  * Why not proper-lockfile: its synchronous lock does not wait for a holder.

@@ -1,8 +1,8 @@
 import type { Context } from './context.js';
-import type { Route } from './api/routes.js';
-import type { CallInput } from './http/client.js';
-import { redactKeys } from './redact.js';
-import { writeJson } from './render/json.js';
+import type { Route } from '../api/routes.js';
+import type { CallInput } from '../http/client.js';
+import { redactKeys } from '../config/redact.js';
+import { writeJson } from '../render/json.js';
 
 /**
  * `--dry-run` on a write: prints the request that would be sent (method, full URL, JSON
@@ -20,7 +20,7 @@ export async function printDryRun(ctx: Context, ep: Route, input: CallInput): Pr
 /** The URL the request would go to. Needs a base URL but no key: nothing is sent. */
 async function dryRunUrl(ctx: Context, ep: Route, input: CallInput): Promise<string> {
   if (ctx.globals.local) return (await ctx.api()).urlFor(ep, input);
-  const [{ requireUsable }, { endpointUrl }] = await Promise.all([import('./credentials.js'), import('./http/url.js')]);
+  const [{ requireUsable }, { endpointUrl }] = await Promise.all([import('../config/credentials.js'), import('../http/url.js')]);
   const creds = requireUsable(await ctx.credentials(), { key: false });
   return endpointUrl(creds.baseUrl, ep, input, creds.crmSegment);
 }

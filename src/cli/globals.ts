@@ -1,5 +1,5 @@
 import type { Command, Option } from 'commander';
-import { capsFor } from './output/flags.js';
+import { capsFor } from '../output/flags.js';
 
 /**
  * Which global options each command honours, beyond the script flags it declares itself

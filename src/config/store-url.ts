@@ -1,4 +1,4 @@
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
 
 /**
  * Whether a `--store` / CR_STORE value names a PostgreSQL database instead of a JSON file

@@ -1,5 +1,5 @@
-import { UsageError } from './errors.js';
-import { queryConfigIssues, type SourceType } from './api/listener-rules.js';
+import { UsageError } from '../errors.js';
+import { queryConfigIssues, type SourceType } from '../api/listener-rules.js';
 
 /** Keys that are arrays in every source's query_config, even when given once. */
 const ALWAYS_ARRAY = new Set(['keywords']);

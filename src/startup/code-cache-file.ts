@@ -16,7 +16,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 
 /**
  * Where a run finds the V8 code cache of the CLI bundle, and whether it may make one
- * (src/run-bundle.ts; CONTRIBUTING.md, "How cr starts").
+ * (src/startup/run-bundle.ts; CONTRIBUTING.md, "How cr starts").
  *
  * V8 takes a code cache only from the Node version, architecture and V8 flags that made it.
  * The build's caches (dist/bundle/cli.js[.local].cache) are made by the builder's Node, so

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
-import { UsageError } from './errors.js';
-import { checkUuid } from './ids.js';
-import { checkDatabaseUrl, isDatabaseUrl } from './store-url.js';
+import { UsageError } from '../errors.js';
+import { checkUuid } from '../ids.js';
+import { checkDatabaseUrl, isDatabaseUrl } from '../config/store-url.js';
 
 /** Appends real examples to a command's --help (docs/cli-contract.md: one or two per command). */
 export function withExamples(cmd: Command, examples: string[]): Command {
@@ -100,7 +100,7 @@ export const vocabularyOption = (flags: string, description: string, values: rea
 /**
  * A store named on the command line: a file path as given, or a database URL checked before
  * anything is opened or printed, so a password that would be misread is refused (exit 2)
- * without being echoed (src/store-url.ts).
+ * without being echoed (src/config/store-url.ts).
  */
 export const storeArg = (value: string): string => (isDatabaseUrl(value) ? checkDatabaseUrl(value) : value);
 
