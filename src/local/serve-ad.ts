@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { ownFile, readTextFile, removeIfStill, writeFileAtomic } from './url-file.js';
+import { writeFileAtomic } from '../atomic-write.js';
+import { ownFile, readTextFile, removeIfStill } from './url-file.js';
 import { isDatabaseUrl } from '../server/store-pg/url.js';
 
 /**
