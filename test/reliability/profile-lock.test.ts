@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { withFileLock } from '../../src/file-lock.js';
 import { writeFileAtomic } from '../../src/atomic-write.js';
 import { runBin } from '../helpers/cli.js';
+import { runProcessSync } from '../helpers/process.js';
 import { cleanupTempDirs, makeKey, tempDir } from '../helpers/tmp.js';
 import { ensureBuilt } from './support.js';
 
@@ -23,7 +23,7 @@ const BASE = 'http://127.0.0.1:9/api/v1';
 
 /** The pid of a process that has exited (and been reaped): what a crashed cr leaves in its lock. */
 function deadPid(): number {
-  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { env: {}, encoding: 'utf8' });
+  const r = runProcessSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
   return Number(r.stdout);
 }
 

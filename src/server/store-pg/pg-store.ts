@@ -128,6 +128,13 @@ export class PgStore implements ApiStore {
       await this.sql.begin(async (tx) => {
         for (const m of mutations) {
           if (m.op === 'insert') await insertRecord(tx, m.collection, m.record);
+          // Revenue rows go with their records (ON DELETE CASCADE), and the running totals and
+          // the finance version with them (migrations.ts triggers).
+          else if (m.op === 'remove') await tx`DELETE FROM cr_records WHERE collection = ${m.collection} AND id = ANY(${m.ids})`;
+          // website_id holds the record's scope as batch.ts's scopeOf reads it (derive.ts).
+          else if (m.op === 'clear' && m.websiteId !== undefined)
+            await tx`DELETE FROM cr_records WHERE collection = ${m.collection} AND website_id = ${m.websiteId}`;
+          else if (m.op === 'clear') await tx`DELETE FROM cr_records WHERE collection = ${m.collection}`;
           else await patchRecord(tx, m.collection, m.id, m.patch);
         }
       });
@@ -153,6 +160,12 @@ export class PgStore implements ApiStore {
     if (!row) return undefined;
     const start = Number(row.start);
     return start - CLOCK_SKEW_MS <= now && now < start + windowMs ? { start, count: Number(row.count) } : undefined;
+  }
+
+  async rateForget(keyIds: readonly string[] | 'all'): Promise<void> {
+    await unavailableOnFailure(() =>
+      keyIds === 'all' ? this.rateSql`DELETE FROM cr_rate_windows` : this.rateSql`DELETE FROM cr_rate_windows WHERE key_id = ANY(${[...keyIds]})`,
+    );
   }
 
   // The reads of the store interface (api-store.ts), each one indexed query.
