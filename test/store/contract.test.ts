@@ -21,16 +21,23 @@ import { ResetError, resetStore } from '../../src/server/admin/reset.js';
 interface Implementation {
   name: string;
   /** A store holding the fixture; `reopen` (durable stores only) closes it and opens it again. */
-  open(): Promise<{ store: ApiStore; reopen?: () => Promise<ApiStore>; cleanup: () => Promise<void> }>;
+  open(): Promise<{ store: ApiStore; reopen?: () => Promise<ApiStore>; cleanup: () => Promise<void>; shiftWindow?: (keyId: string, ms: number) => Promise<void> }>;
+  /**
+   * Whose clock the rate-limit windows run on: the caller's `now` (a store in one process), or
+   * the database's (shared by servers whose clocks differ: src/server/store-pg/batched.ts DB_NOW).
+   * A database-clock store moves a window in time with `shiftWindow` instead.
+   */
+  clock: 'caller' | 'database';
 }
 
 const fixture = (): StoreData => JSON.parse(readFileSync(FIXTURE, 'utf8'));
 
 const implementations: Implementation[] = [
-  { name: 'memory', open: async () => ({ store: new MemoryStore(fixture()), cleanup: async () => {} }) },
-  { name: 'memory, answering with promises', open: async () => ({ store: answeringLater(new MemoryStore(fixture())), cleanup: async () => {} }) },
+  { name: 'memory', clock: 'caller', open: async () => ({ store: new MemoryStore(fixture()), cleanup: async () => {} }) },
+  { name: 'memory, answering with promises', clock: 'caller', open: async () => ({ store: answeringLater(new MemoryStore(fixture())), cleanup: async () => {} }) },
   {
     name: 'JSON file',
+    clock: 'caller',
     open: async () => {
       const f = await fixtureStore();
       const store = await JsonStore.open(f.path, { rateSidecar: true });
@@ -39,11 +46,17 @@ const implementations: Implementation[] = [
   },
   {
     name: 'PostgreSQL',
+    clock: 'database',
     open: async () => {
       const db = await freshDatabase();
       const store = await PgStore.open(db.url, { max: 8 });
       await loadInto(store, fixture());
-      return { store, reopen: () => PgStore.open(db.url, { max: 8 }), cleanup: db.drop };
+      const { default: postgres } = await import('postgres');
+      const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+      const shiftWindow = async (keyId: string, ms: number) => {
+        await sql`UPDATE cr_rate_windows SET window_start = window_start + ${ms} WHERE key_id = ${keyId}`;
+      };
+      return { store, reopen: () => PgStore.open(db.url, { max: 8 }), shiftWindow, cleanup: async () => (await sql.end(), await db.drop()) };
     },
   },
 ];
@@ -162,22 +175,42 @@ describe.each(implementations)('store contract: $name', (impl) => {
 
   it('counts rate-limit hits per key and window, atomically under concurrent hits', async () => {
     const { store } = await start();
-    const counts = await Promise.all(Array.from({ length: 50 }, () => store.rateHit('k1', T0, HOUR)));
+    const now = impl.clock === 'caller' ? T0 : Date.now();
+    const counts = await Promise.all(Array.from({ length: 50 }, () => store.rateHit('k1', now, HOUR)));
     expect(counts.map((w) => w.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
-    expect(new Set(counts.map((w) => w.start))).toEqual(new Set([T0]));
-    expect(await store.rateHit('k2', T0 + 5, HOUR)).toEqual({ start: T0 + 5, count: 1 });
-    expect(await store.ratePeek('k1', T0 + 10, HOUR)).toEqual({ start: T0, count: 50 });
-    expect(await store.ratePeek('k1', T0 + 10, HOUR)).toEqual({ start: T0, count: 50 }); // peeking counts nothing
-    expect(await store.ratePeek('nobody', T0, HOUR)).toBeUndefined();
+    const starts = new Set(counts.map((w) => w.start));
+    expect(starts.size).toBe(1);
+    const [windowStart] = starts as Set<number>;
+    if (impl.clock === 'caller') expect(windowStart).toBe(T0);
+    const k2 = await store.rateHit('k2', now + 5, HOUR);
+    expect(k2.count).toBe(1);
+    if (impl.clock === 'caller') expect(k2.start).toBe(T0 + 5);
+    expect(await store.ratePeek('k1', now + 10, HOUR)).toEqual({ start: windowStart, count: 50 });
+    expect(await store.ratePeek('k1', now + 10, HOUR)).toEqual({ start: windowStart, count: 50 }); // peeking counts nothing
+    expect(await store.ratePeek('nobody', now, HOUR)).toBeUndefined();
   });
 
   it('starts a new window when the old one ended, or when it starts in the future (the clock stepped back)', async () => {
-    const { store } = await start();
-    await store.rateHit('k', T0, HOUR);
-    await store.rateHit('k', T0 + HOUR - 1, HOUR);
-    expect(await store.rateHit('k', T0 + HOUR, HOUR)).toEqual({ start: T0 + HOUR, count: 1 });
-    expect(await store.ratePeek('k', T0 - 1, HOUR)).toBeUndefined();
-    expect(await store.rateHit('k', T0 - 1, HOUR)).toEqual({ start: T0 - 1, count: 1 });
+    const made = await start();
+    const { store } = made;
+    if (impl.clock === 'caller') {
+      await store.rateHit('k', T0, HOUR);
+      await store.rateHit('k', T0 + HOUR - 1, HOUR);
+      expect(await store.rateHit('k', T0 + HOUR, HOUR)).toEqual({ start: T0 + HOUR, count: 1 });
+      expect(await store.ratePeek('k', T0 - 1, HOUR)).toBeUndefined();
+      expect(await store.rateHit('k', T0 - 1, HOUR)).toEqual({ start: T0 - 1, count: 1 });
+      return;
+    }
+    // The database's clock: the window moves instead of the caller's time.
+    const first = await store.rateHit('k', 0, HOUR);
+    await store.rateHit('k', 0, HOUR);
+    await made.shiftWindow!('k', -HOUR);
+    const again = await store.rateHit('k', 0, HOUR);
+    expect(again.count).toBe(1);
+    expect(again.start).toBeGreaterThanOrEqual(first.start);
+    await made.shiftWindow!('k', HOUR / 2);
+    expect(await store.ratePeek('k', 0, HOUR)).toBeUndefined();
+    expect((await store.rateHit('k', 0, HOUR)).count).toBe(1);
   });
 
   it('refuses commits once closed', async () => {
@@ -192,12 +225,13 @@ describe.each(implementations)('store contract: $name', (impl) => {
     const now = Date.now();
     await made.store.commit([{ op: 'insert', collection: 'users', record: user('u-kept') }]);
     await made.store.rateHit('k', now, HOUR);
-    await made.store.rateHit('k', now, HOUR);
+    const { start: windowStart } = await made.store.rateHit('k', now, HOUR);
+    if (impl.clock === 'caller') expect(windowStart).toBe(now);
     await made.store.close();
     const again = await made.reopen();
     open.push(again);
     expect((await again.user('u-kept'))?.id).toBe('u-kept');
-    expect(await again.ratePeek('k', now + 1, HOUR)).toEqual({ start: now, count: 2 });
+    expect(await again.ratePeek('k', now + 1, HOUR)).toEqual({ start: windowStart, count: 2 });
   });
   it('removes records by id (ids it does not hold are no error), durably; a patch of a record removed earlier in the batch rejects that write', async () => {
     const made = await start();

@@ -12,7 +12,7 @@ import { redactUrl } from './url.js';
 import { FinanceAnswers, findRows } from './finance-cache.js';
 import type { Serialized } from '../compute/serialized.js';
 import { Coalescer } from './coalesce.js';
-import { CLOCK_SKEW_MS, insertRecords, keysBySha256, rateHits } from './batched.js';
+import { CLOCK_SKEW_MS, DB_NOW, insertRecords, keysBySha256, rateHits } from './batched.js';
 import type { NewRecord, RateHit } from './batched.js';
 import { READY, type Readiness } from '../store/readiness.js';
 
@@ -148,16 +148,22 @@ export class PgStore implements ApiStore {
 
   /**
    * Counts one request of the key in its window (docs/api-decisions.md §3) with one upsert, so
-   * any number of servers sharing the database count one key exactly. A window that ended, or
-   * starts in the future, starts again at `now`.
+   * any number of servers sharing the database count one key exactly. Time is the database's
+   * clock, not `now` (batched.ts DB_NOW): servers whose clocks differ share one window. A window
+   * that ended, or starts in the future, starts again at the database's now.
    */
   rateHit(keyId: string, now: number, windowMs: number): Promise<RateWindow> {
     return unavailableOnFailure(() => this.hits.submit({ keyId, now, windowMs }));
   }
 
-  async ratePeek(keyId: string, now: number, windowMs: number): Promise<RateWindow | undefined> {
-    const [row] = await unavailableOnFailure(() => this.rateSql`SELECT window_start::float8 AS start, count FROM cr_rate_windows WHERE key_id = ${keyId}`);
+  /** As rateHit, on the database's clock (`now` is the caller's, unused: batched.ts DB_NOW). */
+  async ratePeek(keyId: string, _callerNow: number, windowMs: number): Promise<RateWindow | undefined> {
+    const [row] = await unavailableOnFailure(
+      () =>
+        this.rateSql`SELECT window_start::float8 AS start, count, ${this.rateSql.unsafe(DB_NOW)}::float8 AS now FROM cr_rate_windows WHERE key_id = ${keyId}`,
+    );
     if (!row) return undefined;
+    const now = Number(row.now);
     const start = Number(row.start);
     return start - CLOCK_SKEW_MS <= now && now < start + windowMs ? { start, count: Number(row.count) } : undefined;
   }
