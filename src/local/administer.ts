@@ -29,7 +29,7 @@ export async function administer<T>(storePath: string, work: Administration<T>, 
       },
     });
   } catch (err) {
-    throw await asCliError(await asStoreError(err));
+    throw await asCliError(await asStoreError(err), storePath);
   }
 }
 
