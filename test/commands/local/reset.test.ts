@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../helpers/run-cli.js';
 import { runBin, ensureBuilt } from '../../helpers/cli.js';
@@ -7,6 +7,8 @@ import { spawnServe, stopServe } from '../../helpers/serve.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { onPostgres, storeFrom } from '../../helpers/store-under-test.js';
 import { FIXTURE, IDS, KEYS } from '../../server/helpers.js';
+import { JsonStore } from '../../../src/server/store/json-store.js';
+import { resetStore } from '../../../src/server/admin/reset.js';
 
 /**
  * `cr local reset` (docs/local-server.md "Resetting a store"): one website's records, or all
@@ -115,4 +117,22 @@ describe.skipIf(onPostgres())('cr local reset while cr serve holds the store', (
       await stopServe(server);
     }
   }, 60_000);
+});
+
+describe.skipIf(onPostgres())('a reset of a store at its size cap', () => {
+  it('is accepted (removing makes room) where an insert is refused as STORE_FULL', async () => {
+    const dir = tempDir('cr-reset-cap-');
+    const path = join(dir, 'store.json');
+    copyFileSync(FIXTURE, path);
+    const store = await JsonStore.open(path, { maxStoreBytes: statSync(path).size + 100 });
+    try {
+      const big = { id: 'u-big', email: 'big@example.com', name: 'x'.repeat(4_000) };
+      await expect(store.commit([{ op: 'insert', collection: 'users', record: big }])).rejects.toMatchObject({ name: 'StoreFullError' });
+      const counts = await resetStore(store, { websiteId: IDS.W1 });
+      expect(counts.removed.social_posts).toBeGreaterThan(0);
+      expect((await store.snapshot()).social_posts.some((p) => p.websiteId === IDS.W1)).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
 });
