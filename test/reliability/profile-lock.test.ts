@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../../src/atomic-write.js';
 import { runBin } from '../helpers/cli.js';
 import { runProcessSync } from '../helpers/process.js';
 import { cleanupTempDirs, makeKey, tempDir } from '../helpers/tmp.js';
+import { soak } from '../helpers/soak.js';
 import { ensureBuilt } from './support.js';
 
 /**
@@ -75,27 +76,31 @@ describe('the atomic write', () => {
 });
 
 describe('parallel logins beside a dead process’s lock', () => {
-  const ROUNDS = 10;
-  it(`ten \`cr auth login --profile pN\` at once keep all ten profiles, ${ROUNDS} rounds`, async () => {
-    for (let round = 0; round < ROUNDS; round++) {
-      const dir = join(tempDir('cr-flock-login-'), 'cr');
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      const file = join(dir, 'config.json');
-      writeFileSync(`${file}.lock`, String(deadPid()), { mode: 0o600 });
-      const names = Array.from({ length: 10 }, (_, i) => `p${i}`);
-      const runs = await Promise.all(
-        names.map((name, i) =>
-          runBin(['auth', 'login', '--profile', name, '--base-url', BASE, '--with-key', '--no-verify'], {
-            configDir: dir,
-            input: `${makeKey('1a2b', `00${i}0`)}\n`,
-            env: { CR_CONFIG_DIR: dir, HOME: join(dir, '..') },
-          }),
-        ),
-      );
-      for (const r of runs) expect(r.exitCode, r.stderr).toBe(0);
-      const config = JSON.parse(readFileSync(file, 'utf8'));
-      expect(Object.keys(config.profiles).sort(), `round ${round}`).toEqual(names);
-      expect(readdirSync(dir), `round ${round}: no lock, guard or temp file left`).toEqual(['config.json']);
-    }
-  }, 240_000);
+  const ROUNDS = soak(10, 40);
+  it(
+    `ten \`cr auth login --profile pN\` at once keep all ten profiles, ${ROUNDS} rounds`,
+    async () => {
+      for (let round = 0; round < ROUNDS; round++) {
+        const dir = join(tempDir('cr-flock-login-'), 'cr');
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        const file = join(dir, 'config.json');
+        writeFileSync(`${file}.lock`, String(deadPid()), { mode: 0o600 });
+        const names = Array.from({ length: 10 }, (_, i) => `p${i}`);
+        const runs = await Promise.all(
+          names.map((name, i) =>
+            runBin(['auth', 'login', '--profile', name, '--base-url', BASE, '--with-key', '--no-verify'], {
+              configDir: dir,
+              input: `${makeKey('1a2b', `00${i}0`)}\n`,
+              env: { CR_CONFIG_DIR: dir, HOME: join(dir, '..') },
+            }),
+          ),
+        );
+        for (const r of runs) expect(r.exitCode, r.stderr).toBe(0);
+        const config = JSON.parse(readFileSync(file, 'utf8'));
+        expect(Object.keys(config.profiles).sort(), `round ${round}`).toEqual(names);
+        expect(readdirSync(dir), `round ${round}: no lock, guard or temp file left`).toEqual(['config.json']);
+      }
+    },
+    soak(240_000, 900_000),
+  );
 });

@@ -3,6 +3,7 @@ import { copyFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../helpers/run-cli.js';
 import { runBin, ensureBuilt } from '../../helpers/cli.js';
+import { runOnPty } from '../../helpers/pty.js';
 import { spawnServe, stopServe } from '../../helpers/serve.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { onPostgres, storeFrom } from '../../helpers/store-under-test.js';
@@ -134,5 +135,28 @@ describe.skipIf(onPostgres())('a reset of a store at its size cap', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe.skipIf(onPostgres())('cr local reset at a terminal', () => {
+  beforeAll(() => ensureBuilt(), 120_000);
+
+  it('asks first: an answer other than yes removes nothing (exit 1); yes goes on', { timeout: 60_000 }, async () => {
+    const { dir, store } = await fixtureCopy();
+    const before = await exported(store);
+    const env = { HOME: dir, CR_CONFIG_DIR: dir, NO_COLOR: '1' };
+    const ask = async (answer: string) => {
+      const run = runOnPty(['local', 'reset', '--website', IDS.W1, '--store', store], env);
+      await run.waitFor('Type yes to go on');
+      run.type(`${answer}\r`);
+      return { ...(await run.done), screen: run.screen() };
+    };
+    const no = await ask('no');
+    expect(no.exitCode, no.screen).toBe(1);
+    expect(no.screen).toContain('Not confirmed; nothing was removed');
+    expect(await exported(store)).toEqual(before);
+    const yes = await ask('yes');
+    expect(yes.exitCode, yes.screen).toBe(0);
+    expect((await exported(store)).social_posts!.some((p) => p.websiteId === IDS.W1)).toBe(false);
   });
 });
