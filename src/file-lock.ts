@@ -128,10 +128,11 @@ export function withFileLock<T>(path: string, work: () => T): T {
   while (!create(path, token)) {
     const seen = look(path);
     if (seen && stale(seen, STALE_MS)) {
-      underGuard(path, () => {
+      const ran = underGuard(path, () => {
         const now = look(path);
         if (now && now.text === seen.text && stale(now, STALE_MS)) rmSync(path, { force: true });
       });
+      if (!ran) pause(1 + Math.floor(Math.random() * 5)); // another process is taking over: let it finish
       continue;
     }
     if (Date.now() > until) {
