@@ -106,6 +106,20 @@ describe('remove and clear (cr local reset)', () => {
     expect([...failures.keys()]).toEqual([1, 4]);
   });
 
+  it('a record moved into a website by a patch, then that website cleared: a later patch of it fails its write (never applied to a record gone)', () => {
+    const s = state();
+    const writes: Mutation[][] = [
+      [{ op: 'patch', collection: 'social_posts', id: 'p2', patch: { websiteId: 'w1' } }],
+      [{ op: 'clear', collection: 'social_posts', websiteId: 'w1' }],
+      [{ op: 'patch', collection: 'social_posts', id: 'p2', patch: { content: 'x' } }],
+    ];
+    const indexes = new Map();
+    const failures = checkBatch(s, indexes, writes);
+    expect([...failures.keys()]).toEqual([2]);
+    applyChecked(s, indexes, writes.slice(0, 2));
+    expect(s.social_posts).toEqual([]);
+  });
+
   it('journal lines with remove and clear replay over the data, and malformed ones are refused', () => {
     const s = state();
     const r = new Replayer('store.json.journal', s);

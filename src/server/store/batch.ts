@@ -36,6 +36,8 @@ export function checkBatch(state: StoreData, indexes: Map<CollectionName, IdInde
   // What the accepted writes before this one did: records they inserted (the record) or removed (null), and their clears.
   const done = new Map<string, Record<string, unknown> | null>();
   const cleared: Extract<Mutation, { op: 'clear' }>[] = [];
+  // Records whose website a patch changed: what a clear by website takes of them is not known here.
+  const rescoped = new Set<string>();
   writes.forEach((mutations, w) => {
     const mine = new Map<string, Record<string, unknown> | null>();
     const clearedHere: Extract<Mutation, { op: 'clear' }>[] = [];
@@ -46,17 +48,25 @@ export function checkBatch(state: StoreData, indexes: Map<CollectionName, IdInde
         for (const id of m.ids) mine.set(`${m.collection}\u0000${id}`, null);
       } else if (m.op === 'clear') {
         clearedHere.push(m);
-        for (const seen of [done, mine]) for (const [key, r] of seen) if (r && key.startsWith(`${m.collection}\u0000`) && clears(m, r)) mine.set(key, null);
+        for (const seen of [done, mine]) {
+          for (const [key, r] of seen) if (r && key.startsWith(`${m.collection}\u0000`) && (rescoped.has(key) || clears(m, r))) mine.set(key, null);
+        }
       } else {
         const key = `${m.collection}\u0000${m.id}`;
         const seen = mine.has(key) ? mine.get(key) : done.get(key);
-        if (seen) continue;
-        const i = seen === null ? undefined : positionOf(state, indexes, m.collection, m.id);
-        const r = i === undefined ? undefined : (state[m.collection][i] as unknown as Record<string, unknown>);
-        const gone = (c: Extract<Mutation, { op: 'clear' }>) => c.collection === m.collection && clears(c, r!);
-        if (r && !cleared.some(gone) && !clearedHere.some(gone)) continue;
-        failures.set(w, new Error(`No ${m.collection} record with id ${m.id}`));
-        return;
+        let found = Boolean(seen);
+        if (seen === undefined) {
+          const i = positionOf(state, indexes, m.collection, m.id);
+          const r = i === undefined ? undefined : (state[m.collection][i] as unknown as Record<string, unknown>);
+          // A record whose scope a patch of this batch changed counts as cleared by any clear of its collection (never wrongly kept).
+          const gone = (c: Extract<Mutation, { op: 'clear' }>) => c.collection === m.collection && (rescoped.has(key) || clears(c, r!));
+          found = r !== undefined && !cleared.some(gone) && !clearedHere.some(gone);
+        }
+        if (!found) {
+          failures.set(w, new Error(`No ${m.collection} record with id ${m.id}`));
+          return;
+        }
+        if ('websiteId' in m.patch || 'website_id' in m.patch) rescoped.add(key);
       }
     }
     for (const [key, r] of mine) done.set(key, r);
