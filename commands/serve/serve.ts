@@ -77,6 +77,15 @@ export const serveCommand = (ctx: Context) =>
     ['cr serve', 'cr serve --store ./ci-store.json --port 0 --url-file url.txt &  cr local wait --url-file url.txt'],
   );
 
+/**
+ * The URL a client on this machine connects to: a server listening on every address (0.0.0.0,
+ * ::) is reached at loopback, which its Host check always accepts, whatever --allowed-host
+ * names (docs/shared-sandbox.md). `http://0.0.0.0:4010` in a --url-file was no address to use:
+ * its Host header is no allowed name. Clients on other machines use an --allowed-host name.
+ */
+export const clientUrlOf = (url: string): string =>
+  url.replace(/^http:\/\/(0\.0\.0\.0|\[::\]):/, (_, wild: string) => `http://${wild === '0.0.0.0' ? '127.0.0.1' : '[::1]'}:`);
+
 export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   if (o.port > 65535) throw new UsageError(`--port must be at most 65535, got ${o.port}`);
   if (!LOOPBACK_HOSTS.has(o.host) && (o.allowedHost ?? []).length === 0) {
@@ -131,7 +140,7 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   }
   // Signal handlers go in before the URL is written anywhere: a script may send SIGTERM the
   // moment it reads the URL, and without a handler that signal would kill the process outright.
-  const url = `${server.url}/api/v1`;
+  const url = `${clientUrlOf(server.url)}/api/v1`;
   const running = server;
   let unannounce = () => {};
   const stop = async () => {
@@ -147,7 +156,8 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   // The URL once: on standard output for scripts; the notice names it only when standard
   // output is not the terminal the notice is read on.
   ctx.io.out.write(`${url}\n`);
-  notice(`cr serve: ${ctx.io.tty.out ? 'listening' : `listening on ${url}`} over ${server.storePath} (Ctrl-C to stop)`);
+  const every = url.startsWith(server.url) ? '' : ` (every address, ${o.host})`;
+  notice(`cr serve: ${ctx.io.tty.out ? 'listening' : `listening on ${url}`}${every} over ${server.storePath} (Ctrl-C to stop)`);
   // Stay in this action until a signal has drained the server; the handler exits 0.
   await new Promise<never>(() => {});
 }

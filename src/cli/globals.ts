@@ -30,6 +30,7 @@ export const GLOBALS_OF: Readonly<Record<string, readonly string[]>> = {
   'local keys create': ['--website', '--json'],
   'local keys list': ['--json'],
   'local keys revoke': ['--json'],
+  'local reset': ['--website', '--json'],
   'local restore': ['--json'],
   'local copy': ['--json'],
   'local migrate': ['--json', '--verbose'],

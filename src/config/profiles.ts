@@ -3,7 +3,7 @@ import { withFileLock } from './file-lock.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { LocalError } from '../errors.js';
-import { writeFileAtomic } from '../local/url-file.js';
+import { writeFileAtomic } from './atomic-write.js';
 
 /** One stored set of credentials. */
 export interface Profile {

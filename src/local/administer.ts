@@ -29,7 +29,7 @@ export async function administer<T>(storePath: string, work: Administration<T>, 
       },
     });
   } catch (err) {
-    throw await asCliError(await asStoreError(err));
+    throw await asCliError(await asStoreError(err), storePath);
   }
 }
 
@@ -63,6 +63,10 @@ async function asStoreError(err: unknown): Promise<unknown> {
   const b = err.body;
   if (b.code === 'FIXTURE_INVALID' && Array.isArray(b.problems)) return new FixtureError(b.problems as never);
   if (b.code === 'KEY_REQUEST' && typeof b.kind === 'string') return new KeyError(b.kind as never, err.message);
+  if (b.code === 'RESET_REQUEST' && typeof b.kind === 'string') {
+    const { ResetError } = await import('../server/admin/reset.js');
+    return new ResetError(b.kind as never, err.message);
+  }
   const { LocalError } = await import('../errors.js');
   const { escapeControls } = await import('../render/escape.js');
   return new LocalError(`the server holding the store answered ${err.status}: ${escapeControls(err.message)}`, 1, { cause: err, code: 'LOCAL_ADMIN_FAILED' });

@@ -1,7 +1,8 @@
 import { sha256Hex } from '../server/auth.js';
 import { API_KEY_PATTERN } from '../api/vocabulary.js';
 import type { ApiKeyRecord } from '../server/store/schema.js';
-import { readTextFile, writeFileAtomic } from './url-file.js';
+import { writeFileAtomic } from '../config/atomic-write.js';
+import { readTextFile } from './url-file.js';
 
 /**
  * `--local`'s own key for a store: `<store>.local-key` beside it, mode 0600, JSON

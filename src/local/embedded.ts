@@ -186,6 +186,6 @@ export async function startEmbedded(host: EmbeddedHost, opts: EmbedOptions = {})
       onServe: (ad) => viaServer(host, storePath, ad),
     });
   } catch (err) {
-    throw await asCliError(err);
+    throw await asCliError(err, storePath);
   }
 }

@@ -28,12 +28,19 @@ const FS_REFUSALS: Record<string, string> = {
 };
 
 /**
+ * A disk (or quota) with no room left. Even a command that only reads writes beside the store
+ * (its lock, src/server/store/lock.ts), so it fails there: said with its own code and the store
+ * named, instead of an ENOSPC naming no file (an internal error).
+ */
+const NO_ROOM: Record<string, string> = { ENOSPC: 'no space left on the device', EDQUOT: 'disk quota exceeded' };
+
+/**
  * Maps the server's store and key errors to CLI errors: an invalid store exits 78, a store
  * held by another process exits 1 with the holder named (one whose lock cannot be read, too), a bad key request exits 2, a
  * folder the store's files cannot be written in exits 1 naming the path. Anything else
  * passes through.
  */
-export async function asCliError(err: unknown): Promise<unknown> {
+export async function asCliError(err: unknown, storePath?: string): Promise<unknown> {
   const [{ StoreError }, { StoreLockedError, LockUnreadableError }, { KeyError }] = await Promise.all([
     import('../server/store/errors.js'),
     import('../server/store/lock.js'),
@@ -51,6 +58,14 @@ export async function asCliError(err: unknown): Promise<unknown> {
     return KEY_ERROR_IS_USAGE[err.kind] ? new UsageError(err.message) : new LocalError(err.message, 1, { cause: err, code: 'STORE_NO_USER' });
   }
   const errno = err as NodeJS.ErrnoException;
+  if (errno instanceof Error && typeof errno.code === 'string' && NO_ROOM[errno.code]) {
+    const store = storePath === undefined ? 'the store' : `the store ${escapeControls(storePath)}`;
+    return new LocalError(
+      `cannot write beside ${store}: ${NO_ROOM[errno.code]} (${errno.code}); free some space there (--local and cr local commands take the store's lock, a small file beside it, even to read)`,
+      1,
+      { cause: err, code: 'STORE_DISK_FULL' },
+    );
+  }
   if (errno instanceof Error && typeof errno.code === 'string' && FS_REFUSALS[errno.code]) {
     const where = typeof errno.path === 'string' ? `in ${escapeControls(dirname(errno.path))}` : 'beside the store';
     return new LocalError(

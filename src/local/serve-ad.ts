@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { ownFile, readTextFile, removeIfStill, writeFileAtomic } from './url-file.js';
+import { writeFileAtomic } from '../config/atomic-write.js';
+import { ownFile, readTextFile, removeIfStill } from './url-file.js';
 import { isDatabaseUrl } from '../config/store-url.js';
 
 /**

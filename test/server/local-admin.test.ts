@@ -102,4 +102,21 @@ describe('/_local (local administration)', () => {
     const doc = await (await call('/api/v1/openapi.json')).text();
     expect(doc).not.toContain('_local');
   });
+
+  it('reset: exactly one of website_id and all_data, an unknown website is a 400 naming it; a good one removes the website’s records', async () => {
+    const { call, admin, store } = await setup();
+    const before = JSON.stringify(await store.snapshot());
+    for (const body of [{}, { website_id: DEMO.websiteId, all_data: true }, { all_data: 'yes' }]) {
+      expect((await call('/_local/reset', { key: admin, method: 'POST', body: JSON.stringify(body) })).status, JSON.stringify(body)).toBe(400);
+    }
+    const unknown = await call('/_local/reset', { key: admin, method: 'POST', body: JSON.stringify({ website_id: 'nowhere' }) });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ code: 'RESET_REQUEST', kind: 'unknown-website' });
+    expect(JSON.stringify(await store.snapshot())).toBe(before);
+    const good = await call('/_local/reset', { key: admin, method: 'POST', body: JSON.stringify({ website_id: DEMO.websiteId }) });
+    expect(good.status).toBe(200);
+    expect(((await good.json()) as { data: { removed: Record<string, number> } }).data.removed.social_posts).toBeGreaterThan(0);
+    expect(await store.socialPost(DEMO.draftPostId)).toBeUndefined();
+    expect((await store.apiKeys()).length).toBeGreaterThan(0);
+  });
 });

@@ -11,6 +11,7 @@ import { answeringLater } from './async-store.js';
 import { PgStore } from '../../src/server/store-pg/pg-store.js';
 import { loadInto } from '../../src/server/store-pg/bulk-load.js';
 import { freshDatabase } from '../helpers/postgres.js';
+import { ResetError, resetStore } from '../../src/server/admin/reset.js';
 
 /**
  * The store interface (src/server/store/api-store.ts) as a contract: every implementation
@@ -20,16 +21,23 @@ import { freshDatabase } from '../helpers/postgres.js';
 interface Implementation {
   name: string;
   /** A store holding the fixture; `reopen` (durable stores only) closes it and opens it again. */
-  open(): Promise<{ store: ApiStore; reopen?: () => Promise<ApiStore>; cleanup: () => Promise<void> }>;
+  open(): Promise<{ store: ApiStore; reopen?: () => Promise<ApiStore>; cleanup: () => Promise<void>; shiftWindow?: (keyId: string, ms: number) => Promise<void> }>;
+  /**
+   * Whose clock the rate-limit windows run on: the caller's `now` (a store in one process), or
+   * the database's (shared by servers whose clocks differ: src/server/store-pg/batched.ts DB_NOW).
+   * A database-clock store moves a window in time with `shiftWindow` instead.
+   */
+  clock: 'caller' | 'database';
 }
 
 const fixture = (): StoreData => JSON.parse(readFileSync(FIXTURE, 'utf8'));
 
 const implementations: Implementation[] = [
-  { name: 'memory', open: async () => ({ store: new MemoryStore(fixture()), cleanup: async () => {} }) },
-  { name: 'memory, answering with promises', open: async () => ({ store: answeringLater(new MemoryStore(fixture())), cleanup: async () => {} }) },
+  { name: 'memory', clock: 'caller', open: async () => ({ store: new MemoryStore(fixture()), cleanup: async () => {} }) },
+  { name: 'memory, answering with promises', clock: 'caller', open: async () => ({ store: answeringLater(new MemoryStore(fixture())), cleanup: async () => {} }) },
   {
     name: 'JSON file',
+    clock: 'caller',
     open: async () => {
       const f = await fixtureStore();
       const store = await JsonStore.open(f.path, { rateSidecar: true });
@@ -38,11 +46,17 @@ const implementations: Implementation[] = [
   },
   {
     name: 'PostgreSQL',
+    clock: 'database',
     open: async () => {
       const db = await freshDatabase();
       const store = await PgStore.open(db.url, { max: 8 });
       await loadInto(store, fixture());
-      return { store, reopen: () => PgStore.open(db.url, { max: 8 }), cleanup: db.drop };
+      const { default: postgres } = await import('postgres');
+      const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+      const shiftWindow = async (keyId: string, ms: number) => {
+        await sql`UPDATE cr_rate_windows SET window_start = window_start + ${ms} WHERE key_id = ${keyId}`;
+      };
+      return { store, reopen: () => PgStore.open(db.url, { max: 8 }), shiftWindow, cleanup: async () => (await sql.end(), await db.drop()) };
     },
   },
 ];
@@ -161,22 +175,42 @@ describe.each(implementations)('store contract: $name', (impl) => {
 
   it('counts rate-limit hits per key and window, atomically under concurrent hits', async () => {
     const { store } = await start();
-    const counts = await Promise.all(Array.from({ length: 50 }, () => store.rateHit('k1', T0, HOUR)));
+    const now = impl.clock === 'caller' ? T0 : Date.now();
+    const counts = await Promise.all(Array.from({ length: 50 }, () => store.rateHit('k1', now, HOUR)));
     expect(counts.map((w) => w.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
-    expect(new Set(counts.map((w) => w.start))).toEqual(new Set([T0]));
-    expect(await store.rateHit('k2', T0 + 5, HOUR)).toEqual({ start: T0 + 5, count: 1 });
-    expect(await store.ratePeek('k1', T0 + 10, HOUR)).toEqual({ start: T0, count: 50 });
-    expect(await store.ratePeek('k1', T0 + 10, HOUR)).toEqual({ start: T0, count: 50 }); // peeking counts nothing
-    expect(await store.ratePeek('nobody', T0, HOUR)).toBeUndefined();
+    const starts = new Set(counts.map((w) => w.start));
+    expect(starts.size).toBe(1);
+    const [windowStart] = starts as Set<number>;
+    if (impl.clock === 'caller') expect(windowStart).toBe(T0);
+    const k2 = await store.rateHit('k2', now + 5, HOUR);
+    expect(k2.count).toBe(1);
+    if (impl.clock === 'caller') expect(k2.start).toBe(T0 + 5);
+    expect(await store.ratePeek('k1', now + 10, HOUR)).toEqual({ start: windowStart, count: 50 });
+    expect(await store.ratePeek('k1', now + 10, HOUR)).toEqual({ start: windowStart, count: 50 }); // peeking counts nothing
+    expect(await store.ratePeek('nobody', now, HOUR)).toBeUndefined();
   });
 
   it('starts a new window when the old one ended, or when it starts in the future (the clock stepped back)', async () => {
-    const { store } = await start();
-    await store.rateHit('k', T0, HOUR);
-    await store.rateHit('k', T0 + HOUR - 1, HOUR);
-    expect(await store.rateHit('k', T0 + HOUR, HOUR)).toEqual({ start: T0 + HOUR, count: 1 });
-    expect(await store.ratePeek('k', T0 - 1, HOUR)).toBeUndefined();
-    expect(await store.rateHit('k', T0 - 1, HOUR)).toEqual({ start: T0 - 1, count: 1 });
+    const made = await start();
+    const { store } = made;
+    if (impl.clock === 'caller') {
+      await store.rateHit('k', T0, HOUR);
+      await store.rateHit('k', T0 + HOUR - 1, HOUR);
+      expect(await store.rateHit('k', T0 + HOUR, HOUR)).toEqual({ start: T0 + HOUR, count: 1 });
+      expect(await store.ratePeek('k', T0 - 1, HOUR)).toBeUndefined();
+      expect(await store.rateHit('k', T0 - 1, HOUR)).toEqual({ start: T0 - 1, count: 1 });
+      return;
+    }
+    // The database's clock: the window moves instead of the caller's time.
+    const first = await store.rateHit('k', 0, HOUR);
+    await store.rateHit('k', 0, HOUR);
+    await made.shiftWindow!('k', -HOUR);
+    const again = await store.rateHit('k', 0, HOUR);
+    expect(again.count).toBe(1);
+    expect(again.start).toBeGreaterThanOrEqual(first.start);
+    await made.shiftWindow!('k', HOUR / 2);
+    expect(await store.ratePeek('k', 0, HOUR)).toBeUndefined();
+    expect((await store.rateHit('k', 0, HOUR)).count).toBe(1);
   });
 
   it('refuses commits once closed', async () => {
@@ -191,11 +225,98 @@ describe.each(implementations)('store contract: $name', (impl) => {
     const now = Date.now();
     await made.store.commit([{ op: 'insert', collection: 'users', record: user('u-kept') }]);
     await made.store.rateHit('k', now, HOUR);
-    await made.store.rateHit('k', now, HOUR);
+    const { start: windowStart } = await made.store.rateHit('k', now, HOUR);
+    if (impl.clock === 'caller') expect(windowStart).toBe(now);
     await made.store.close();
     const again = await made.reopen();
     open.push(again);
     expect((await again.user('u-kept'))?.id).toBe('u-kept');
-    expect(await again.ratePeek('k', now + 1, HOUR)).toEqual({ start: now, count: 2 });
+    expect(await again.ratePeek('k', now + 1, HOUR)).toEqual({ start: windowStart, count: 2 });
+  });
+  it('removes records by id (ids it does not hold are no error), durably; a patch of a record removed earlier in the batch rejects that write', async () => {
+    const made = await start();
+    const { store } = made;
+    await store.commit([{ op: 'remove', collection: 'social_posts', ids: [IDS.postDraft, IDS.postDraftW2, IDS.unknownPost] }]);
+    expect(await store.socialPost(IDS.postDraft)).toBeUndefined();
+    expect(await store.socialPost(IDS.postDraftW2)).toBeUndefined();
+    expect((await store.socialPost(IDS.postScheduled))?.id).toBe(IDS.postScheduled);
+    await expect(
+      store.commit([
+        { op: 'remove', collection: 'social_posts', ids: [IDS.postScheduled] },
+        { op: 'patch', collection: 'social_posts', id: IDS.postScheduled, patch: { status: 'draft' } },
+      ]),
+    ).rejects.toThrow(/No social_posts record/);
+    expect((await store.socialPost(IDS.postScheduled))?.id).toBe(IDS.postScheduled);
+    if (!made.reopen) return;
+    await store.close();
+    const again = await made.reopen();
+    open.push(again);
+    expect(await again.socialPost(IDS.postDraft)).toBeUndefined();
+    expect((await again.socialPost(IDS.postScheduled))?.id).toBe(IDS.postScheduled);
+  });
+
+  it('forgets rate-limit windows of some keys, or of all', async () => {
+    const { store } = await start();
+    const now = Date.now();
+    for (const k of ['k1', 'k1', 'k2', 'k3']) await store.rateHit(k, now, HOUR);
+    await store.rateForget(['k1', 'nobody']);
+    expect(await store.ratePeek('k1', now, HOUR)).toBeUndefined();
+    expect((await store.ratePeek('k2', now, HOUR))?.count).toBe(1);
+    expect((await store.rateHit('k1', now, HOUR)).count).toBe(1);
+    await store.rateForget('all');
+    expect(await store.ratePeek('k2', now, HOUR)).toBeUndefined();
+    expect(await store.ratePeek('k3', now, HOUR)).toBeUndefined();
+  });
+
+  it('resets one website: its records and its keys’ rate windows go; other websites, keys and finance totals of others stay', async () => {
+    const made = await start();
+    const { store } = made;
+    const now = Date.now();
+    await store.rateHit(IDS.keyEditorW1, now, HOUR);
+    const w3Key = fixture().api_keys.find((k) => k.website_id === IDS.W3)!.id;
+    await store.rateHit(w3Key, now, HOUR);
+    const before = structuredClone(await store.snapshot()); // the store's own arrays change in place
+    const ofW1 = (c: keyof StoreData) => (before[c] as { websiteId?: string; website_id?: string }[]).filter((r) => (r.websiteId ?? r.website_id) === IDS.W1).length;
+    const counts = await resetStore(store, { websiteId: IDS.W1 });
+    expect(counts.removed.social_posts).toBe(ofW1('social_posts'));
+    expect(counts.removed.learnings).toBe(ofW1('learnings'));
+    expect(counts.removed.revenue_records).toBe(ofW1('revenue_records'));
+    expect(counts.rate_windows).toBe(before.api_keys.filter((k) => k.website_id === IDS.W1).length);
+    const after = await store.snapshot();
+    expect(sites(after.social_posts)).toEqual(new Set([IDS.W2, IDS.W3]));
+    expect(after.learnings.every((r) => r.websiteId !== IDS.W1)).toBe(true);
+    expect(ids(after.api_keys)).toEqual(ids(before.api_keys));
+    expect(ids(after.websites)).toEqual(ids(before.websites));
+    expect(after.business_entities.length).toBe(before.business_entities.length);
+    expect(await store.ratePeek(IDS.keyEditorW1, now, HOUR)).toBeUndefined();
+    expect((await store.ratePeek(w3Key, now, HOUR))?.count).toBe(1);
+    await expect(resetStore(store, { websiteId: 'no-such-website' })).rejects.toBeInstanceOf(ResetError);
+    expect((await store.snapshot()).social_posts.length).toBe(after.social_posts.length);
+  });
+
+  it('resets all data: the keys stay, with the users, agencies and websites they need; everything else goes', async () => {
+    const made = await start();
+    const { store } = made;
+    const before = structuredClone(await store.snapshot());
+    const counts = await resetStore(store, { allData: true });
+    expect(counts.rate_windows).toBe('all');
+    const check = async (s: ApiStore) => {
+      const after = await s.snapshot();
+      expect(ids(after.api_keys)).toEqual(ids(before.api_keys));
+      for (const k of after.api_keys) {
+        expect(await s.user(k.user_id)).toBeDefined();
+        if (k.website_id) expect(await s.website(k.website_id)).toBeDefined();
+        if (k.agency_id) expect(await s.agency(k.agency_id)).toBeDefined();
+      }
+      for (const w of after.websites) expect(await s.user(w.owner_id)).toBeDefined();
+      for (const c of ['social_posts', 'learnings', 'business_entities', 'revenue_records', 'cost_items', 'crm_agents'] as const) expect(after[c], c).toEqual([]);
+      expect(await s.financeRows(IDS.U1)).toEqual({ entities: [], records: [], costs: [] });
+    };
+    await check(store);
+    if (!made.reopen) return;
+    await store.close();
+    const again = await made.reopen();
+    open.push(again);
+    await check(again);
   });
 });

@@ -13,6 +13,7 @@ import { ROLES } from '../../api/vocabulary.js';
 import type { Role } from '../../api/vocabulary.js';
 import { FixtureError, MAX_SEED_BYTES, checkOnly } from './fixtures.js';
 import { createStoreKey, exportStore, listStoreKeys, revokeStoreKey, seedStore } from './store-ops.js';
+import { ResetError, resetStore } from './reset.js';
 
 /**
  * The local administration extension (docs/api-decisions.md, "Local server extensions"): `cr local keys`, `seed` and
@@ -43,6 +44,7 @@ function guarded(core: ServerCore, handler: Handler): Handler {
       if (err instanceof HttpError) return c.json(err.body, err.status as 401, err.headers);
       if (err instanceof FixtureError) return c.json({ success: false, error: 'Invalid fixtures', code: err.code, problems: err.problems }, 400);
       if (err instanceof KeyError) return c.json({ success: false, error: err.message, code: 'KEY_REQUEST', kind: err.kind }, 400);
+      if (err instanceof ResetError) return c.json({ success: false, error: err.message, code: 'RESET_REQUEST', kind: err.kind }, 400);
       if (err instanceof BodyTooLarge) return envelope(c, 413, 'Payload too large', 'PAYLOAD_TOO_LARGE', { Connection: 'close' });
       // The store's own refusals, as the public API answers them (docs/api-decisions.md §9).
       if (err instanceof StoreFullError) return envelope(c, 507, 'Store is full', 'STORE_FULL');
@@ -96,6 +98,19 @@ export function mountLocalAdmin(app: Hono<AppEnv>, core: ServerCore): void {
   app.post(
     `${p}/seed`,
     guarded(core, async (c) => c.json({ success: true, data: await seedStore(core.store, await jsonBody(c, MAX_SEED_BYTES)) })),
+  );
+  // `cr local reset`: { "website_id": ID } or { "all_data": true }, nothing else (reset.ts).
+  app.post(
+    `${p}/reset`,
+    guarded(core, async (c) => {
+      const b = ((await jsonBody(c)) ?? {}) as Record<string, unknown>;
+      const websiteId = str(b.website_id);
+      if ((websiteId === undefined) === (b.all_data !== true)) {
+        throw new FixtureError([{ path: '$', message: 'expected exactly one of website_id (a string) and all_data: true' }]);
+      }
+      const data = await resetStore(core.store, websiteId === undefined ? { allData: true } : { websiteId });
+      return c.json({ success: true, data });
+    }),
   );
   app.get(
     `${p}/export`,

@@ -11,11 +11,11 @@ import { columnsOf } from './derive.js';
  */
 
 /**
- * How far ahead of a server's clock a window may start and still count. Servers sharing the
- * database stamp a hit with their own clock when it reaches them, so a hit stamped a few
- * milliseconds before the window's start arrives after it (seen: 1,002 of 1,100 answered
- * over three servers). A window starting further ahead than this is one from a clock that
- * stepped back, and starts again (docs/api-decisions.md §9).
+ * How far ahead of a hit's time a window may start and still count. Hits are stamped with the
+ * database's clock (DB_NOW) as their statement runs, so one stamped a few milliseconds before
+ * the window's start can still arrive after it (two statements waiting on one row). A window
+ * starting further ahead than this is one from a clock that stepped back, and starts again
+ * (docs/api-decisions.md §9).
  */
 export const CLOCK_SKEW_MS = 5_000;
 
@@ -28,6 +28,15 @@ export async function keysBySha256(sql: Sql, shas: string[]): Promise<(RecordOf<
   return shas.map((s) => found.get(s));
 }
 
+/**
+ * The time of the rate-limit windows on a shared database: the database's own clock (epoch ms),
+ * never a server's. Servers' clocks differ; one lagging by more than CLOCK_SKEW_MS used to
+ * start a key's window again on each of its hits, and one ahead ended others' windows early
+ * (101 requests of 100 allowed). clock_timestamp(), not now(): the time the statement reads
+ * it, not its transaction's start.
+ */
+export const DB_NOW = 'floor(extract(epoch from clock_timestamp()) * 1000)::bigint';
+
 export interface RateHit {
   keyId: string;
   now: number;
@@ -37,9 +46,9 @@ export interface RateHit {
 /**
  * Counts every hit of a batch with one upsert per key (one row per key, docs/api-decisions.md
  * §3): a key hit n times gets `count + n`, and its hits take the numbers count+1 … count+n in
- * the order they came, so the count stays exact whichever server the hits reached. The n hits
- * of one batch are stamped with the latest of their times (the batch is sent after all of
- * them arrived). Keys go in a fixed order, so two servers' batches never wait on each other's
+ * the order they came, so the count stays exact whichever server the hits reached. Hits are
+ * stamped with the database's clock (DB_NOW), whatever `now` the server passed, so servers
+ * whose clocks differ share one window. Keys go in a fixed order, so two servers' batches never wait on each other's
  * rows in opposite orders (no deadlock).
  */
 export async function rateHits(sql: Sql, hits: RateHit[]): Promise<RateWindow[]> {
@@ -52,11 +61,10 @@ export async function rateHits(sql: Sql, hits: RateHit[]): Promise<RateWindow[]>
   await Promise.all(
     [...byWindow].map(async ([windowMs, keys]) => {
       const ids = [...keys.keys()].sort();
-      const nows = ids.map((k) => Math.max(...keys.get(k)!.map((i) => hits[i]!.now)));
       const counts = ids.map((k) => keys.get(k)!.length);
       const rows = await sql`
         INSERT INTO cr_rate_windows AS w (key_id, window_start, count)
-        SELECT k, t, n FROM unnest(${ids}::text[], ${nows}::bigint[], ${counts}::int[]) WITH ORDINALITY AS h(k, t, n, o) ORDER BY o
+        SELECT k, ${sql.unsafe(DB_NOW)}, n FROM unnest(${ids}::text[], ${counts}::int[]) WITH ORDINALITY AS h(k, n, o) ORDER BY o
         ON CONFLICT (key_id) DO UPDATE SET
           window_start = CASE WHEN w.window_start - ${CLOCK_SKEW_MS} <= EXCLUDED.window_start AND EXCLUDED.window_start < w.window_start + ${windowMs}
             THEN w.window_start ELSE EXCLUDED.window_start END,

@@ -15,7 +15,7 @@ import { agreedRateLimit } from './settings.js';
 import { FinanceAnswers, findRows } from './finance-cache.js';
 import type { Serialized } from '../compute/serialized.js';
 import { Coalescer } from './coalesce.js';
-import { CLOCK_SKEW_MS, insertRecords, keysBySha256, rateHits } from './batched.js';
+import { CLOCK_SKEW_MS, DB_NOW, insertRecords, keysBySha256, rateHits } from './batched.js';
 import type { NewRecord, RateHit } from './batched.js';
 import { READY, type Readiness } from '../store/readiness.js';
 
@@ -161,6 +161,13 @@ export class PgStore implements ApiStore {
       await this.sql.begin(async (tx) => {
         for (const m of mutations) {
           if (m.op === 'insert') await insertRecord(tx, m.collection, m.record);
+          // Revenue rows go with their records (ON DELETE CASCADE), and the running totals and
+          // the finance version with them (migrations.ts triggers).
+          else if (m.op === 'remove') await tx`DELETE FROM cr_records WHERE collection = ${m.collection} AND id = ANY(${m.ids})`;
+          // website_id holds the record's scope as batch.ts's scopeOf reads it (derive.ts).
+          else if (m.op === 'clear' && m.websiteId !== undefined)
+            await tx`DELETE FROM cr_records WHERE collection = ${m.collection} AND website_id = ${m.websiteId}`;
+          else if (m.op === 'clear') await tx`DELETE FROM cr_records WHERE collection = ${m.collection}`;
           else await patchRecord(tx, m.collection, m.id, m.patch);
         }
       });
@@ -174,18 +181,30 @@ export class PgStore implements ApiStore {
 
   /**
    * Counts one request of the key in its window (docs/api-decisions.md §3) with one upsert, so
-   * any number of servers sharing the database count one key exactly. A window that ended, or
-   * starts in the future, starts again at `now`.
+   * any number of servers sharing the database count one key exactly. Time is the database's
+   * clock, not `now` (batched.ts DB_NOW): servers whose clocks differ share one window. A window
+   * that ended, or starts in the future, starts again at the database's now.
    */
   rateHit(keyId: string, now: number, windowMs: number): Promise<RateWindow> {
     return unavailableOnFailure(() => this.hits.submit({ keyId, now, windowMs }));
   }
 
-  async ratePeek(keyId: string, now: number, windowMs: number): Promise<RateWindow | undefined> {
-    const [row] = await unavailableOnFailure(() => this.rateSql`SELECT window_start::float8 AS start, count FROM cr_rate_windows WHERE key_id = ${keyId}`);
+  /** As rateHit, on the database's clock (`now` is the caller's, unused: batched.ts DB_NOW). */
+  async ratePeek(keyId: string, _callerNow: number, windowMs: number): Promise<RateWindow | undefined> {
+    const [row] = await unavailableOnFailure(
+      () =>
+        this.rateSql`SELECT window_start::float8 AS start, count, ${this.rateSql.unsafe(DB_NOW)}::float8 AS now FROM cr_rate_windows WHERE key_id = ${keyId}`,
+    );
     if (!row) return undefined;
+    const now = Number(row.now);
     const start = Number(row.start);
     return start - CLOCK_SKEW_MS <= now && now < start + windowMs ? { start, count: Number(row.count) } : undefined;
+  }
+
+  async rateForget(keyIds: readonly string[] | 'all'): Promise<void> {
+    await unavailableOnFailure(() =>
+      keyIds === 'all' ? this.rateSql`DELETE FROM cr_rate_windows` : this.rateSql`DELETE FROM cr_rate_windows WHERE key_id = ANY(${[...keyIds]})`,
+    );
   }
 
   // The reads of the store interface (api-store.ts), each one indexed query.

@@ -121,6 +121,8 @@ export interface ApiStore {
   rateHit(keyId: string, now: number, windowMs: number): Awaitable<RateWindow>;
   /** The key's current window at `now`, without counting; undefined when none is running. */
   ratePeek(keyId: string, now: number, windowMs: number): Awaitable<RateWindow | undefined>;
+  /** Forgets the windows of these keys (or every key's): their next request starts a new window (`cr local reset`). */
+  rateForget(keyIds: readonly string[] | 'all'): Awaitable<void>;
 
   /** Whether this store can serve correct data now (readiness.ts): what `GET /readyz` answers. */
   readiness(): Promise<Readiness>;

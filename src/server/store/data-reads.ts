@@ -10,7 +10,7 @@ export interface RecordSource {
   readonly generation: number;
 }
 
-type Reads = Omit<ApiStore, 'location' | 'version' | 'commit' | 'rateHit' | 'ratePeek' | 'readiness' | 'close'>;
+type Reads = Omit<ApiStore, 'location' | 'version' | 'commit' | 'rateHit' | 'ratePeek' | 'rateForget' | 'readiness' | 'close'>;
 
 const inScope =
   (ids: WebsiteIds) =>

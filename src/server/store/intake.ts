@@ -45,7 +45,8 @@ export function takeBatch(queue: Pending[]): Pending[] {
     try {
       p.json ??= JSON.stringify(p.mutations);
       // From the compact text: the same number as measuring the indented one (indented-size.ts).
-      p.growth ??= snapshotGrowthOf(p.json);
+      // A write that only removes (cr local reset) adds nothing: counted 0, the estimate stays an overcount until the next fold measures the file.
+      p.growth ??= p.mutations.every((m) => m.op === 'remove' || m.op === 'clear') ? 0 : snapshotGrowthOf(p.json);
     } catch (err) {
       p.json = '';
       p.reject(new StoreUnavailableError({ cause: err }));
@@ -67,6 +68,11 @@ export function refuseOverCap(accepted: Pending[], size: number, maxBytes: numbe
   const kept: Pending[] = [];
   let full = false;
   for (const p of accepted) {
+    // Removing makes room: never refused for size (`cr local reset` is how a full store is emptied).
+    if (p.growth === 0 && !full) {
+      kept.push(p);
+      continue;
+    }
     size += p.growth!;
     full ||= size > maxBytes;
     if (full) p.reject(new StoreFullError(maxBytes));

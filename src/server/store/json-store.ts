@@ -85,6 +85,10 @@ export class JsonStore extends DataReads implements ApiStore {
     return this.rate.peek(keyId, now, windowMs);
   }
 
+  rateForget(keyIds: readonly string[] | 'all'): void {
+    this.rate.forget(keyIds);
+  }
+
   /** Writes the rate-limit counters, flushes and folds the store, and releases its lock. */
   async readiness(): Promise<Readiness> {
     return READY;

@@ -66,6 +66,10 @@ export class MemoryStore extends DataReads implements ApiStore {
     return this.rate.peek(keyId, now, windowMs);
   }
 
+  rateForget(keyIds: readonly string[] | 'all'): void {
+    this.rate.forget(keyIds);
+  }
+
   async readiness(): Promise<Readiness> {
     return READY;
   }

@@ -77,6 +77,12 @@ export class RateWindows {
     return w && windowCurrent(w, now, windowMs) ? { start: w.start, count: w.count } : undefined;
   }
 
+  forget(keyIds: readonly string[] | 'all'): void {
+    if (keyIds === 'all') this.windows.clear();
+    else for (const id of keyIds) this.windows.delete(id);
+    this.markDirty();
+  }
+
   private markDirty() {
     this.dirty = true;
     if (this.file && !this.timer) {

@@ -36,7 +36,9 @@ export class Replayer {
     if (failure) throw new StoreError(this.journalPath, `line ${line}: cannot be replayed over the store (${failure.message})`, { cause: failure });
     applyChecked(this.data, this.indexes, checked);
     for (const write of checked) {
-      for (const m of write) this.touched.add(`${m.collection}\u0000${m.op === 'insert' ? String(m.record.id) : m.id}`);
+      // Records a remove or clear took need no validation; finish() finds only those still there.
+      for (const m of write)
+        if (m.op === 'insert' || m.op === 'patch') this.touched.add(`${m.collection}\u0000${m.op === 'insert' ? String(m.record.id) : m.id}`);
       this.records += write.length;
     }
     this.groups++;

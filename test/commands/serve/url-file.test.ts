@@ -3,6 +3,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
+import { clientUrlOf } from '../../../commands/serve/serve.js';
 
 // The JSON store file only, not the `commands-pg` pass (vitest.config.ts): cr serve's --url-file is refused before any store is opened.
 
@@ -23,5 +24,15 @@ describe('cr serve --url-file', () => {
     expect(r.stderr).toContain(`--url-file ${inTheWay}: cannot replace what is there`);
     expect(r.stderr).toContain('USAGE');
     expect(statSync(inTheWay).isDirectory()).toBe(true);
+  });
+});
+
+describe('the URL cr serve records (docs/shared-sandbox.md)', () => {
+  it('a server on every address is reached at loopback; any other address is kept as it is', () => {
+    expect(clientUrlOf('http://0.0.0.0:4010')).toBe('http://127.0.0.1:4010');
+    expect(clientUrlOf('http://[::]:4010')).toBe('http://[::1]:4010');
+    expect(clientUrlOf('http://127.0.0.1:4010')).toBe('http://127.0.0.1:4010');
+    expect(clientUrlOf('http://[::1]:80')).toBe('http://[::1]:80');
+    expect(clientUrlOf('http://192.168.1.20:4010')).toBe('http://192.168.1.20:4010');
   });
 });
