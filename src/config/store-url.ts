@@ -66,12 +66,16 @@ function readingProblem(url: string): string | undefined {
   return undefined;
 }
 
-/** `postgres://user…`: the scheme and the user name, nothing after it. */
+/**
+ * `postgres://user…`: the scheme and the user name, nothing after it. The authority ends at the
+ * first `/`, `?` or `#`; when the URL holds an `@` anywhere (a password in the user info, or in a
+ * query parameter), only what comes before the authority's first `:` or `@` is shown.
+ */
 function headOf(url: string): string {
   const scheme = url.slice(0, url.indexOf('://') + 3);
   const rest = url.slice(scheme.length);
-  if (!rest.includes('@')) return `${scheme}${rest.split(/[/?#]/, 1)[0]}…`;
-  return `${scheme}${rest.split(/[:@]/, 1)[0]}…`;
+  const authority = rest.split(/[/?#]/, 1)[0] ?? '';
+  return `${scheme}${rest.includes('@') ? authority.split(/[:@]/, 1)[0] : authority}…`;
 }
 
 /** A store as messages name it: a file by its path, a database by its URL without secrets. */

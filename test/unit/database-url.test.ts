@@ -31,6 +31,14 @@ describe('database URLs', () => {
     for (const piece of ['ss', 'rd', 'zz']) expect((err as Error).message.split('cannot be read')[0]).not.toContain(piece);
   });
 
+  it('shows nothing of a query parameter when the URL is refused', () => {
+    for (const url of ['postgres://127.0.0.1/db?password=Qz1@Qz2', 'postgres://127.0.0.1/db?sslpassword=Qz1/Qz2@x', 'postgres://db:5432/x?password=Qz1#Qz2']) {
+      expect(() => checkDatabaseUrl(url)).toThrow(UsageError);
+      expect(redactUrl(url)).not.toContain('Qz');
+    }
+    expect(redactUrl('postgres://127.0.0.1/db?password=Qz1@Qz2')).toBe('postgres://127.0.0.1…');
+  });
+
   it('takes a URL without a password, or with an encoded one, as it is', () => {
     expect(checkDatabaseUrl(' postgres://cr@127.0.0.1:5432/cr ')).toBe('postgres://cr@127.0.0.1:5432/cr');
     expect(checkDatabaseUrl('postgres://cr:p%40ss@db/cr?sslmode=verify-full')).toBe('postgres://cr:p%40ss@db/cr?sslmode=verify-full');
