@@ -24,6 +24,12 @@ export interface OpenCoreOptions {
   onInternalError?: (err: unknown) => void;
   /** What holds the store's lock, in words ("cr serve", "cr --local"): named to a refused process. */
   lockLabel?: string;
+  /**
+   * The store stopped being this server's for good (its lock was taken over while it was
+   * frozen): every request is refused from then on; `cr serve` drains and exits 1 so that a
+   * supervisor restarts it (docs/reliability.md "The store's lock"). Called once, after the notice.
+   */
+  onStoreLost?: () => void;
 }
 
 /** The open store under its lock, its rate limiter, and the pipeline over both. */

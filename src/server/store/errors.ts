@@ -28,6 +28,10 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/** Why a write that failed on the disk failed, as a 503 names it: a full disk (or quota), else a write error. */
+export const writeFailureCause = (err: unknown): UnavailableCause =>
+  ['ENOSPC', 'EDQUOT'].includes((err as NodeJS.ErrnoException)?.code ?? '') ? 'disk_full' : 'write_failed';
+
 /** A write would take the store past its size cap (docs/api-decisions.md §9); nothing was written. The app answers 507. */
 export class StoreFullError extends Error {
   readonly code = 'STORE_FULL';

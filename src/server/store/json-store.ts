@@ -4,9 +4,12 @@ import type { OpenStoreOptions } from './store.js';
 import type { Mutation } from './batch.js';
 import type { ApiStore, RateWindow } from './api-store.js';
 import { DataReads } from './data-reads.js';
+import type { RecordSource } from './data-reads.js';
+import { StoreUnavailableError } from './errors.js';
+import { jsonStoreReadiness } from './json-readiness.js';
 import { RateWindows, rateLimitFileOf } from './rate-windows.js';
 import type { RateWindowsOptions } from './rate-windows.js';
-import { READY, type Readiness } from './readiness.js';
+import type { Readiness } from './readiness.js';
 
 export interface OpenJsonStoreOptions extends OpenStoreOptions {
   /**
@@ -31,7 +34,7 @@ export class JsonStore extends DataReads implements ApiStore {
     readonly file: Store,
     private readonly rate: RateWindows,
   ) {
-    super(file);
+    super(ownedReads(file));
   }
 
   /** Opens (or creates) the store file under its lock (Store.open) and its rate-limit sidecar. */
@@ -85,11 +88,12 @@ export class JsonStore extends DataReads implements ApiStore {
     return this.rate.peek(keyId, now, windowMs);
   }
 
-  /** Writes the rate-limit counters, flushes and folds the store, and releases its lock. */
-  async readiness(): Promise<Readiness> {
-    return READY;
+  /** The lock still ours, room to write, no recent failed write (json-readiness.ts). */
+  readiness(): Promise<Readiness> {
+    return jsonStoreReadiness(this.file);
   }
 
+  /** Writes the rate-limit counters, flushes and folds the store, and releases its lock. */
   async close(): Promise<void> {
     try {
       await this.rate.stop();
@@ -97,4 +101,32 @@ export class JsonStore extends DataReads implements ApiStore {
       await this.file.close();
     }
   }
+}
+
+/**
+ * The store's records, each read answered only while the store is still this server's
+ * (Store.stillOwned: one stat() of the lock while it is unchanged). A server frozen past the
+ * lock's staleness, whose store another process took over meanwhile, would otherwise answer
+ * from its old memory: stale reads, and a key revoked meanwhile still accepted
+ * (docs/reliability.md "The store's lock"). Every request reads the generation first (the
+ * key lookup, data-reads.ts), so none is answered without the check.
+ */
+function ownedReads(file: Store): RecordSource {
+  const check = () => {
+    if (!file.stillOwned()) throw new StoreUnavailableError({ why: 'lock_lost', cause: new Error('the store was taken over by another server') });
+  };
+  return {
+    list(collection) {
+      check();
+      return file.list(collection);
+    },
+    get(collection, id) {
+      check();
+      return file.get(collection, id);
+    },
+    get generation() {
+      check();
+      return file.generation;
+    },
+  };
 }
