@@ -75,8 +75,10 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   // A file left by an earlier run must not be taken for this server's URL (docs/local-server.md, the CI recipe).
   if (o.urlFile) removeEarlierUrlFile(o.urlFile);
   // The store lost for good (its lock taken over while this server was frozen): drain, then exit 1.
-  let storeLost = () => void (lostEarly = true);
   let lostEarly = false;
+  let storeLost = () => {
+    lostEarly = true;
+  };
   let server;
   try {
     server = await startServer({
