@@ -18,6 +18,7 @@ interface ServeOptions {
   drainTimeout: number;
   maxConnections: number;
   urlFile?: string;
+  waitForStore: number;
 }
 
 /** Seconds, fractions allowed (`--drain-timeout 0.5`). */
@@ -46,6 +47,12 @@ export const serveCommand = (ctx: Context) =>
         'on SIGINT/SIGTERM, wait at most this long for in-flight requests, then close the rest',
         secondsArg('--drain-timeout'),
         10,
+      )
+      .option(
+        '--wait-for-store <seconds>',
+        'a PostgreSQL store not up yet: keep trying this long (503 "starting" meanwhile); 0 fails at once',
+        secondsArg('--wait-for-store'),
+        60,
       )
       .option('--max-connections <n>', 'open connections at most; more are closed at once', intArg('--max-connections', 1), 1024)
       .option(
@@ -91,6 +98,7 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
       faults,
       maxStoreMb: o.maxStoreMb,
       limits: { drainMs: o.drainTimeout * 1000, maxConnections: o.maxConnections },
+      waitForStoreS: o.waitForStore,
       clock: { now: () => ctx.now() },
       log: (line) => ctx.io.err.write(line + '\n'),
       lockLabel: 'cr serve',

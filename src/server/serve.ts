@@ -22,6 +22,10 @@ import { errorSummary, ignoreClosedOutput, logSafe } from './log-text.js';
 import { SERVER_TIMEOUTS, manageConnections } from './connections.js';
 import { continueWhenBodyIsRead } from './expect-continue.js';
 import type { ConnectionLimits } from './connections.js';
+import { createServeReadiness } from './serve-readiness.js';
+import type { ServeReadiness } from './serve-readiness.js';
+import { answerNotReady } from './not-ready-answer.js';
+import { DEFAULT_WAIT_FOR_STORE_S, openWaiting } from './store-wait.js';
 
 /** Where the store is when no path is given (re-exported: commands find it here). */
 export { defaultStorePath } from './store/store-path.js';
@@ -41,6 +45,8 @@ export interface StartServerOptions extends Omit<OpenCoreOptions, 'notice'> {
   faults?: FaultPlan;
   /** Open connections at most, and how long a stop drains (connections.ts). */
   limits?: ConnectionLimits;
+  /** How long a database that is not up yet is waited for, in seconds (`--wait-for-store`, default 60; 0: not at all). */
+  waitForStoreS?: number;
 }
 
 export interface RunningServer {
@@ -48,6 +54,8 @@ export interface RunningServer {
   host: string;
   port: number;
   storePath: string;
+  /** Whether it can serve correct data now: `starting` until the store is open, then the store's answer (serve-readiness.ts). */
+  readiness: ServeReadiness;
   /** The JSON store file (tests read its stats); reading it over a database (docs/shared-sandbox.md) throws. */
   readonly store: Store;
   core: ServerCore;
@@ -123,6 +131,9 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const connections = manageConnections(s, opts.limits ?? {}, write ?? (() => undefined));
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   let opening: Promise<unknown> = Promise.resolve();
+  const readiness = createServeReadiness();
+  const refuseUntilOpen = (req: IncomingMessage, res: ServerResponse) =>
+    readiness.pending ? answerNotReady((req.url ?? '/').split('?')[0]!, readiness.pending, res) : res.destroy();
   s.on(
     'request',
     connections.wrap((req, res) => {
@@ -132,7 +143,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       // The log's duration counts from here, injected latency included; without a log nothing reads it.
       if (write) receivedAt.set(req, performance.now());
       if (handle) return handle(req, res);
-      void opening.then(() => (handle ? handle(req, res) : res.destroy()));
+      if (readiness.refusing) return refuseUntilOpen(req, res);
+      void opening.then(() => (handle ? handle(req, res) : refuseUntilOpen(req, res)));
     }),
   );
   s.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
@@ -157,8 +169,13 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     }
     throw err;
   }
-  const openedPromise = openCore({ ...opts, notice, onInternalError });
-  opening = openedPromise.catch(() => undefined);
+  // Requests held during the first attempt are answered once it ends, opened or not (then 503 while waiting).
+  let firstTried: () => void = () => undefined;
+  const tried = new Promise<void>((r) => {
+    firstTried = r;
+  });
+  const openedPromise = openStoreWaiting(opts, readiness, notice, onInternalError, () => firstTried());
+  opening = Promise.race([openedPromise.catch(() => undefined), tried]);
   let opened: Awaited<typeof openedPromise>;
   try {
     opened = await openedPromise;
@@ -167,6 +184,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     throw err;
   }
   const { storePath, store, core } = opened;
+  readiness.opened(core.store);
   const { rateLimiter } = core;
   const allowedHosts = [...(opts.allowedHosts ?? [])];
   if (!LOOPBACK_HOSTS.has(host) && host !== '0.0.0.0' && host !== '::') allowedHosts.push(host);
@@ -191,6 +209,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     host,
     port: actualPort,
     storePath,
+    readiness,
     get store(): Store {
       if (!store) throw new Error(`${storePath} is a database: it has no store file`);
       return store;
@@ -198,6 +217,22 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     core,
     close,
   };
+}
+
+/**
+ * Opens the store the way `cr serve` starts (docs/shared-sandbox.md, "When the database is not
+ * there"): a database not up yet is waited for (store-wait.ts) while `readiness` says why and
+ * requests are answered 503; then the store's own readiness takes over.
+ */
+function openStoreWaiting(
+  opts: StartServerOptions,
+  readiness: ReturnType<typeof createServeReadiness>,
+  notice: (line: string) => void,
+  onInternalError: (err: unknown) => void,
+  firstTried: () => void,
+) {
+  const waitMs = (opts.waitForStoreS ?? DEFAULT_WAIT_FOR_STORE_S) * 1000;
+  return openWaiting(() => openCore({ ...opts, notice, onInternalError }), { waitMs, readiness, notice, firstTried });
 }
 
 /**
