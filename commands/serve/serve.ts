@@ -116,7 +116,8 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
     await running.close();
   };
   handleShutdownSignals({ close: stop }, { onError: (err) => ctx.notice(`cr serve: error while stopping: ${(err as Error).message}`) });
-  storeLost = () => void exitAfterLoss(ctx, server.storePath, stop);
+  const { exitAfterStoreLoss } = await import('../../src/server/lost-store-exit.js');
+  storeLost = () => void exitAfterStoreLoss(server.storePath, stop, (line) => ctx.notice(line));
   if (lostEarly) storeLost();
   // `cr local keys/seed` reach this server with the store's admin key: it exists before the URL is out.
   const [{ ensureAdminKey }, { isDatabaseUrl }] = await Promise.all([import('../../src/local/admin-key.js'), import('../../src/server/store-pg/url.js')]);
@@ -129,22 +130,6 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   ctx.notice(`cr serve: ${ctx.io.tty.out ? 'listening' : `listening on ${url}`} over ${server.storePath} (Ctrl-C to stop)`);
   // Stay in this action until a signal has drained the server; the handler exits 0.
   await new Promise<never>(() => {});
-}
-
-/**
- * The store was taken over by another process while this server was frozen: every request is
- * refused already (503 lock_lost); in-flight ones are drained, then the process exits 1 with
- * one clear line, so that a supervisor restarts it (docs/reliability.md "The store's lock").
- */
-async function exitAfterLoss(ctx: Context, storePath: string, stop: () => Promise<void>): Promise<never> {
-  const { logSafe } = await import('../../src/server/log-text.js');
-  ctx.notice(`cr serve: stopping: ${logSafe(storePath)} is no longer this server's (its lock was taken over); exit 1 once in-flight requests are answered`);
-  try {
-    await stop();
-  } catch (err) {
-    ctx.notice(`cr serve: error while stopping: ${logSafe((err as Error).message)}`);
-  }
-  process.exit(1);
 }
 
 /**

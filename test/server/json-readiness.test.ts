@@ -86,6 +86,17 @@ describe('JSON store readiness', () => {
     }
   });
 
+  it('under 1 MiB free beside the store (statfs through the fs layer): not ready (disk_full), naming the bytes left', async () => {
+    const { store } = await openCopy({ ...nodeFs, statfs: async () => ({ bavail: 3, bsize: 4096 }) });
+    try {
+      const ready = await store.readiness();
+      expect(ready).toMatchObject({ ready: false, cause: 'disk_full' });
+      expect(ready.ready === false && ready.reason).toMatch(/^12288 bytes free beside .*store\.json; free some space/);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a journal append failing with ENOSPC: not ready (disk_full) until a write works again, or the hold passes', async () => {
     const full = { on: true };
     const { store } = await openCopy(fullDisk(full));
@@ -95,7 +106,7 @@ describe('JSON store readiness', () => {
       expect(ready).toMatchObject({ ready: false, cause: 'disk_full' });
       expect(ready.ready === false && ready.reason).toContain('(ENOSPC)');
       // Past the hold with no write since, it is ready again (a balancer sending it nothing must not keep it out for good).
-      expect(await jsonStoreReadiness(store.file, Date.now() + WRITE_FAILURE_HOLD_MS + 1)).toEqual({ ready: true });
+      expect(await jsonStoreReadiness(store.file, nodeFs, Date.now() + WRITE_FAILURE_HOLD_MS + 1)).toEqual({ ready: true });
       full.on = false;
       await store.commit([{ op: 'insert', collection: 'content_listeners', record: listener('l-ok') }]);
       expect(await store.readiness()).toEqual({ ready: true });

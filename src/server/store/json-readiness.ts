@@ -1,7 +1,7 @@
-import { statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { logSafe } from '../log-text.js';
 import type { Store } from './store.js';
+import type { StoreFs } from './fs-layer.js';
 import { READY, type Readiness } from './readiness.js';
 
 /** Less free space than this beside the store: a write may not fit (a journal line, a fold's temp file). */
@@ -20,7 +20,7 @@ const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
  * a balancer that routes nothing to it would never let a write prove it fixed; the free space
  * is read again on every call.
  */
-export async function jsonStoreReadiness(file: Store, now = Date.now()): Promise<Readiness> {
+export async function jsonStoreReadiness(file: Store, fs: StoreFs, now = Date.now()): Promise<Readiness> {
   const where = logSafe(file.path ?? '(memory)');
   if (!file.stillOwned()) {
     return {
@@ -31,7 +31,7 @@ export async function jsonStoreReadiness(file: Store, now = Date.now()): Promise
   }
   if (file.path === null) return READY;
   const failed = file.stats().writeFailure;
-  const free = await freeBytes(dirname(file.path));
+  const free = await freeBytes(fs, dirname(file.path));
   if (free !== undefined && free < MIN_FREE_BYTES) {
     return { ready: false, cause: 'disk_full', reason: `${free} bytes free beside ${where}; free some space (writes would fail)` };
   }
@@ -44,9 +44,10 @@ export async function jsonStoreReadiness(file: Store, now = Date.now()): Promise
 }
 
 /** Bytes an unprivileged writer may still use in `dir`; undefined where statfs() cannot tell. */
-async function freeBytes(dir: string): Promise<number | undefined> {
+async function freeBytes(fs: StoreFs, dir: string): Promise<number | undefined> {
   try {
-    const s = await statfs(dir);
+    const s = await fs.statfs?.(dir);
+    if (!s) return undefined;
     return s.bavail * s.bsize;
   } catch {
     return undefined;

@@ -7,6 +7,8 @@ import { DataReads } from './data-reads.js';
 import type { RecordSource } from './data-reads.js';
 import { StoreUnavailableError } from './errors.js';
 import { jsonStoreReadiness } from './json-readiness.js';
+import { nodeFs } from './fs-layer.js';
+import type { StoreFs } from './fs-layer.js';
 import { RateWindows, rateLimitFileOf } from './rate-windows.js';
 import type { RateWindowsOptions } from './rate-windows.js';
 import type { Readiness } from './readiness.js';
@@ -33,6 +35,8 @@ export class JsonStore extends DataReads implements ApiStore {
     /** The file store itself, for what only it has (stats, compaction, its path). */
     readonly file: Store,
     private readonly rate: RateWindows,
+    /** The file-system layer the store goes through (its free space, for readiness). */
+    private readonly fs: StoreFs = nodeFs,
   ) {
     super(ownedReads(file));
   }
@@ -43,7 +47,7 @@ export class JsonStore extends DataReads implements ApiStore {
     const file = await Store.open(path, storeOptions);
     try {
       const rate = new RateWindows({ file: rateSidecar && file.path ? rateLimitFileOf(file.path) : null, fs: opts.fs, now: realNow });
-      return new JsonStore(file, rate);
+      return new JsonStore(file, rate, opts.fs);
     } catch (err) {
       await file.close();
       throw err;
@@ -90,7 +94,7 @@ export class JsonStore extends DataReads implements ApiStore {
 
   /** The lock still ours, room to write, no recent failed write (json-readiness.ts). */
   readiness(): Promise<Readiness> {
-    return jsonStoreReadiness(this.file);
+    return jsonStoreReadiness(this.file, this.fs);
   }
 
   /** Writes the rate-limit counters, flushes and folds the store, and releases its lock. */
