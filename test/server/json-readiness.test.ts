@@ -42,11 +42,16 @@ function fullDisk(full: { on: boolean }): StoreFs {
   };
 }
 
+/** The lock's timing shortened: a takeover is possible 200 ms after the last heartbeat (lock.ts). */
+const LOCK_TIMING = { heartbeatMs: 50, staleMs: 200 };
+/** Blocks this thread: no heartbeat runs meanwhile, as in a frozen or busy server. */
+const freeze = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
 async function openCopy(fs?: StoreFs) {
   const path = join(tempDir('cr-json-ready-'), 'store.json');
   copyFileSync(FIXTURE, path);
   let lost = 0;
-  const store = await JsonStore.open(path, { fs, onLockLost: () => lost++ });
+  const store = await JsonStore.open(path, { fs, onLockLost: () => lost++, lockTiming: LOCK_TIMING });
   return { path, store, lost: () => lost };
 }
 
@@ -60,12 +65,16 @@ describe('JSON store readiness', () => {
     }
   });
 
-  it('lock taken over: not ready (lock_lost), every read refused with StoreUnavailableError lock_lost, the loss told once', async () => {
+  it('lock taken over while no heartbeat ran: the next read is refused (StoreUnavailableError lock_lost), so is every read after; not ready; the loss told once', async () => {
     const { path, store, lost } = await openCopy();
     try {
       expect(store.keyBySha256(sha(KEYS.viewerW1))).toBeDefined();
-      // Another process's lock in its place (what a takeover leaves).
+      // Frozen past half the staleness (no heartbeat runs), and another process's lock put in
+      // place meanwhile (what a takeover leaves): the read itself must find it.
       writeFileSync(lockPathOf(path), JSON.stringify({ pid: process.ppid, startedAt: new Date().toISOString(), store: path, ...processIdentity(nodeFs.sync) }));
+      freeze(LOCK_TIMING.staleMs);
+      expect(() => store.keyBySha256(sha(KEYS.viewerW1))).toThrow(StoreUnavailableError);
+      expect(lost()).toBe(1);
       const ready = await store.readiness();
       expect(ready).toMatchObject({ ready: false, cause: 'lock_lost' });
       expect(ready.ready === false && ready.reason).toContain('was taken over by another cr process');

@@ -22,7 +22,7 @@ const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
  */
 export async function jsonStoreReadiness(file: Store, fs: StoreFs, now = Date.now()): Promise<Readiness> {
   const where = logSafe(file.path ?? '(memory)');
-  if (!file.stillOwned()) {
+  if (!file.stillOwned(true)) {
     return {
       ready: false,
       cause: 'lock_lost',

@@ -75,14 +75,16 @@ export class Store {
 
   /**
    * Whether the store is still this process's: its lock file still holds this server's token
-   * (lock-check.ts: one stat() while the file is unchanged). Asked before a read is answered
+   * (lock.ts ownedForReads: nothing read while its heartbeat is recent, else one stat() while
+   * the file is unchanged, lock-check.ts). Asked before a read is answered
    * (json-store.ts): a server frozen past the lock's staleness whose store was taken over must
    * not answer from its old memory (docs/reliability.md "The store's lock"). A loss found here
-   * is told as the heartbeat tells it (onLockLost, once); false from then on.
+   * is told as the heartbeat tells it (onLockLost, once); false from then on. `verify`: read
+   * the lock now whatever the heartbeat (readiness, json-readiness.ts).
    */
-  stillOwned(): boolean {
+  stillOwned(verify = false): boolean {
     if (this.lockState.lost) return false;
-    if (this.lock === null || this.lock.owned()) return true;
+    if (this.lock === null || (verify ? this.lock.owned() : this.lock.ownedForReads())) return true;
     this.lockState.onLost();
     return false;
   }
