@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JsonStore } from '../../src/server/store/json-store.js';
+import { rateLimitFileOf } from '../../src/server/store/rate-windows.js';
 import { jsonStoreReadiness, WRITE_FAILURE_HOLD_MS } from '../../src/server/store/json-readiness.js';
 import { lockPathOf, processIdentity } from '../../src/server/store/lock.js';
 import { nodeFs } from '../../src/server/store/fs-layer.js';
@@ -93,6 +94,16 @@ describe('JSON store readiness', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('closed after a takeover, it leaves the rate-limit sidecar to the new holder (nothing written)', async () => {
+    const path = join(tempDir('cr-json-ready-'), 'store.json');
+    copyFileSync(FIXTURE, path);
+    const store = await JsonStore.open(path, { rateSidecar: true, lockTiming: LOCK_TIMING });
+    store.rateHit('key-1', Date.now(), 3_600_000);
+    writeFileSync(lockPathOf(path), JSON.stringify({ pid: process.ppid, startedAt: new Date().toISOString(), store: path, ...processIdentity(nodeFs.sync) }));
+    await store.close();
+    expect(existsSync(rateLimitFileOf(path))).toBe(false);
   });
 
   it('under 1 MiB free beside the store (statfs through the fs layer): not ready (disk_full), naming the bytes left', async () => {

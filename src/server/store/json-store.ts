@@ -100,7 +100,8 @@ export class JsonStore extends DataReads implements ApiStore {
   /** Writes the rate-limit counters, flushes and folds the store, and releases its lock. */
   async close(): Promise<void> {
     try {
-      await this.rate.stop();
+      // A store taken over: its counters' sidecar is the new holder's now, never overwritten.
+      await this.rate.stop(this.file.stillOwned(true));
     } finally {
       await this.file.close();
     }
