@@ -86,9 +86,17 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   let storeLost = () => {
     lostEarly = true;
   };
+  // A signal while a database not up yet is waited for ends the process at once, exit 0.
+  const [{ createServeReadiness }, { exitOnSignalWhileWaiting }] = await Promise.all([
+    import('../../src/server/serve-readiness.js'),
+    import('../../src/server/wait-signals.js'),
+  ]);
+  const readiness = createServeReadiness();
+  const stopWaitSignals = exitOnSignalWhileWaiting(readiness);
   let server;
   try {
     server = await startServer({
+      readiness,
       onStoreLost: () => storeLost(),
       storePath: o.store ?? defaultStorePath(ctx.env),
       host: o.host,
@@ -105,6 +113,8 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
     });
   } catch (err) {
     throw await asCliError(err);
+  } finally {
+    stopWaitSignals();
   }
   // Signal handlers go in before the URL is written anywhere: a script may send SIGTERM the
   // moment it reads the URL, and without a handler that signal would kill the process outright.

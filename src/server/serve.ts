@@ -23,7 +23,7 @@ import { SERVER_TIMEOUTS, manageConnections } from './connections.js';
 import { continueWhenBodyIsRead } from './expect-continue.js';
 import type { ConnectionLimits } from './connections.js';
 import { createServeReadiness } from './serve-readiness.js';
-import type { ServeReadiness } from './serve-readiness.js';
+import type { ServeReadiness, ServeReadinessControl } from './serve-readiness.js';
 import { answerNotReady } from './not-ready-answer.js';
 import { DEFAULT_WAIT_FOR_STORE_S, openWaiting } from './store-wait.js';
 
@@ -47,6 +47,8 @@ export interface StartServerOptions extends Omit<OpenCoreOptions, 'notice'> {
   limits?: ConnectionLimits;
   /** How long a database that is not up yet is waited for, in seconds (`--wait-for-store`, default 60; 0: not at all). */
   waitForStoreS?: number;
+  /** Where the start-up says what it waits for (serve-readiness.ts); a new one when not given. */
+  readiness?: ServeReadinessControl;
 }
 
 export interface RunningServer {
@@ -131,7 +133,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const connections = manageConnections(s, opts.limits ?? {}, write ?? (() => undefined));
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   let opening: Promise<unknown> = Promise.resolve();
-  const readiness = createServeReadiness();
+  const readiness = opts.readiness ?? createServeReadiness();
   const refuseUntilOpen = (req: IncomingMessage, res: ServerResponse) =>
     readiness.pending ? answerNotReady((req.url ?? '/').split('?')[0]!, readiness.pending, res) : res.destroy();
   s.on(
@@ -226,7 +228,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
  */
 function openStoreWaiting(
   opts: StartServerOptions,
-  readiness: ReturnType<typeof createServeReadiness>,
+  readiness: ServeReadinessControl,
   notice: (line: string) => void,
   onInternalError: (err: unknown) => void,
   firstTried: () => void,

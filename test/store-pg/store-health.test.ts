@@ -149,6 +149,26 @@ describe('cr serve and a database that is not there', () => {
     expect(server.stderr()).toMatch(/cr serve: waiting for the store: cannot open the store at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres: nothing listens at 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
   }, 120_000);
 
+  it('SIGTERM while it waits for the database: exits 0 at once', async () => {
+    await cluster('pause');
+    const port = await freePort();
+    const child = spawnBin(['serve', '--store', url, '--port', String(port)], { env: { CR_NOW: NOW }, timeoutMs: 60_000, buffer: false });
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    void child.catch(() => undefined);
+    try {
+      const waiting = await until(
+        () => get(port, '/readyz'),
+        (r) => r.status !== 'refused',
+      );
+      expect(waiting).toMatchObject({ status: 503, body: { cause: 'starting' } });
+      child.kill('SIGTERM');
+      expect(await exited).toEqual({ code: 0, signal: null });
+    } finally {
+      child.kill('SIGKILL');
+      await cluster('resume');
+    }
+  }, 90_000);
+
   it('a database that does not exist ends the start at once, in words (exit 1), whatever --wait-for-store says', async () => {
     const r = await runBin(['serve', '--store', withDatabase(url, 'no_such_db'), '--port', '0'], { env: { CR_NOW: NOW }, timeoutMs: 30_000 });
     expect(r.timedOut).toBe(false);
