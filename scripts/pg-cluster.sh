@@ -7,6 +7,8 @@
 #   scripts/pg-cluster.sh stop DIR    fast shutdown, then removes DIR
 #   scripts/pg-cluster.sh url DIR     the URL of a cluster started in DIR
 #   scripts/pg-cluster.sh restart DIR fast shutdown, then start again on the same port
+#   scripts/pg-cluster.sh pause DIR   fast shutdown, keeping DIR (the database is gone until resume)
+#   scripts/pg-cluster.sh resume DIR  start a paused cluster again on the same port
 #
 # PostgreSQL refuses to run as root, so as root the server runs as the `postgres` user
 # (runuser); as anyone else it runs as that user. The package is installed when missing
@@ -78,8 +80,18 @@ case "$cmd" in
     bin="$(find_bin)"
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -m fast -w -t 60 restart >/dev/null
     ;;
+  pause)
+    bin="$(find_bin)"
+    as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w -t 60 stop >/dev/null
+    ;;
+  resume)
+    bin="$(find_bin)"
+    port="$(sed -E 's#.*:([0-9]+)/.*#\1#' "$dir/url")"
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+      -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=$dir -c max_connections=300 -c fsync=on" start >/dev/null
+    ;;
   *)
-    echo "usage: $0 start|stop|url|restart DIR" >&2
+    echo "usage: $0 start|stop|url|restart|pause|resume DIR" >&2
     exit 2
     ;;
 esac
