@@ -81,7 +81,7 @@ describe.skipIf(!haproxy)('cr serve behind HAProxy (docs/haproxy.cfg)', () => {
     const front = await deadPort();
     const socket = join(dir, 'haproxy.sock');
     let config = readFileSync(CONFIG, 'utf8').replace(/bind 127\.0\.0\.1:4010/, `bind 127.0.0.1:${front}`);
-    servers.forEach((s, i) => (config = config.replace(`127.0.0.1:${4011 + i} check`, `127.0.0.1:${s.port} check`)));
+    for (const [i, s] of servers.entries()) config = config.replace(`127.0.0.1:${4011 + i} check`, `127.0.0.1:${s.port} check`);
     config = config.replace(/^global\n/m, `global\n    stats socket ${socket} level admin\n`);
     writeFileSync(join(dir, 'haproxy.cfg'), config);
     const lb = spawnProcess(haproxy, ['-db', '-f', join(dir, 'haproxy.cfg')], { buffer: false, timeoutMs: 120_000 });
