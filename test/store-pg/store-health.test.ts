@@ -20,7 +20,7 @@ import { spawnProcess } from '../helpers/process.js';
 /**
  * Readiness and start-up on PostgreSQL (docs/shared-sandbox.md "When the database is not
  * there"), on a cluster of this file's own, since it stops and starts it
- * (scripts/pg-cluster.sh pause/resume): the store's readiness through a database stop and
+ * (scripts/pg-cluster.sh halt/resume): the store's readiness through a database stop and
  * start and through a schema migrated past this build; `cr serve` started before its database
  * (503 starting, then serving); a database that does not exist ends the start at once, in words;
  * a newer schema keeps the server up, not ready. 127.0.0.1 only; a handful of requests.
@@ -95,7 +95,7 @@ describe('PostgreSQL store readiness', () => {
     const store = await PgStore.open(url, { max: 2 });
     try {
       expect(await store.readiness()).toEqual({ ready: true });
-      await cluster('pause');
+      await cluster('halt');
       const down = await store.readiness();
       expect(down).toMatchObject({ ready: false, cause: 'database_unreachable' });
       expect(down.ready === false && down.reason).toMatch(/^the database at 127\.0\.0\.1:\d+: .*\((ECONNREFUSED|57P01|CONNECTION_CLOSED|CONNECTION_ENDED)\)/);
@@ -134,7 +134,7 @@ describe('PostgreSQL store readiness', () => {
 
 describe('cr serve and a database that is not there', () => {
   it('started before its database: listens at once, 503 starting (readyz and the API, Retry-After), then serves once the database is up', async () => {
-    await cluster('pause');
+    await cluster('halt');
     const port = await freePort();
     const starting = spawnServe(['--store', url, '--port', String(port), '--rate-limit', '100000'], { env: { CR_NOW: NOW }, readyMs: 60_000 });
     starting.catch(() => undefined);
@@ -162,7 +162,7 @@ describe('cr serve and a database that is not there', () => {
   }, 120_000);
 
   it('SIGTERM while it waits for the database: exits 0 at once', async () => {
-    await cluster('pause');
+    await cluster('halt');
     const port = await freePort();
     const child = spawnBin(['serve', '--store', url, '--port', String(port)], { env: { CR_NOW: NOW }, timeoutMs: 60_000, buffer: false });
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
