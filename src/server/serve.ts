@@ -43,7 +43,7 @@ export interface StartServerOptions extends Omit<OpenCoreOptions, 'notice'> {
   notice?: (line: string) => void;
   /** Extra routes; default: MCP at /api/v1/mcp and OpenAPI at /api/v1/openapi.json. */
   extend?: AppOptions['extend'];
-  /** Injected faults (`cr serve --faults`, src/server/faults.ts), applied before the app. */
+  /** Injected faults (`cr serve --faults`, src/server/faults.ts), a step of the request pipeline. */
   faults?: FaultPlan;
   /** Open connections at most, and how long a stop drains (connections.ts). */
   limits?: ConnectionLimits;
@@ -222,12 +222,12 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     probes,
     logProbes: opts.logLevel === 'debug',
     observe: metrics?.observe,
+    faults: opts.faults && createFaultInjector(opts.faults, { limit: rateLimiter.limit, log: write, businessNow: () => core.clock.now().getTime() }).decide,
   });
   const app = createApp({ store: core.store, core, pipeline, extend: opts.extend ?? mountExtraRoutes, onInternalError });
-  const faults = opts.faults && createFaultInjector(opts.faults, { limit: rateLimiter.limit, log: write });
   const viaApp = getRequestListener(app.fetch, { hostname: host, errorHandler: requestErrorResponse });
   const listener = tableFirstListener({ pipeline, fallback: (req, res) => void viaApp(req, res) });
-  handle = faults ? (req, res) => faults.handle(req, res, () => listener(req, res)) : listener;
+  handle = listener;
 
   let closing: Promise<void> | undefined;
   const close = () =>
