@@ -25,6 +25,7 @@ interface ServeOptions {
   pool?: number;
   logFormat: 'text' | 'json';
   logLevel: 'info' | 'debug';
+  waitForStore: number;
 }
 
 /** Seconds, fractions allowed (`--drain-timeout 0.5`). */
@@ -55,6 +56,12 @@ export const serveCommand = (ctx: Context) =>
         'on SIGINT/SIGTERM, wait at most this long for in-flight requests, then close the rest',
         secondsArg('--drain-timeout'),
         10,
+      )
+      .option(
+        '--wait-for-store <seconds>',
+        'a PostgreSQL store not up yet: keep trying this long (503 "starting" meanwhile); 0 fails at once',
+        secondsArg('--wait-for-store'),
+        60,
       )
       .option('--max-connections <n>', 'open connections at most; more are closed at once', intArg('--max-connections', 1), 1024)
       .option(
@@ -116,11 +123,25 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   ignoreClosedProcessOutput();
   // A file left by an earlier run must not be taken for this server's URL (docs/local-server.md, the CI recipe).
   if (o.urlFile) removeEarlierUrlFile(o.urlFile);
+  // The store lost for good (its lock taken over while this server was frozen): drain, then exit 1.
+  let lostEarly = false;
+  let storeLost = () => {
+    lostEarly = true;
+  };
+  // A signal while a database not up yet is waited for ends the process at once, exit 0.
+  const [{ ReadinessGate }, { exitOnSignalWhileWaiting }] = await Promise.all([
+    import('../../src/server/readiness-gate.js'),
+    import('../../src/server/wait-signals.js'),
+  ]);
+  const readiness = new ReadinessGate();
+  const stopWaitSignals = exitOnSignalWhileWaiting(readiness);
   let server;
   try {
     server = await startServer({
       storePath,
       database,
+      readiness,
+      onStoreLost: () => storeLost(),
       host: o.host,
       port: o.port,
       rateLimit: o.rateLimit,
@@ -128,6 +149,7 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
       faults,
       maxStoreMb: o.maxStoreMb,
       limits: { drainMs: o.drainTimeout * 1000, maxConnections: o.maxConnections },
+      waitForStoreS: o.waitForStore,
       clock: { now: () => ctx.now() },
       log: (line) => ctx.io.err.write(line + '\n'),
       logFormat: o.logFormat,
@@ -137,6 +159,8 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
     });
   } catch (err) {
     throw await asCliError(err);
+  } finally {
+    stopWaitSignals();
   }
   // Signal handlers go in before the URL is written anywhere: a script may send SIGTERM the
   // moment it reads the URL, and without a handler that signal would kill the process outright.
@@ -148,6 +172,9 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
     await running.close();
   };
   handleShutdownSignals({ close: stop }, { onError: (err) => notice(`cr serve: error while stopping: ${(err as Error).message}`) });
+  const { exitAfterStoreLoss } = await import('../../src/server/lost-store-exit.js');
+  storeLost = () => void exitAfterStoreLoss(server.storePath, stop, notice);
+  if (lostEarly) storeLost();
   // `cr local keys/seed` reach this server with the store's admin key: it exists before the URL is out.
   const [{ ensureAdminKey }, { isDatabaseUrl }] = await Promise.all([import('../../src/local/admin-key.js'), import('../../src/config/store-url.js')]);
   // A database is administered directly, by any process that can reach it (docs/shared-sandbox.md): no key file beside it.

@@ -61,8 +61,9 @@ A profile named with --profile is a flag: its own key beats CR_API_KEY.
   8    network or server: unreachable, time-out (TIMEOUT), a proxy (PROXY_ERROR), TLS
        (TLS_CERTIFICATE), an HTTP/2-only server (HTTP2_ONLY), or a 5xx after retries
   78   the local store file is damaged (STORE_INVALID); cr local restore brings a backup back;
-       or a database's schema is newer than this cr (STORE_SCHEMA_NEWER), or older under
-       cr serve --no-migrate (STORE_SCHEMA_OLDER: run cr local migrate first)
+       or a database's schema is newer than this cr (STORE_SCHEMA_NEWER; cr serve stays up,
+       not ready, unless --wait-for-store 0), or older under cr serve --no-migrate
+       (STORE_SCHEMA_OLDER: run cr local migrate first)
   130  interrupted
 
 An error is one line on standard error, "error: <message> (<CODE>)"; with --json it is

@@ -117,6 +117,8 @@ function pipelineMiddleware(pipeline: Pipeline) {
         return plainOf(c);
       },
     )!;
+    // A dropped connection (an injected `drop`, a client gone mid-upload): nothing is answered.
+    if (answer.clientGone) incoming?.socket.destroy();
     if (answer.keyId) c.set('keyId', answer.keyId);
     // Replaces whatever a route set (its body was read above): cleared first, or Hono would merge the two.
     c.res = undefined;

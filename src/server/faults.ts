@@ -1,9 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { API_PREFIX } from '../api/vocabulary.js';
 import { routes } from '../api/routes.js';
 import { escapeControls } from '../render/escape.js';
 import { errorEnvelope } from './errors.js';
 import { HEALTH_PATH, METRICS_PATH, READY_PATH } from './probe-paths.js';
+import type { PlainAnswer } from './table-route.js';
 
 /**
  * Injected faults for testing scripts against `cr serve` (docs/cli-contract.md "Local mode in CI"),
@@ -154,27 +154,54 @@ const ANSWERS: Record<429 | 500 | 503, [string, string]> = {
   503: ['Service unavailable', 'SERVICE_UNAVAILABLE'],
 };
 
+/** What a fault answers: an error envelope, or a connection dropped without one (`clientGone`: the carrier destroys it). */
+export type FaultAnswer = PlainAnswer & { clientGone?: true };
+
 export interface FaultInjector {
-  /** Handles the request: injects what the rules draw, then calls `next` unless answered. */
-  handle(req: IncomingMessage, res: ServerResponse, next: () => void): void;
+  /**
+   * Draws the rules for one request: undefined at once when none fires (no promise, no turn of
+   * the event loop), else a promise that waits the latency drawn, then gives the answer of a
+   * status or drop rule, or undefined for the request to go on.
+   */
+  decide(method: string, url: string): Promise<FaultAnswer | undefined> | undefined;
 }
 
 /**
- * The Node-level layer `cr serve --faults` puts in front of the app (src/server/serve.ts):
- * a faulted request never reaches the app, so it costs no rate budget and changes nothing.
+ * `cr serve --faults` as a step of the request pipeline (pipeline.ts): after the Host check and
+ * the probe routes, before the key and the rate limit, so a faulted request costs no rate budget
+ * and changes nothing, and is logged and counted like any other answer.
  */
-export function createFaultInjector(plan: FaultPlan, opts: { limit: number; log?: (line: string) => void; now?: () => number }): FaultInjector {
+export function createFaultInjector(
+  plan: FaultPlan,
+  opts: { limit: number; log?: (line: string) => void; now?: () => number; businessNow?: () => number },
+): FaultInjector {
   const random = seededRandom(plan.seed);
   const now = opts.now ?? Date.now;
+  // The 429's reset is read against the answer's Date, which the pipeline sets from the business clock (date-header.ts).
+  const businessNow = opts.businessNow ?? now;
+  const answerOf = (fault: Exclude<Fault, { kind: 'latency' }>, index: number): FaultAnswer => {
+    if (fault.kind === 'drop') return { status: 499, headers: {}, body: '', clientGone: true, cause: 'injected_fault' };
+    const { status, retryAfter } = fault;
+    const [error, code] = ANSWERS[status];
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-cr-fault': String(index + 1) };
+    if (status === 429) {
+      Object.assign(headers, {
+        'retry-after': String(retryAfter),
+        'x-ratelimit-limit': String(opts.limit),
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(Math.ceil((businessNow() + retryAfter * 1000) / 1000)),
+      });
+    }
+    return { status, headers, body: JSON.stringify(errorEnvelope(error, code)), cause: 'injected_fault' };
+  };
   return {
-    handle(req, res, next) {
-      const method = req.method ?? 'GET';
-      const full = (req.url ?? '/').split('?')[0]!;
+    decide(method, url) {
+      const full = url.split('?')[0]!;
       // The probe path is never faulted and draws nothing, so `cr local wait` sees the server up
       // and its polls leave the seeded draws to the requests under test.
-      if (full === PROBE_PATH) return next();
+      if (full === PROBE_PATH) return undefined;
       // Nor are a balancer's and Prometheus' routes: they report on the server, not the API under test.
-      if (full === HEALTH_PATH || full === READY_PATH || full === METRICS_PATH) return next();
+      if (full === HEALTH_PATH || full === READY_PATH || full === METRICS_PATH) return undefined;
       const path = full.startsWith(API_PREFIX) ? full.slice(API_PREFIX.length) || '/' : full;
       let delay = 0;
       let decided: { fault: Exclude<Fault, { kind: 'latency' }>; index: number } | undefined;
@@ -191,34 +218,11 @@ export function createFaultInjector(plan: FaultPlan, opts: { limit: number; log?
           applied.push(`${rule.fault.kind === 'drop' ? 'drop' : `status ${rule.fault.status}`} (rule ${index + 1})`);
         }
       });
-      if (applied.length) opts.log?.(`${new Date(now()).toISOString()} fault ${escapeLog(method)} ${escapeLog(full)}: ${applied.join(', ')}`);
-      const act = () => {
-        if (!decided) return next();
-        if (decided.fault.kind === 'drop') {
-          req.socket.destroy();
-          return;
-        }
-        const { status, retryAfter } = decided.fault;
-        const [error, code] = ANSWERS[status];
-        const body = JSON.stringify(errorEnvelope(error, code));
-        const headers: Record<string, string> = {
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(body)),
-          'x-cr-fault': String(decided.index + 1),
-        };
-        if (status === 429) {
-          Object.assign(headers, {
-            'retry-after': String(retryAfter),
-            'x-ratelimit-limit': String(opts.limit),
-            'x-ratelimit-remaining': '0',
-            'x-ratelimit-reset': String(Math.ceil((now() + retryAfter * 1000) / 1000)),
-          });
-        }
-        res.writeHead(status, headers);
-        res.end(body);
-      };
-      if (delay > 0) setTimeout(act, Math.min(delay, MAX_TIMER_MS));
-      else act();
+      if (applied.length === 0) return undefined;
+      opts.log?.(`${new Date(now()).toISOString()} fault ${escapeLog(method)} ${escapeLog(full)}: ${applied.join(', ')}`);
+      const answer = decided && answerOf(decided.fault, decided.index);
+      if (delay === 0) return Promise.resolve(answer);
+      return new Promise((resolve) => setTimeout(() => resolve(answer), Math.min(delay, MAX_TIMER_MS)));
     },
   };
 }

@@ -26,6 +26,12 @@ export interface OpenCoreOptions {
   lockLabel?: string;
   /** How a PostgreSQL store is opened (`cr serve --pool`, `--no-migrate`; docs/shared-sandbox.md). */
   database?: DatabaseOpenOptions;
+  /**
+   * The store stopped being this server's for good (its lock was taken over while it was
+   * frozen): every request is refused from then on; `cr serve` drains and exits 1 so that a
+   * supervisor restarts it (docs/reliability.md "The store's lock"). Called once, after the notice.
+   */
+  onStoreLost?: () => void;
 }
 
 /** The options of a PostgreSQL store that `cr serve` sets (src/server/store-pg/pg-store.ts PgStoreOptions). */

@@ -34,10 +34,12 @@ export async function openCore(opts: OpenCoreOptions): Promise<OpenCore> {
         : `cr serve: the journal was folded into ${logSafe(storePath)} again after ${e.failures} failed attempt(s)`,
     );
   const maxStoreBytes = opts.maxStoreMb === undefined ? undefined : opts.maxStoreMb * 1024 * 1024;
-  const onLockLost = () =>
+  const onLockLost = () => {
     notice(
-      `cr serve: the lock on ${logSafe(storePath)} was taken over by another server while this one was not running (stopped or frozen); writes are refused from now on`,
+      `cr serve: the lock on ${logSafe(storePath)} was taken over by another server while this one was not running (stopped or frozen); writes are refused from now on, reads too (503, lock_lost)`,
     );
+    opts.onStoreLost?.();
+  };
   const now = opts.realClock ?? realClock;
   const store = await JsonStore.open(storePath, {
     ...opts.storeOptions,

@@ -1,6 +1,7 @@
 import { getPath } from 'hono/utils/url';
 import type { ServerCore } from './core-types.js';
 import type { ProbeAnswer } from './probe-routes.js';
+import type { FaultInjector } from './faults.js';
 import { requestIdOf } from './request-id.js';
 import { dateText } from './date-header.js';
 import { hostAndOriginAllowed } from './host-check.js';
@@ -60,6 +61,11 @@ export interface PipelineOptions {
   logProbes?: boolean;
   /** Told of every request once answered (metrics.ts). */
   observe?: (request: ObservedRequest) => void;
+  /**
+   * `cr serve --faults` (faults.ts): drawn after the Host check and the probe routes, before the
+   * key and the rate limit; an injected answer is logged and observed like any other.
+   */
+  faults?: FaultInjector['decide'];
 }
 
 /** A request as a carrier hands it over: the table request's parts, and what the Host/Origin check reads. */
@@ -98,7 +104,8 @@ export type Pipeline = (req: PipelineRequest, other?: () => Promise<PlainAnswer>
  * The local server's one request pipeline, whatever carries the request (node:http in
  * node-listener.ts, Hono in app.ts, --local's in-process dispatcher in in-process.ts):
  * Host/Origin (docs/api-decisions.md §8), then the probe routes (/healthz, /readyz, /metrics:
- * probe-routes.ts), then for the endpoint table key, rate limit and its headers, role, media
+ * probe-routes.ts), then injected faults when `cr serve --faults` asks for them (faults.ts),
+ * then for the endpoint table key, rate limit and its headers, role, media
  * type, validation, scope and handler (core.ts, table-route.ts), then the Date header from the
  * business clock (§5), the X-Request-Id (request-id.ts), the request log and the metrics'
  * observer, and the error envelope of a throw: 500 with nothing of the error, or 499 in the
@@ -108,7 +115,7 @@ export type Pipeline = (req: PipelineRequest, other?: () => Promise<PlainAnswer>
 export function createPipeline(o: PipelineOptions): Pipeline {
   const table = tableRoutes(o.core);
   const date = dateText(o.core.clock);
-  const { allowed, log, onInternalError, probes, observe } = o;
+  const { allowed, log, onInternalError, probes, observe, faults } = o;
   const logProbes = o.logProbes === true;
   const timed = log !== undefined || observe !== undefined;
   // Clients send the same Host on every request: the last verdict is kept.
@@ -152,7 +159,15 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     if (!admitted(req.host, req.origin)) return Promise.resolve(finish(req, errorAnswer(403, 'Forbidden host or origin', 'FORBIDDEN'), started));
     let pending: Promise<PlainAnswer> | undefined;
     try {
-      pending = probes?.(req.method, req.url) ?? table(req) ?? other?.();
+      pending = probes?.(req.method, req.url);
+      if (!pending) {
+        // The answer's maker, chosen before faults draw: a path this carrier hands on (no
+        // `other`) draws nothing here, and is drawn once by the carrier that answers it.
+        const answer = table(req) ?? other;
+        if (!answer) return undefined;
+        const fault = faults?.(req.method, req.url);
+        pending = fault ? fault.then((f) => f ?? answer()) : answer();
+      }
     } catch (err) {
       pending = Promise.reject(err);
     }

@@ -1,5 +1,5 @@
 import type { ApiStore } from './store/api-store.js';
-import type { Readiness } from './store/readiness.js';
+import type { Readiness, UnavailableCause } from './store/readiness.js';
 
 /** How long one answer of the store's readiness is reused: several balancers poll every few seconds. */
 export const READINESS_CACHE_MS = 1000;
@@ -9,24 +9,48 @@ export const STARTING: Readiness = Object.freeze({ ready: false, cause: 'startin
 
 /**
  * Where `GET /readyz` reads whether this server can serve correct data now. The serve code
- * owns it: it says `starting` until a store is attached, and may say something of its own
- * at any time (`hold`, e.g. while it reconnects); once a store is attached and nothing is held,
- * the store answers (ApiStore.readiness, src/server/store/readiness.ts). A store's answer is
- * kept for READINESS_CACHE_MS and concurrent polls share one question, so a database store's
- * query runs at most about once a second whatever the number of balancers.
+ * owns it: it says `starting` until a store is attached, what the start-up waits for
+ * (`waiting`: a database not up yet, a schema newer than this build; src/server/store-wait.ts),
+ * and may say something of its own at any time (`hold`, e.g. while it reconnects); once a store
+ * is attached and nothing is held, the store answers (ApiStore.readiness,
+ * src/server/store/readiness.ts). A store's answer is kept for READINESS_CACHE_MS and
+ * concurrent polls share one question, so a database store's query runs at most about once a
+ * second whatever the number of balancers.
  */
 export class ReadinessGate {
   private held: Readiness | undefined = STARTING;
+  /** The hold `waiting` set: cleared by attach, as `starting` is. */
+  private startup: Readiness | undefined = STARTING;
   private store: Pick<ApiStore, 'readiness'> | undefined;
   private cached: { at: number; answer: Promise<Readiness> } | undefined;
+  private waitingNow = false;
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
-  /** The store to ask from now on; clears `starting`. */
+  /**
+   * The first attempt to open the store failed and the start-up waits (store-wait.ts): requests
+   * are answered 503 with the cause at once (serve.ts) rather than held. During the first
+   * attempt (a JSON file opens in milliseconds) they wait for the store instead.
+   */
+  get refusing(): boolean {
+    return this.waitingNow;
+  }
+
+  /** The start-up is waiting, for `cause` (`starting`, `schema_newer`): said until a store is attached. */
+  waiting(cause: UnavailableCause, reason: string): void {
+    if (this.store) return;
+    this.startup = { ready: false, cause, reason };
+    this.held = this.startup;
+    this.waitingNow = true;
+  }
+
+  /** The store to ask from now on; clears `starting` and what the start-up waited for. */
   attach(store: Pick<ApiStore, 'readiness'>): void {
     this.store = store;
     this.cached = undefined;
-    if (this.held === STARTING) this.held = undefined;
+    this.waitingNow = false;
+    if (this.held === this.startup) this.held = undefined;
+    this.startup = undefined;
   }
 
   /** Answers `readiness` instead of the store until called again with undefined. */

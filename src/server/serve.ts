@@ -11,7 +11,7 @@ import { tableFirstListener, writeAnswer } from './node-listener.js';
 import { createPipeline } from './pipeline.js';
 import { receivedAt, refusedWith } from './received-at.js';
 import { normaliseTarget } from './request-target.js';
-import { allowedHostSet, hostAndOriginAllowed } from './host-check.js';
+import { allowedHostSet } from './host-check.js';
 import { ReadinessGate } from './readiness-gate.js';
 import { probeRoutes } from './probe-routes.js';
 import { serverLog } from './log-format.js';
@@ -26,6 +26,8 @@ import { errorSummary, ignoreClosedOutput } from './log-text.js';
 import { SERVER_TIMEOUTS, manageConnections } from './connections.js';
 import { continueWhenBodyIsRead } from './expect-continue.js';
 import type { ConnectionLimits } from './connections.js';
+import { DEFAULT_WAIT_FOR_STORE_S, openWaiting } from './store-wait.js';
+import { openingAnswer } from './opening-answer.js';
 
 /** Where the store is when no path is given (re-exported: commands find it here). */
 export { defaultStorePath } from './store/store-path.js';
@@ -41,7 +43,7 @@ export interface StartServerOptions extends Omit<OpenCoreOptions, 'notice'> {
   notice?: (line: string) => void;
   /** Extra routes; default: MCP at /api/v1/mcp and OpenAPI at /api/v1/openapi.json. */
   extend?: AppOptions['extend'];
-  /** Injected faults (`cr serve --faults`, src/server/faults.ts), applied before the app. */
+  /** Injected faults (`cr serve --faults`, src/server/faults.ts), a step of the request pipeline. */
   faults?: FaultPlan;
   /** Open connections at most, and how long a stop drains (connections.ts). */
   limits?: ConnectionLimits;
@@ -51,8 +53,13 @@ export interface StartServerOptions extends Omit<OpenCoreOptions, 'notice'> {
   logLevel?: LogLevel;
   /** Serve `GET /metrics` (metrics.ts, which loads prom-client): `cr serve` only. */
   metrics?: boolean;
-  /** What `GET /readyz` answers (readiness-gate.ts); default one that says `starting` until the store is open, then asks it. */
+  /**
+   * What `GET /readyz` answers (readiness-gate.ts), where the start-up says what it waits for;
+   * default one that says `starting` until the store is open, then asks it.
+   */
   readiness?: ReadinessGate;
+  /** How long a database that is not up yet is waited for, in seconds (`--wait-for-store`, default 60; 0: not at all). */
+  waitForStoreS?: number;
 }
 
 export interface RunningServer {
@@ -60,6 +67,8 @@ export interface RunningServer {
   host: string;
   port: number;
   storePath: string;
+  /** Whether it can serve correct data now: `starting` until the store is open, then the store's answer (readiness-gate.ts). */
+  readiness: ReadinessGate;
   /** The JSON store file (tests read its stats); reading it over a database (docs/shared-sandbox.md) throws. */
   readonly store: Store;
   core: ServerCore;
@@ -138,6 +147,12 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const readiness = opts.readiness ?? new ReadinessGate();
   const metrics = opts.metrics ? (await import('./metrics.js')).createMetrics(readiness) : undefined;
   const probes = probeRoutes({ readiness, metrics: metrics?.text });
+  const beforeOpen = openingAnswer({ probes, readiness, allowed });
+  const answerBeforeOpen = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const early = beforeOpen(req);
+    if (early) void early.then((answer) => writeAnswer(res, { ...answer, headers: { ...answer.headers, date: new Date().toUTCString() } }));
+    return early !== undefined;
+  };
   const connections = manageConnections(s, opts.limits ?? {}, write ?? (() => undefined));
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   let opening: Promise<unknown> = Promise.resolve();
@@ -150,12 +165,11 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       // The log's duration counts from here, injected latency included; without a log nothing reads it.
       if (write) receivedAt.set(req, performance.now());
       if (handle) return handle(req, res);
-      // The store is still opening: a balancer's probe is answered now (readiness `starting`),
-      // by the same probe routes the pipeline answers later; anything else waits for the store.
-      const early =
-        req.headers.host !== undefined && hostAndOriginAllowed(req.headers.host, req.headers.origin, allowed) && probes(req.method ?? 'GET', req.url ?? '/');
-      if (early) return void early.then((answer) => writeAnswer(res, { ...answer, headers: { ...answer.headers, date: new Date().toUTCString() } }));
-      void opening.then(() => (handle ? handle(req, res) : res.destroy()));
+      // The store is not open yet: a probe is answered now by the same probe routes the pipeline
+      // answers later (`starting`, or what the start-up waits for), and once the start-up waits,
+      // anything else a 503 with that cause (opening-answer.ts); else the request waits for the store.
+      if (answerBeforeOpen(req, res)) return;
+      void opening.then(() => (handle ? handle(req, res) : answerBeforeOpen(req, res) || res.destroy()));
     }),
   );
   s.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
@@ -181,8 +195,13 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     throw err;
   }
   const storeOptions = metrics ? { ...opts.storeOptions, onGroupCommit: metrics.groupCommit } : opts.storeOptions;
-  const openedPromise = openCore({ ...opts, storeOptions, notice, onInternalError });
-  opening = openedPromise.catch(() => undefined);
+  // Requests held during the first attempt are answered once it ends, opened or not (then 503 while waiting).
+  let firstTried: () => void = () => undefined;
+  const tried = new Promise<void>((r) => {
+    firstTried = r;
+  });
+  const openedPromise = openStoreWaiting({ ...opts, storeOptions }, readiness, notice, onInternalError, () => firstTried());
+  opening = Promise.race([openedPromise.catch(() => undefined), tried]);
   let opened: Awaited<typeof openedPromise>;
   try {
     opened = await openedPromise;
@@ -203,12 +222,12 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     probes,
     logProbes: opts.logLevel === 'debug',
     observe: metrics?.observe,
+    faults: opts.faults && createFaultInjector(opts.faults, { limit: rateLimiter.limit, log: write, businessNow: () => core.clock.now().getTime() }).decide,
   });
   const app = createApp({ store: core.store, core, pipeline, extend: opts.extend ?? mountExtraRoutes, onInternalError });
-  const faults = opts.faults && createFaultInjector(opts.faults, { limit: rateLimiter.limit, log: write });
   const viaApp = getRequestListener(app.fetch, { hostname: host, errorHandler: requestErrorResponse });
   const listener = tableFirstListener({ pipeline, fallback: (req, res) => void viaApp(req, res) });
-  handle = faults ? (req, res) => faults.handle(req, res, () => listener(req, res)) : listener;
+  handle = listener;
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -223,6 +242,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     host,
     port: actualPort,
     storePath,
+    readiness,
     get store(): Store {
       if (!store) throw new Error(`${storePath} is a database: it has no store file`);
       return store;
@@ -230,6 +250,22 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     core,
     close,
   };
+}
+
+/**
+ * Opens the store the way `cr serve` starts (docs/shared-sandbox.md, "When the database is not
+ * there"): a database not up yet is waited for (store-wait.ts) while `readiness` says why and
+ * requests are answered 503; then the store's own readiness takes over.
+ */
+function openStoreWaiting(
+  opts: StartServerOptions,
+  readiness: ReadinessGate,
+  notice: (line: string) => void,
+  onInternalError: (err: unknown) => void,
+  firstTried: () => void,
+) {
+  const waitMs = (opts.waitForStoreS ?? DEFAULT_WAIT_FOR_STORE_S) * 1000;
+  return openWaiting(() => openCore({ ...opts, notice, onInternalError }), { waitMs, readiness, notice, firstTried });
 }
 
 /**

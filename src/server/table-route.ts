@@ -125,7 +125,7 @@ const MEMO_PATH_MAX = 256;
  * answerTableRoute), or returns undefined for any other path, which the caller hands to the
  * Hono app (OpenAPI, MCP, 404, and paths with escapes, judged by Hono's own router).
  */
-export function tableRoutes(core: ServerCore): (req: CarriedRequest) => Promise<PlainAnswer> | undefined {
+export function tableRoutes(core: ServerCore): (req: CarriedRequest) => (() => Promise<PlainAnswer>) | undefined {
   const paths = tablePaths();
   // The same few paths come again and again: their matches are kept (a bounded number of
   // short paths, so a stream of distinct paths cannot grow the process).
@@ -143,13 +143,14 @@ export function tableRoutes(core: ServerCore): (req: CarriedRequest) => Promise<
     const q = req.url.indexOf('?');
     const hit = match(q === -1 ? req.url : req.url.slice(0, q));
     if (!hit) return undefined;
-    return answerTableRoute(core, hit.eps, {
-      method: req.method,
-      headers: req.headers,
-      params: () => hit.params,
-      // Hono's own query reader (what c.req.query() runs), so both carriers read a query alike.
-      query: () => (q === -1 ? {} : (getQueryParam(`http://localhost${req.url}`) as Record<string, string>)),
-      readBody: req.readBody,
-    });
+    return () =>
+      answerTableRoute(core, hit.eps, {
+        method: req.method,
+        headers: req.headers,
+        params: () => hit.params,
+        // Hono's own query reader (what c.req.query() runs), so both carriers read a query alike.
+        query: () => (q === -1 ? {} : (getQueryParam(`http://localhost${req.url}`) as Record<string, string>)),
+        readBody: req.readBody,
+      });
   };
 }

@@ -33,8 +33,8 @@ const MAY_IMPORT: Record<string, string[]> = {
   // The server uses no part of the CLI: only the escaping of output, config's store URLs and the version.
   'src/server': [...ESCAPING, 'src/config', 'src/startup'],
   'src/server/compute': ['src/server/store'],
-  'src/server/store': ['src/server/compute', 'src/server/store-pg', 'src/server/json.ts', ...ESCAPING, 'src/config'],
-  'src/server/store-pg': ['src/server/compute', 'src/server/store', 'src/server/json.ts', ...ESCAPING, 'src/config'],
+  'src/server/store': ['src/server/compute', 'src/server/store-pg', 'src/server/json.ts', 'src/server/log-text.ts', ...ESCAPING, 'src/config'],
+  'src/server/store-pg': ['src/server/compute', 'src/server/store', 'src/server/json.ts', 'src/server/log-text.ts', ...ESCAPING, 'src/config'],
   ...Object.fromEntries(SHARED.map((s) => [s, SHARED])),
 };
 

@@ -24,6 +24,8 @@ const READS: Record<string, RegExp> = {
   'test/e2e/package-install.test.ts': /^npm_config_cache$/,
   // Runs inside the child (node --require): reads the variable the test gave that child.
   'test/e2e/fixtures/max-rss.cjs': /^CR_TEST_MAX_RSS_FILE$/,
+  // Whether the run is CI's: there HAProxy is installed (.ci/run), so its test must not skip.
+  'test/e2e/haproxy.test.ts': /^CI$/,
   '*': /^[A-Z]+_(SEED|RUNS)$/,
 };
 

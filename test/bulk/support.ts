@@ -46,7 +46,7 @@ export const ids = (n: number, from = 1) => Array.from({ length: n }, (_, i) => 
 
 export interface BulkServer {
   baseUrl: string;
-  /** Schedule requests that reached the app (faulted ones never do): post id and status. */
+  /** Schedule requests that reached the app (faulted ones never do; logged with cause=injected_fault): post id and status. */
   requests(): { id: string; status: number }[];
   /** Every log line of the server (requests and applied faults). */
   log: string[];
@@ -80,7 +80,7 @@ export async function startBulkServer(n: number, opts: { rateLimit?: number; rea
     requests: () =>
       log.flatMap((l) => {
         const m = / POST \/api\/v1\/social\/posts\/([^/]+)\/schedule (\d{3}) /.exec(l);
-        return m ? [{ id: m[1]!, status: Number(m[2]) }] : [];
+        return m && !l.includes('cause=injected_fault') ? [{ id: m[1]!, status: Number(m[2]) }] : [];
       }),
     close: () => server.close(),
   };

@@ -218,6 +218,7 @@ const LOADS: Record<'version' | 'remote' | 'local', string[]> = {
     'src/server/store/journal-file.ts',
     'src/server/store/journal-scan.ts',
     'src/server/store/journal.ts',
+    'src/server/store/json-readiness.ts',
     'src/server/store/json-store.ts',
     'src/server/store/lock-check.ts',
     'src/server/store/lock-liveness.ts',

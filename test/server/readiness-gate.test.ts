@@ -42,4 +42,26 @@ describe('ReadinessGate (what GET /readyz reads)', () => {
     gate.hold(undefined);
     expect(await gate.check()).toMatchObject({ ready: false, cause: 'database_unreachable' });
   });
+
+  it('what the start-up waits for is said and refuses requests until a store is attached, then the store answers', async () => {
+    const gate = new ReadinessGate();
+    expect(gate.refusing).toBe(false);
+    gate.waiting('schema_newer', 'the schema is version 9');
+    expect(gate.refusing).toBe(true);
+    expect(await gate.check()).toEqual({ ready: false, cause: 'schema_newer', reason: 'the schema is version 9' });
+    gate.attach(countingStore(async () => READY));
+    expect(gate.refusing).toBe(false);
+    expect(await gate.check()).toEqual(READY);
+    // Once a store is attached the start-up has nothing more to say.
+    gate.waiting('starting', 'late');
+    expect(await gate.check()).toEqual(READY);
+  });
+
+  it('a hold of the serve code outlives the store being attached; the start-up state does not', async () => {
+    const gate = new ReadinessGate();
+    const held: Readiness = { ready: false, cause: 'lock_lost', reason: 'taken over' };
+    gate.hold(held);
+    gate.attach(countingStore(async () => READY));
+    expect(await gate.check()).toBe(held);
+  });
 });

@@ -66,13 +66,14 @@ describe('cr serve --config', () => {
 
   it('prints nothing of the file: a store password stays out of every refusal, the JSON one included', async () => {
     const store = `postgres://cr:${SECRET}@127.0.0.1:9/none`;
-    for (const content of [`{"store": "${store}", }`, { store, 'rate-limit': 'many' }, { store, 'no-migrate': true, pool: 2 }]) {
+    for (const content of [`{"store": "${store}", }`, { store, 'rate-limit': 'many' }, { store, 'no-migrate': true, pool: 2, 'wait-for-store': 0 }]) {
       const r = await runCli(['serve', '--config', configFile(content)], { env: { CR_STORE: join(tempDir(), 'ignored.json') } });
       expect(r.exitCode).not.toBe(0);
       expect(r.stderr + r.stdout).not.toContain(SECRET);
     }
-    // The file's store wins over CR_STORE: the refusal names the file's database, without its password.
-    const file = configFile({ store, port: 0 });
+    // The file's store wins over CR_STORE: the refusal names the file's database, without its
+    // password; its "wait-for-store" 0 ends the start at the first refusal, as the flag does.
+    const file = configFile({ store, port: 0, 'wait-for-store': 0 });
     const unreachable = await runCli(['serve', '--config', file], { env: { CR_STORE: join(tempDir(), 'ignored.json') } });
     expect(unreachable.exitCode).toBe(1);
     expect(unreachable.stderr).toContain('postgres://cr:***@127.0.0.1:9/none');

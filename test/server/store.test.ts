@@ -264,14 +264,17 @@ describe('durable writes and group commit', () => {
     expect(ids).not.toContain('lost');
   });
 
-  it('a failed commit answers 503 STORE_UNAVAILABLE over HTTP', async () => {
+  it.each([
+    ['EIO', 'write_failed', '5'],
+    ['ENOSPC', 'disk_full', '60'],
+  ])('a failed commit (%s) answers 503 STORE_UNAVAILABLE over HTTP, cause %s', async (code, cause, retryAfter) => {
     const { path } = await storeFile();
     let fail = false;
     const fs: StoreFs = {
       ...nodeFs,
       open: async (p, flags, mode) => {
         const fh = await nodeFs.open(p, flags, mode);
-        return flags === 'a' ? { ...bindHandle(fh), sync: () => (fail ? Promise.reject(Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' })) : fh.sync()) } : fh;
+        return flags === 'a' ? { ...bindHandle(fh), sync: () => (fail ? Promise.reject(Object.assign(new Error(code), { code })) : fh.sync()) } : fh;
       },
     };
     const srv = await startFixtureServer({ storePath: path, fs });
@@ -280,8 +283,8 @@ describe('durable writes and group commit', () => {
     const res = await srv.req('POST', '/api/v1/content/listeners', { key: KEYS.editorW1, body: { name: 'x', source_type: 'x', query_config: { handle: 'h' } } });
     expect(res.status).toBe(503);
     // The cause as the envelope's one detail, and when to ask again (docs/api-decisions.md §1).
-    expect(res.json).toEqual({ success: false, error: 'Store unavailable', code: 'STORE_UNAVAILABLE', details: [{ path: 'cause', message: 'write_failed' }] });
-    expect(res.headers['retry-after']).toBe('5');
+    expect(res.json).toEqual({ success: false, error: 'Store unavailable', code: 'STORE_UNAVAILABLE', details: [{ path: 'cause', message: cause }] });
+    expect(res.headers['retry-after']).toBe(retryAfter);
   });
 
   it('unknown fields survive a rewrite', async () => {

@@ -94,8 +94,9 @@ describe('cr local on PostgreSQL', () => {
     expect(r.stderr).toContain('cr serve --store postgres://');
   });
 
-  it('names an unreachable database, and refuses one whose schema is newer (exit 78), serving nothing', async () => {
-    const gone = await runCli(['serve', '--store', 'postgres://cr:secret@127.0.0.1:9/none', '--port', '0']);
+  it('names an unreachable database, and refuses one whose schema is newer (exit 78), serving nothing, with --wait-for-store 0', async () => {
+    // --wait-for-store 0: no wait for a database not up yet (store-health.test.ts covers the wait).
+    const gone = await runCli(['serve', '--store', 'postgres://cr:secret@127.0.0.1:9/none', '--port', '0', '--wait-for-store', '0']);
     expect(gone.exitCode).toBe(1);
     expect(gone.stderr).toContain('cannot open the store at postgres://cr:***@127.0.0.1:9/none');
     expect(gone.stderr).not.toContain('secret');
@@ -106,7 +107,7 @@ describe('cr local on PostgreSQL', () => {
     const sql = postgres(db.url, { max: 1, onnotice: () => undefined });
     await sql`INSERT INTO cr_schema (version, what) VALUES (999, 'from the future')`;
     await sql.end();
-    const newer = await runCli(['serve', '--store', db.url, '--port', '0']);
+    const newer = await runCli(['serve', '--store', db.url, '--port', '0', '--wait-for-store', '0']);
     expect(newer.exitCode).toBe(78);
     expect(newer.stderr).toContain('newer than this cr knows');
   });

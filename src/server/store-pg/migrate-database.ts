@@ -6,6 +6,7 @@ import { NEWEST_SCHEMA } from './migrations.js';
 import { SETTINGS_SCHEMA, setRateLimit, storedRateLimit } from './settings.js';
 import { redactUrl } from '../../config/store-url.js';
 import { DatabaseUnreachableError } from './pg-store.js';
+import { hostPortOf } from './pg-errors.js';
 
 export interface MigrateReport {
   /** The URL without its password. */
@@ -55,7 +56,7 @@ export async function migrateDatabase(url: string, o: ConnectionContext & { dryR
     };
   } catch (err) {
     if (err instanceof SchemaTooNewError || err instanceof UsageError) throw err;
-    throw new DatabaseUnreachableError(location, err);
+    throw new DatabaseUnreachableError(location, hostPortOf(url), err);
   } finally {
     await sql.end({ timeout: 5 });
   }

@@ -10,14 +10,18 @@ import { columnsOf, revenueColumnsOf } from './derive.js';
 import { checkSchema, migrate, SchemaTooNewError, SchemaTooOldError } from './migrate.js';
 import { redactUrl } from '../../config/store-url.js';
 import { connectionSettings } from './connection.js';
-import { unreachableReason } from './unreachable.js';
 import { agreedRateLimit } from './settings.js';
 import { FinanceAnswers, findRows } from './finance-cache.js';
 import type { Serialized } from '../compute/serialized.js';
 import { Coalescer } from './coalesce.js';
 import { CLOCK_SKEW_MS, DB_NOW, insertRecords, keysBySha256, rateHits } from './batched.js';
 import type { NewRecord, RateHit } from './batched.js';
-import { READY, type Readiness } from '../store/readiness.js';
+import type { Readiness } from '../store/readiness.js';
+import { pgHealth } from './pg-readiness.js';
+import { describePgError, hostPortOf, pgErrorTransient } from './pg-errors.js';
+
+/** How often a running server asks the database its schema version (a newer cr may migrate it meanwhile). */
+const SCHEMA_WATCH_MS = 15_000;
 
 type Row = Record<string, unknown>;
 type Tx = TransactionSql<Record<string, never>>;
@@ -55,6 +59,13 @@ export class PgStore implements ApiStore {
   private readonly hits: Coalescer<RateHit, RateWindow>;
   private readonly inserts: Coalescer<NewRecord, unknown>;
   private readonly finance: FinanceAnswers;
+  /** host:port of the database, for messages (never the user or password). */
+  private readonly at: string;
+  /** Requests waiting on the database now: the pool is likely exhausted when they reach its size. */
+  private inflight = 0;
+  /** Set once the database was found migrated past this build: every request is refused (503 schema_newer). */
+  private tooNew: (Readiness & { ready: false }) | undefined;
+  private readonly schemaWatch: NodeJS.Timeout;
 
   private constructor(
     url: string,
@@ -69,8 +80,12 @@ export class PgStore implements ApiStore {
      * still wait for the disk.
      */
     private readonly rateSql: Sql,
+    private readonly poolSize: number,
   ) {
     this.location = redactUrl(url);
+    this.at = hostPortOf(url);
+    this.schemaWatch = setInterval(() => void this.readiness(), SCHEMA_WATCH_MS);
+    this.schemaWatch.unref();
     this.keys = new Coalescer((shas) => keysBySha256(sql, shas), 4);
     // Two batches per server at a time: every hit of one key updates one row, so more would
     // only queue on its lock.
@@ -93,9 +108,9 @@ export class PgStore implements ApiStore {
     } catch (err) {
       await Promise.all([sql.end({ timeout: 1 }), rateSql.end({ timeout: 1 })]);
       if (err instanceof SchemaTooNewError || err instanceof SchemaTooOldError) throw err;
-      throw new DatabaseUnreachableError(location, err);
+      throw new DatabaseUnreachableError(location, hostPortOf(url), err);
     }
-    return new PgStore(url, sql, rateSql);
+    return new PgStore(url, sql, rateSql, opts.max ?? 20);
   }
 
   /** The two pools (records, rate-limit counts), with the connection settings of connection.ts. */
@@ -129,7 +144,7 @@ export class PgStore implements ApiStore {
   }
 
   private async list<C extends CollectionName>(collection: C, opts: { websiteIds?: Iterable<string> } = {}): Promise<RecordOf<C>[]> {
-    const rows = await unavailableOnFailure(() =>
+    const rows = await this.guarded(() =>
       opts.websiteIds
         ? this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} AND website_id = ANY(${[...opts.websiteIds]}) ORDER BY seq`
         : this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} ORDER BY seq`,
@@ -138,17 +153,18 @@ export class PgStore implements ApiStore {
   }
 
   private async get<C extends CollectionName>(collection: C, id: string): Promise<RecordOf<C> | undefined> {
-    const [row] = await unavailableOnFailure(() => this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} AND id = ${id}`);
+    const [row] = await this.guarded(() => this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} AND id = ${id}`);
     return row ? (JSON.parse(row.b as string) as RecordOf<C>) : undefined;
   }
 
   /** Records of a collection by their lookup field (derive.ts: a key's sha256, an entity's owner…). */
   findBy<C extends CollectionName>(collection: C, values: readonly string[]): Promise<RecordOf<C>[]> {
-    return unavailableOnFailure(() => findRows(this.sql, collection, values));
+    return this.guarded(() => findRows(this.sql, collection, values));
   }
 
   /** Applies one write's mutations in one transaction: all of them or none, durable when it resolves. */
   async commit(mutations: Mutation[]): Promise<void> {
+    if (this.tooNew) throw new StoreUnavailableError({ why: 'schema_newer', cause: new Error(this.tooNew.reason) });
     try {
       const [only] = mutations;
       // One insert (what creates through the API are) is one statement, atomic by itself: no
@@ -175,7 +191,7 @@ export class PgStore implements ApiStore {
       if (err instanceof MissingRecordError) throw err;
       // The database did not confirm the commit (gone, restarting, refusing): nothing is
       // acknowledged, and the caller answers 503 (docs/api-decisions.md §7).
-      throw new StoreUnavailableError({ cause: err });
+      throw new StoreUnavailableError({ why: 'database_unreachable', cause: err });
     }
   }
 
@@ -186,12 +202,12 @@ export class PgStore implements ApiStore {
    * that ended, or starts in the future, starts again at the database's now.
    */
   rateHit(keyId: string, now: number, windowMs: number): Promise<RateWindow> {
-    return unavailableOnFailure(() => this.hits.submit({ keyId, now, windowMs }));
+    return this.guarded(() => this.hits.submit({ keyId, now, windowMs }));
   }
 
   /** As rateHit, on the database's clock (`now` is the caller's, unused: batched.ts DB_NOW). */
   async ratePeek(keyId: string, _callerNow: number, windowMs: number): Promise<RateWindow | undefined> {
-    const [row] = await unavailableOnFailure(
+    const [row] = await this.guarded(
       () =>
         this.rateSql`SELECT window_start::float8 AS start, count, ${this.rateSql.unsafe(DB_NOW)}::float8 AS now FROM cr_rate_windows WHERE key_id = ${keyId}`,
     );
@@ -202,14 +218,14 @@ export class PgStore implements ApiStore {
   }
 
   async rateForget(keyIds: readonly string[] | 'all'): Promise<void> {
-    await unavailableOnFailure(() =>
+    await this.guarded(() =>
       keyIds === 'all' ? this.rateSql`DELETE FROM cr_rate_windows` : this.rateSql`DELETE FROM cr_rate_windows WHERE key_id = ANY(${[...keyIds]})`,
     );
   }
 
   // The reads of the store interface (api-store.ts), each one indexed query.
   keyBySha256(sha256: string) {
-    return unavailableOnFailure(() => this.keys.submit(sha256));
+    return this.guarded(() => this.keys.submit(sha256));
   }
   apiKey(id: string) {
     return this.get('api_keys', id);
@@ -243,7 +259,7 @@ export class PgStore implements ApiStore {
   }
   /** The summary computed in the database (finance-sql.ts), kept while the finance version holds (finance-cache.ts). */
   financeSummary(ownerId: string, today: string): Promise<Serialized<FinanceSummary>> {
-    return unavailableOnFailure(() => this.finance.get(ownerId, today));
+    return this.guarded(() => this.finance.get(ownerId, today));
   }
   adCampaign(id: string) {
     return this.get('ad_campaigns', id);
@@ -268,7 +284,7 @@ export class PgStore implements ApiStore {
   }
 
   private async first<C extends CollectionName>(collection: C): Promise<RecordOf<C> | undefined> {
-    const [row] = await unavailableOnFailure(() => this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} ORDER BY seq LIMIT 1`);
+    const [row] = await this.guarded(() => this.sql`SELECT body::text AS b FROM cr_records WHERE collection = ${collection} ORDER BY seq LIMIT 1`);
     return row ? (JSON.parse(row.b as string) as RecordOf<C>) : undefined;
   }
 
@@ -280,32 +296,44 @@ export class PgStore implements ApiStore {
     return data as unknown as StoreData;
   }
 
+  /** The database answers, with a schema this build knows (pg-readiness.ts); a newer one refuses every request from then on. */
   async readiness(): Promise<Readiness> {
-    return READY;
+    const { readiness } = await pgHealth(this.sql, this.at, () => this.inflight >= this.poolSize);
+    if (readiness.ready) this.tooNew = undefined;
+    else if (readiness.cause === 'schema_newer') this.tooNew = readiness;
+    return readiness;
+  }
+
+  /**
+   * A read the database did not answer (gone, restarting, refusing connections): 503
+   * STORE_UNAVAILABLE, as for writes, rather than an internal error (docs/shared-sandbox.md).
+   */
+  private async guarded<T>(read: () => Promise<T>): Promise<T> {
+    if (this.tooNew) throw new StoreUnavailableError({ why: 'schema_newer', cause: new Error(this.tooNew.reason) });
+    this.inflight++;
+    try {
+      return await read();
+    } catch (err) {
+      throw new StoreUnavailableError({ why: 'database_unreachable', cause: err });
+    } finally {
+      this.inflight--;
+    }
   }
 
   async close(): Promise<void> {
+    clearInterval(this.schemaWatch);
     await Promise.all([this.sql.end({ timeout: 5 }), this.rateSql.end({ timeout: 5 })]);
   }
 }
 
-/**
- * A read the database did not answer (gone, restarting, refusing connections): 503
- * STORE_UNAVAILABLE, as for writes, rather than an internal error (docs/shared-sandbox.md).
- */
-async function unavailableOnFailure<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (err) {
-    throw new StoreUnavailableError({ cause: err });
-  }
-}
-
-/** The database could not be reached or refused the server (wrong host, port, user, database). */
+/** The database could not be reached or refused the server (wrong host, port, user, database): said in words (pg-errors.ts). */
 export class DatabaseUnreachableError extends Error {
   readonly code = 'STORE_UNREACHABLE';
-  constructor(location: string, cause: unknown) {
-    super(`cannot open the store at ${location} (${unreachableReason(cause)})`, { cause });
+  /** A connection-level failure (nothing listening yet, starting up): `cr serve --wait-for-store` tries again. */
+  readonly transient: boolean;
+  constructor(location: string, at: string, cause: unknown) {
+    super(`cannot open the store at ${location}: ${describePgError(cause, at)}`, { cause });
+    this.transient = pgErrorTransient(cause);
   }
 }
 

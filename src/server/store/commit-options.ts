@@ -50,4 +50,6 @@ export interface StoreStats {
   snapshots: number;
   /** Folds that failed (and will be retried). */
   foldFailures: number;
+  /** The last journal append that failed, until one works again (journal-file.ts). */
+  writeFailure?: { code: string; at: number };
 }

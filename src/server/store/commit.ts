@@ -4,7 +4,7 @@ import { applyChecked, checkBatch } from './batch.js';
 import type { IdIndex, Mutation } from './batch.js';
 import { sealedSnapshot } from './snapshot.js';
 import { DEFAULT_BACKUPS, rotateBackups } from './backups.js';
-import { StoreUnavailableError } from './errors.js';
+import { StoreUnavailableError, takenOver, writeFailureCause } from './errors.js';
 import { refuseOverCap, takeBatch } from './intake.js';
 import type { Pending } from './intake.js';
 import { syncDir, tempPathOf, writeTemp } from './fs-layer.js';
@@ -100,8 +100,7 @@ export class GroupCommit {
   }
 
   private refuseTakenOver(writes: Pending[]): void {
-    const failure = new StoreUnavailableError({ cause: new Error('the store was taken over by another server') });
-    for (const p of writes) p.reject(failure);
+    for (const p of writes) p.reject(takenOver());
     this.lose();
   }
 
@@ -110,7 +109,7 @@ export class GroupCommit {
     this.dead = true;
     this.closed = true;
     this.closedForFolds = true;
-    const failure = new StoreUnavailableError({ cause: new Error('the store was taken over by another server') });
+    const failure = takenOver();
     for (const p of this.pending.splice(0)) p.reject(failure);
     try {
       this.hooks.ownership?.lost();
@@ -132,12 +131,13 @@ export class GroupCommit {
       journalRecords: this.unfoldedRecords,
       snapshots: this.counters.snapshots,
       foldFailures: this.counters.foldFailures,
+      writeFailure: this.journal.lastFailure,
     };
   }
 
   /** Queues mutations; resolves once they are durable (shared commit with concurrent writers). */
   commit(mutations: Mutation[]): Promise<void> {
-    if (this.closed) return Promise.reject(new StoreUnavailableError({ cause: new Error('store closed') }));
+    if (this.closed) return Promise.reject(new StoreUnavailableError({ why: this.dead ? 'lock_lost' : 'write_failed', cause: new Error('store closed') }));
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ mutations, resolve, reject });
       this.kick();
@@ -196,7 +196,7 @@ export class GroupCommit {
       try {
         await this.journal.append(line);
       } catch (err) {
-        const failure = new StoreUnavailableError({ cause: err });
+        const failure = new StoreUnavailableError({ cause: err, why: writeFailureCause(err) });
         for (const p of accepted) p.reject(failure);
         return; // memory stays at the last committed state
       }

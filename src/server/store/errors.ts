@@ -28,6 +28,13 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/** The 503 of a store another server took over (cause lock_lost): writes and, on a JSON store, reads (json-store.ts). */
+export const takenOver = () => new StoreUnavailableError({ why: 'lock_lost', cause: new Error('the store was taken over by another server') });
+
+/** Why a write that failed on the disk failed, as a 503 names it: a full disk (or quota), else a write error. */
+export const writeFailureCause = (err: unknown): UnavailableCause =>
+  ['ENOSPC', 'EDQUOT'].includes((err as NodeJS.ErrnoException)?.code ?? '') ? 'disk_full' : 'write_failed';
+
 /** A write would take the store past its size cap (docs/api-decisions.md §9); nothing was written. The app answers 507. */
 export class StoreFullError extends Error {
   readonly code = 'STORE_FULL';

@@ -20,6 +20,8 @@ export interface StoreFs {
   readdir(path: string): Promise<string[]>;
   /** A file's bytes in chunks (the journal is replayed line by line, whatever its size). */
   readChunks(path: string): AsyncIterable<Buffer>;
+  /** The free space of the file system holding `path` (readiness: a full disk, json-readiness.ts); optional for layers without it. */
+  statfs?(path: string): Promise<{ bavail: number; bsize: number }>;
   /**
    * Synchronous calls: the single-writer lock is taken and released in one synchronous step
    * (no other attempt of this process can interleave with a takeover), and the rate-limit
@@ -72,6 +74,7 @@ export const nodeFs: StoreFs = {
   link: (a, b) => fsp.link(a, b),
   readdir: (p) => fsp.readdir(p),
   readChunks: (p) => fsn.createReadStream(p, { highWaterMark: 1024 * 1024 }),
+  statfs: (p) => fsp.statfs(p),
   sync: {
     readFile: (p) => fsn.readFileSync(p),
     writeFile: (p, d, o) => fsn.writeFileSync(p, d, o),

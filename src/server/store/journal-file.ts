@@ -27,8 +27,25 @@ export class JournalFile {
     this.len = len;
   }
 
+  /**
+   * The last append that failed (its errno code, when, epoch ms), cleared by the next one that
+   * works: what the store's readiness reports (json-store.ts, ENOSPC as disk_full).
+   */
+  lastFailure: { code: string; at: number } | undefined;
+
   /** Appends to the journal and fsyncs it; on failure cuts it back to its last good length. */
   async append(text: string): Promise<void> {
+    try {
+      await this.appendOnce(text);
+      this.lastFailure = undefined;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException)?.code;
+      this.lastFailure = { code: typeof code === 'string' ? code : 'EIO', at: Date.now() };
+      throw err;
+    }
+  }
+
+  private async appendOnce(text: string): Promise<void> {
     if (this.dirSyncOwed) {
       await syncDir(this.fs, dirname(this.path), this.onSync);
       this.dirSyncOwed = false;

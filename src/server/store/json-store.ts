@@ -4,9 +4,14 @@ import type { OpenStoreOptions } from './store.js';
 import type { Mutation } from './batch.js';
 import type { ApiStore, RateWindow } from './api-store.js';
 import { DataReads } from './data-reads.js';
+import type { RecordSource } from './data-reads.js';
+import { takenOver } from './errors.js';
+import { jsonStoreReadiness } from './json-readiness.js';
+import { nodeFs } from './fs-layer.js';
+import type { StoreFs } from './fs-layer.js';
 import { RateWindows, rateLimitFileOf } from './rate-windows.js';
 import type { RateWindowsOptions } from './rate-windows.js';
-import { READY, type Readiness } from './readiness.js';
+import type { Readiness } from './readiness.js';
 
 export interface OpenJsonStoreOptions extends OpenStoreOptions {
   /**
@@ -30,8 +35,10 @@ export class JsonStore extends DataReads implements ApiStore {
     /** The file store itself, for what only it has (stats, compaction, its path). */
     readonly file: Store,
     private readonly rate: RateWindows,
+    /** The file-system layer the store goes through (its free space, for readiness). */
+    private readonly fs: StoreFs = nodeFs,
   ) {
-    super(file);
+    super(ownedReads(file));
   }
 
   /** Opens (or creates) the store file under its lock (Store.open) and its rate-limit sidecar. */
@@ -40,7 +47,7 @@ export class JsonStore extends DataReads implements ApiStore {
     const file = await Store.open(path, storeOptions);
     try {
       const rate = new RateWindows({ file: rateSidecar && file.path ? rateLimitFileOf(file.path) : null, fs: opts.fs, now: realNow });
-      return new JsonStore(file, rate);
+      return new JsonStore(file, rate, opts.fs);
     } catch (err) {
       await file.close();
       throw err;
@@ -89,16 +96,46 @@ export class JsonStore extends DataReads implements ApiStore {
     this.rate.forget(keyIds);
   }
 
-  /** Writes the rate-limit counters, flushes and folds the store, and releases its lock. */
-  async readiness(): Promise<Readiness> {
-    return READY;
+  /** The lock still ours, room to write, no recent failed write (json-readiness.ts). */
+  readiness(): Promise<Readiness> {
+    return jsonStoreReadiness(this.file, this.fs);
   }
 
+  /** Writes the rate-limit counters, flushes and folds the store, and releases its lock. */
   async close(): Promise<void> {
     try {
-      await this.rate.stop();
+      // A store taken over: its counters' sidecar is the new holder's now, never overwritten.
+      await this.rate.stop(this.file.stillOwned(true));
     } finally {
       await this.file.close();
     }
   }
+}
+
+/**
+ * The store's records, each read answered only while the store is still this server's
+ * (Store.stillOwned: one stat() of the lock while it is unchanged). A server frozen past the
+ * lock's staleness, whose store another process took over meanwhile, would otherwise answer
+ * from its old memory: stale reads, and a key revoked meanwhile still accepted
+ * (docs/reliability.md "The store's lock"). Every request reads the generation first (the
+ * key lookup, data-reads.ts), so none is answered without the check.
+ */
+function ownedReads(file: Store): RecordSource {
+  const check = () => {
+    if (!file.stillOwned()) throw takenOver();
+  };
+  return {
+    list(collection) {
+      check();
+      return file.list(collection);
+    },
+    get(collection, id) {
+      check();
+      return file.get(collection, id);
+    },
+    get generation() {
+      check();
+      return file.generation;
+    },
+  };
 }

@@ -277,10 +277,21 @@ export interface LockHandle {
    * taken the store over. False once released or lost; a read that fails counts as held.
    */
   owned(): boolean;
+  /**
+   * owned(), without touching the file while no one could have taken the lock over: this
+   * process refreshed its heartbeat less than half the staleness ago (monotonic clock), so the
+   * lock's mtime is too recent for any process to judge it stale. Past that (frozen, busy),
+   * the file is checked as owned() does. For reads, where one stat() each was most of a cached
+   * read's cost (docs/benchmarks-analysis.md "Reads check the lock").
+   */
+  ownedForReads(): boolean;
 }
 
-/** Refreshes the lock's mtime while held; calls `lost` once if the lock stops being ours. */
-function startHeartbeat(fs: SyncFs, lockPath: string, token: string, every: number, lost: () => void): () => void {
+/**
+ * Refreshes the lock's mtime while held; calls `lost` once if the lock stops being ours, and
+ * `beat` with the monotonic time taken just before each refresh that worked.
+ */
+function startHeartbeat(fs: SyncFs, lockPath: string, token: string, every: number, lost: () => void, beat: (at: number) => void): () => void {
   const timer = setInterval(() => {
     const text = heldText(fs, lockPath);
     if (text === null) return; // unreadable for now (EIO, EMFILE): try again next beat
@@ -291,8 +302,10 @@ function startHeartbeat(fs: SyncFs, lockPath: string, token: string, every: numb
       return;
     }
     try {
+      const at = performance.now();
       const now = new Date();
       fs.utimes(lockPath, now, now);
+      beat(at);
     } catch {
       /* a missed beat; STALE_MS allows for many */
     }
@@ -337,9 +350,14 @@ function acquireWith(
   opts: LockOptions,
 ): LockHandle {
   for (let attempt = 0; attempt < 100; attempt++) {
+    const createdAt = performance.now();
     if (createLock(fs, lockPath, token)) {
       held.add(token);
-      const stop = startHeartbeat(fs, lockPath, token, timing.heartbeatMs, () => opts.onLost?.());
+      let lastBeat = createdAt;
+      const onBeat = (at: number) => {
+        lastBeat = at;
+      };
+      const stop = startHeartbeat(fs, lockPath, token, timing.heartbeatMs, () => opts.onLost?.(), onBeat);
       let released = false;
       const release = () => {
         if (released) return;
@@ -354,7 +372,8 @@ function acquireWith(
       };
       const stillHeld = lockHeld(fs, lockPath, token, () => heldText(fs, lockPath));
       const owned = () => !released && held.has(token) && stillHeld();
-      return Object.assign(release, { owned });
+      const ownedForReads = () => !released && held.has(token) && (performance.now() - lastBeat < timing.staleMs / 2 || stillHeld());
+      return Object.assign(release, { owned, ownedForReads });
     }
     // Unreadable (EACCES, EIO, EMFILE…) is not stale: refused with the error (LockUnreadableError).
     const text = readLockText(fs, storePath, lockPath);

@@ -111,10 +111,11 @@ export class RateWindows {
     return this.writing;
   }
 
-  /** Stops the timer and flushes. */
-  async stop(): Promise<void> {
+  /** Stops the timer and flushes; `write` false: writes nothing more (the store is another server's now). */
+  async stop(write = true): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (!write) this.dirty = false;
     await this.flush();
   }
 }

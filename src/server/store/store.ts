@@ -4,7 +4,7 @@ import type { CollectionName, RecordOf, StoreData } from './schema.js';
 import { atomicWrite, isCode, nodeFs } from './fs-layer.js';
 import type { StoreFs } from './fs-layer.js';
 import { snapshotId } from './journal.js';
-import { acquireLock, type LockOptions } from './lock.js';
+import { acquireLock, type LockHandle, type LockOptions } from './lock.js';
 import { resolveStorePath } from './store-path.js';
 import { positionOf } from './batch.js';
 import type { IdIndex, Mutation } from './batch.js';
@@ -53,18 +53,40 @@ export class Store {
   private readonly indexes = new Map<CollectionName, IdIndex>();
   private readonly writer: GroupCommit;
   private releaseLock: (() => void) | null;
+  /** The lock as taken (null: none, a memory store), and whether it was found lost (for good). */
+  private readonly lock: LockHandle | null;
+  private readonly lockState: { lost: boolean; onLost: () => void };
 
   private constructor(
     readonly path: string | null,
     data: StoreData,
     fs: StoreFs,
-    release: (() => void) | null,
+    release: LockHandle | null,
     j: ConstructorParameters<typeof GroupCommit>[4],
     opts: CommitOptions,
+    lockState: { lost: boolean; onLost: () => void } = { lost: false, onLost: () => undefined },
   ) {
     this.state = data;
     this.releaseLock = release;
+    this.lock = release;
+    this.lockState = lockState;
     this.writer = new GroupCommit(this.state, this.indexes, path, fs, j, opts);
+  }
+
+  /**
+   * Whether the store is still this process's: its lock file still holds this server's token
+   * (lock.ts ownedForReads: nothing read while its heartbeat is recent, else one stat() while
+   * the file is unchanged, lock-check.ts). Asked before a read is answered
+   * (json-store.ts): a server frozen past the lock's staleness whose store was taken over must
+   * not answer from its old memory (docs/reliability.md "The store's lock"). A loss found here
+   * is told as the heartbeat tells it (onLockLost, once); false from then on. `verify`: read
+   * the lock now whatever the heartbeat (readiness, json-readiness.ts).
+   */
+  stillOwned(verify = false): boolean {
+    if (this.lockState.lost) return false;
+    if (this.lock === null || (verify ? this.lock.owned() : this.lock.ownedForReads())) return true;
+    this.lockState.onLost();
+    return false;
   }
 
   /** An in-memory store (no file, no lock): for unit tests and in-process use. */
@@ -91,10 +113,10 @@ export class Store {
     // Two paths to one file are one store: lock, journal, backups and temps sit beside the target.
     const path = resolveStorePath(given, fs);
     let opened: Store | undefined;
-    let lost = false;
+    const lockState = { lost: false, onLost: () => onLost() };
     const onLost = () => {
-      if (lost) return;
-      lost = true;
+      if (lockState.lost) return;
+      lockState.lost = true;
       // Another server writes this file now: write nothing more, not even a fold on close.
       void opened?.writer.abandon().catch(() => undefined);
       opts.onLockLost?.();
@@ -129,8 +151,8 @@ export class Store {
       if (release) await removeStaleTemps(fs, path);
       const j = await recoverJournal(fs, path, data, base, onSync);
       const ownership = release ? { owned: () => release.owned(), lost: onLost } : undefined;
-      opened = new Store(path, data, fs, release, { ...j, fsyncs, snapshotBytes }, { ...opts, ownership });
-      if (lost) void opened.writer.abandon().catch(() => undefined);
+      opened = new Store(path, data, fs, release, { ...j, fsyncs, snapshotBytes }, { ...opts, ownership }, lockState);
+      if (lockState.lost) void opened.writer.abandon().catch(() => undefined);
       return opened;
     } catch (err) {
       release?.();

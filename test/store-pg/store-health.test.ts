@@ -1,0 +1,226 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chmodSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import { PgStore } from '../../src/server/store-pg/pg-store.js';
+import { loadInto } from '../../src/server/store-pg/bulk-load.js';
+import { NEWEST_SCHEMA } from '../../src/server/store-pg/migrations.js';
+import { StoreUnavailableError } from '../../src/server/store/errors.js';
+import { STARTING } from '../../src/server/readiness-gate.js';
+
+const STARTING_REASON = STARTING.ready ? '' : STARTING.reason;
+import { FIXTURE, IDS, KEYS, NOW } from '../server/helpers.js';
+import { ROOT } from '../helpers/paths.js';
+import { tempDir } from '../helpers/tmp.js';
+import { runBin, spawnBin } from '../helpers/cli.js';
+import { spawnServe, type ServeProcess } from '../helpers/serve.js';
+import { spawnProcess } from '../helpers/process.js';
+
+/**
+ * Readiness and start-up on PostgreSQL (docs/shared-sandbox.md "When the database is not
+ * there"), on a cluster of this file's own, since it stops and starts it
+ * (scripts/pg-cluster.sh halt/resume): the store's readiness through a database stop and
+ * start and through a schema migrated past this build; `cr serve` started before its database
+ * (503 starting, then serving); a database that does not exist ends the start at once, in words;
+ * a newer schema keeps the server up, not ready. 127.0.0.1 only; a handful of requests.
+ */
+const SCRIPT = join(ROOT, 'scripts', 'pg-cluster.sh');
+const dir = tempDir('cr-pg-health-');
+// The cluster runs as the postgres user (scripts/pg-cluster.sh), which must reach its folder.
+chmodSync(dir, 0o755);
+const folder = join(dir, 'cluster');
+
+async function cluster(command: string): Promise<string> {
+  const r = await spawnProcess('bash', [SCRIPT, command, folder], { env: { HOME: dir }, timeoutMs: 120_000 });
+  if (r.exitCode !== 0) throw new Error(`scripts/pg-cluster.sh ${command} failed: ${r.stderr}`);
+  return String(r.stdout).trim();
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+const withDatabase = (url: string, db: string) => Object.assign(new URL(url), { pathname: `/${db}` }).toString();
+
+/** GET on 127.0.0.1:port: status, Retry-After, JSON body; a refused connection as 'refused'. */
+async function get(port: number, path: string, key?: string) {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: key ? { authorization: `Bearer ${key}` } : {}, signal: AbortSignal.timeout(10_000) });
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined };
+  } catch {
+    return { status: 'refused' as const, retryAfter: null, body: undefined };
+  }
+}
+
+/** The cause and reason a 503 of GET /readyz names (probe-routes.ts: the envelope's details). */
+function notReady(body: Record<string, unknown> | undefined): { cause?: string; reason?: string } {
+  const details = (body?.details ?? []) as { path: string; message: string }[];
+  return Object.fromEntries(details.map((d) => [d.path, d.message]));
+}
+
+async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, tries = 200): Promise<T> {
+  let last = await probe();
+  for (let i = 0; i < tries && !ok(last); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    last = await probe();
+  }
+  return last;
+}
+
+let url: string;
+const servers: ServeProcess[] = [];
+beforeAll(async () => {
+  url = await cluster('start');
+  const store = await PgStore.open(url, { max: 2 });
+  try {
+    await loadInto(store, JSON.parse(readFileSync(FIXTURE, 'utf8')));
+  } finally {
+    await store.close();
+  }
+}, 120_000);
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  await cluster('stop').catch(() => undefined);
+});
+
+const learnings = `/api/v1/intelligence/learnings?website_id=${IDS.W1}`;
+
+describe('PostgreSQL store readiness', () => {
+  it('ready; not ready (database_unreachable, in words) while the database is stopped, its reads 503; ready again once it is back', async () => {
+    const store = await PgStore.open(url, { max: 2 });
+    try {
+      expect(await store.readiness()).toEqual({ ready: true });
+      await cluster('halt');
+      const down = await store.readiness();
+      expect(down).toMatchObject({ ready: false, cause: 'database_unreachable' });
+      expect(down.ready === false && down.reason).toMatch(/^the database at 127\.0\.0\.1:\d+: .*\((ECONNREFUSED|57P01|CONNECTION_CLOSED|CONNECTION_ENDED)\)/);
+      const read = await Promise.resolve(store.apiKeys()).catch((e: unknown) => e);
+      expect(read).toBeInstanceOf(StoreUnavailableError);
+      expect((read as StoreUnavailableError).why).toBe('database_unreachable');
+      await cluster('resume');
+      expect(
+        await until(
+          () => store.readiness(),
+          (r) => r.ready,
+        ),
+      ).toEqual({ ready: true });
+      expect((await store.apiKeys()).length).toBeGreaterThan(0);
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+
+  it('a schema migrated past this build meanwhile: not ready (schema_newer), every request 503 schema_newer; ready again once it is not', async () => {
+    const store = await PgStore.open(url, { max: 2 });
+    try {
+      await store.sql`INSERT INTO cr_schema (version, what) VALUES (${NEWEST_SCHEMA + 1}, 'from the future')`;
+      const r = await store.readiness();
+      expect(r).toMatchObject({ ready: false, cause: 'schema_newer', reason: expect.stringContaining(`version ${NEWEST_SCHEMA + 1}, newer than this cr knows`) });
+      await expect(Promise.resolve(store.apiKeys())).rejects.toMatchObject({ why: 'schema_newer' });
+      await expect(store.commit([{ op: 'patch', collection: 'users', id: 'none', patch: {} }])).rejects.toMatchObject({ why: 'schema_newer' });
+      await store.sql`DELETE FROM cr_schema WHERE version = ${NEWEST_SCHEMA + 1}`;
+      expect(await store.readiness()).toEqual({ ready: true });
+      expect((await store.apiKeys()).length).toBeGreaterThan(0);
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
+});
+
+describe('cr serve and a database that is not there', () => {
+  it('started before its database: listens at once, 503 starting (readyz and the API, Retry-After), then serves once the database is up', async () => {
+    await cluster('halt');
+    const port = await freePort();
+    const starting = spawnServe(['--store', url, '--port', String(port), '--rate-limit', '100000'], { env: { CR_NOW: NOW }, readyMs: 60_000 });
+    starting.catch(() => undefined);
+    try {
+      // `starting` from the moment it listens; the reason names the database's refusal once the first attempt failed.
+      const ready = await until(
+        () => get(port, '/readyz'),
+        (r) => r.status !== 'refused' && notReady(r.body).reason !== STARTING_REASON,
+      );
+      expect(ready.status).toBe(503);
+      expect(ready.body).toMatchObject({ success: false, code: 'NOT_READY' });
+      expect(notReady(ready.body)).toMatchObject({ cause: 'starting', reason: expect.stringContaining('(ECONNREFUSED)') });
+      expect(ready.retryAfter).toBe('2');
+      expect(JSON.stringify(ready.body)).not.toMatch(/password/i);
+      const api = await get(port, learnings, KEYS.viewerW1);
+      expect(api).toMatchObject({ status: 503, retryAfter: '2', body: { success: false, code: 'STORE_UNAVAILABLE', details: [{ path: 'cause', message: 'starting' }] } });
+      expect((await get(port, '/healthz')).status).toBe(200);
+    } finally {
+      await cluster('resume');
+    }
+    const server = await starting;
+    servers.push(server);
+    expect((await get(port, learnings, KEYS.viewerW1)).status).toBe(200);
+    expect(server.stderr()).toMatch(/cr serve: waiting for the store: cannot open the store at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres: nothing listens at 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+  }, 120_000);
+
+  it('SIGTERM while it waits for the database: exits 0 at once', async () => {
+    await cluster('halt');
+    const port = await freePort();
+    const child = spawnBin(['serve', '--store', url, '--port', String(port)], { env: { CR_NOW: NOW }, timeoutMs: 60_000, buffer: false });
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    void child.catch(() => undefined);
+    try {
+      const waiting = await until(
+        () => get(port, '/readyz'),
+        (r) => r.status !== 'refused' && notReady(r.body).reason !== STARTING_REASON,
+      );
+      expect(waiting.status).toBe(503);
+      expect(notReady(waiting.body).cause).toBe('starting');
+      child.kill('SIGTERM');
+      expect(await exited).toEqual({ code: 0, signal: null });
+    } finally {
+      child.kill('SIGKILL');
+      await cluster('resume');
+    }
+  }, 90_000);
+
+  it('a database that does not exist ends the start at once, in words (exit 1), whatever --wait-for-store says', async () => {
+    const r = await runBin(['serve', '--store', withDatabase(url, 'no_such_db'), '--port', '0'], { env: { CR_NOW: NOW }, timeoutMs: 30_000 });
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('the database does not exist (3D000); create it (createdb NAME) or fix its name at the end of the URL (STORE_UNREACHABLE)');
+    expect(r.stderr).not.toContain('waiting for the store');
+  }, 60_000);
+
+  it('a schema newer than this build at start: stays up, not ready (schema_newer), the API 503 with Retry-After 60; --wait-for-store 0 exits 78', async () => {
+    const admin = postgres(url, { max: 1, onnotice: () => undefined });
+    await admin.unsafe('CREATE DATABASE cr_newer');
+    await admin.end();
+    const newerUrl = withDatabase(url, 'cr_newer');
+    const store = await PgStore.open(newerUrl, { max: 1 });
+    await store.sql`INSERT INTO cr_schema (version, what) VALUES (${NEWEST_SCHEMA + 1}, 'from the future')`;
+    await store.close();
+    const port = await freePort();
+    const child = spawnBin(['serve', '--store', newerUrl, '--port', String(port)], { env: { CR_NOW: NOW }, timeoutMs: 60_000, buffer: false });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    void child.catch(() => undefined);
+    try {
+      const ready = await until(
+        () => get(port, '/readyz'),
+        (r) => r.status !== 'refused' && notReady(r.body).cause === 'schema_newer',
+      );
+      expect(ready).toMatchObject({ status: 503, retryAfter: '60', body: { code: 'NOT_READY' } });
+      expect(notReady(ready.body).reason).toContain(`version ${NEWEST_SCHEMA + 1}, newer than this cr knows`);
+      expect(await get(port, learnings, KEYS.viewerW1)).toMatchObject({
+        status: 503,
+        retryAfter: '60',
+        body: { code: 'STORE_UNAVAILABLE', details: [{ path: 'cause', message: 'schema_newer' }] },
+      });
+      expect(stderr).toContain('staying up, not ready (503 schema_newer)');
+    } finally {
+      child.kill('SIGKILL');
+    }
+    const once = await runBin(['serve', '--store', newerUrl, '--port', '0', '--wait-for-store', '0'], { env: { CR_NOW: NOW }, timeoutMs: 30_000 });
+    expect(once.exitCode).toBe(78);
+    expect(once.stderr).toContain('STORE_SCHEMA_NEWER');
+  }, 90_000);
+});
