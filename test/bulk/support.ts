@@ -1,3 +1,4 @@
+import { isDatabaseUrl } from '../../src/config/store-url.js';
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,6 +51,8 @@ export interface BulkServer {
   requests(): { id: string; status: number }[];
   /** Every log line of the server (requests and applied faults). */
   log: string[];
+  /** Ages the rate windows by `ms` where the server's clock does not decide them (PostgreSQL). */
+  ageWindows(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -82,6 +85,18 @@ export async function startBulkServer(n: number, opts: { rateLimit?: number; rea
         const m = / POST \/api\/v1\/social\/posts\/([^/]+)\/schedule (\d{3}) /.exec(l);
         return m && !l.includes('cause=injected_fault') ? [{ id: m[1]!, status: Number(m[2]) }] : [];
       }),
+    // A file store counts on the server's clock, which the caller moves (`realClock`); a
+    // PostgreSQL store on the database's own (batched.ts DB_NOW): there the windows move back.
+    ageWindows: async (ms: number) => {
+      if (!isDatabaseUrl(storePath)) return;
+      const { default: postgres } = await import('postgres');
+      const sql = postgres(storePath, { max: 1, onnotice: () => undefined });
+      try {
+        await sql`UPDATE cr_rate_windows SET window_start = window_start - ${ms}`;
+      } finally {
+        await sql.end();
+      }
+    },
     close: () => server.close(),
   };
 }

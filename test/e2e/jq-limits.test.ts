@@ -12,7 +12,12 @@ import { cleanupTempDirs, makeKey } from '../helpers/tmp.js';
 afterAll(() => cleanupTempDirs());
 const srv = useTestServer({ ...ok({ n: 1 }), delayMs: 300 });
 
-const jq = (program: string, ...extra: string[]) => runBin(['profiles', 'list', '--jq', program, ...extra], { env: { CR_MAX_RESPONSE_BYTES: String(256 * 1024) }, timeoutMs: 30_000 });
+const jq = async (program: string, ...extra: string[]) => {
+  const r = await runBin(['profiles', 'list', '--jq', program, ...extra], { env: { CR_MAX_RESPONSE_BYTES: String(256 * 1024) }, timeoutMs: 30_000 });
+  // With no profile, `profiles list` first says so on stderr (docs/commands.md): the line before jq's.
+  expect(r.stderr).toMatch(/^No profiles yet: .*\n/);
+  return { ...r, stderr: r.stderr.replace(/^No profiles yet: .*\n/, '') };
+};
 
 describe('--jq limits', () => {
   it('output past the cap stops the program: exit 1, JQ_OUTPUT_TOO_LARGE, nothing on stdout', async () => {

@@ -72,10 +72,12 @@ describe('write errors on the journal: 503, nothing half-done, recovery', () => 
 
     state.fault = step;
     const failed = await Promise.all([create('lost-1'), create('lost-2'), create('lost-3')]);
+    // ENOSPC on the append is a full disk (an operator must make room); EIO on the fsync a failed write.
+    const [cause, retryAfter] = step === 'journal-fsync' ? ['write_failed', '5'] : ['disk_full', '60'];
     for (const r of failed) {
       expect(r.status).toBe(503);
-      expect(r.json).toEqual({ success: false, error: 'Store unavailable', code: 'STORE_UNAVAILABLE', details: [{ path: 'cause', message: 'write_failed' }] });
-      expect(r.headers['retry-after']).toBe('5');
+      expect(r.json).toEqual({ success: false, error: 'Store unavailable', code: 'STORE_UNAVAILABLE', details: [{ path: 'cause', message: cause }] });
+      expect(r.headers['retry-after']).toBe(retryAfter);
     }
     expect(state.hits).toBeGreaterThan(0);
     expect((await readFile(srv.path)).equals(storeBytes)).toBe(true);

@@ -43,6 +43,7 @@ describe('cr posts schedule --from against a real server with a budget and fault
       expect(r.stderr).toContain('50 scheduled, 0 skipped, 0 failed, 10 not sent');
 
       t += 3_600_000; // the server's window resets
+      await srv.ageWindows(3_600_000);
       const again = await crAt(srv.baseUrl, ['posts', 'schedule', '--from', file, '--state', state, '--json']);
       expect(again.exitCode).toBe(0);
       const second = srv
