@@ -4,17 +4,24 @@ import { UsageError } from '../errors.js';
 import { detectFormat, readCsv, readJsonl } from './read-plan.js';
 import { checkRows } from './validate.js';
 import { escapeControls } from './escape.js';
+import { redactKeys } from '../redact.js';
 import type { PlanFormat, PlanProblem, PlanRow } from './types.js';
 
-/** The plan did not pass its check: a usage error (exit 2) that carries every bad line, for CI reports. */
+/**
+ * The plan did not pass its check: a usage error (exit 2) that carries every bad line, for CI
+ * reports. Every report (lines, annotations, JUnit, --json) reads the problems from here, so
+ * an API key quoted in one is masked here, once (docs/cli-contract.md §3).
+ */
 export class PlanCheckError extends UsageError {
+  readonly problems: readonly PlanProblem[];
   constructor(
     message: string,
     readonly file: string,
     readonly annotationFile: string | undefined,
-    readonly problems: readonly PlanProblem[],
+    problems: readonly PlanProblem[],
   ) {
-    super(message);
+    super(redactKeys(message));
+    this.problems = problems.map((p) => ({ line: p.line, message: redactKeys(p.message) }));
   }
 }
 
