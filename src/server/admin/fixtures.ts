@@ -6,6 +6,7 @@ import { describeIssue } from '../store/snapshot.js';
 import { MAX_DEPTH, shapeViolation } from '../json.js';
 import { safeJson } from '../../render/safe-json.js';
 import { markUuidFields, uuidFieldsOf, uuidProblem } from './fixture-ids.js';
+import { rawKeyProblems } from './fixture-secrets.js';
 
 /**
  * The fixture format of `cr local seed` and `cr local export` (docs/fixtures.md): the store
@@ -122,7 +123,8 @@ export function planSeed(doc: unknown, store: StoreView): SeedPlan {
         );
         return;
       }
-      let ok = schemaProblems(c, record, path, own);
+      let ok = rawKeyProblems(c, record, path, own);
+      ok = schemaProblems(c, record, path, own) && ok;
       const r = (record && typeof record === 'object' ? record : {}) as Record<string, unknown>;
       // The fields that are no reference to another record are checked here; references below.
       for (const field of uuidFieldsOf(c).filter((f) => !REFERENCES.some((ref) => ref.field === f))) {
