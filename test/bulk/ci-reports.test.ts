@@ -76,6 +76,10 @@ describe('escaping of CI outputs', () => {
     const line = annotation('dir/my,plan:1.csv', failedRow('bad\nthing 100%\u001b[31m'));
     expect(line).toBe('::error file=dir/my%2Cplan%3A1.csv,line=7,title=cr posts schedule%3A a%3Ab%2Cc::a:b,c: bad\\x0athing 100%25\\x1b[31m (X)');
     expect(line).toMatch(COMMAND);
+    // A path holding control characters: escaped in file= as in the message, no raw ESC.
+    const esc = annotation('dir/\u001b[31mplan\r.csv', failedRow('x'));
+    expect(esc).toMatch(/^::error file=dir\/\\x1b\[31mplan\\x0d\.csv,line=7,/);
+    expect(esc).not.toMatch(/[\u0000-\u001f]/);
   });
 
   it('step summary cells cannot break the table or carry HTML', () => {
