@@ -5,6 +5,7 @@ import { detectFormat, readCsv, readJsonl } from './read-plan.js';
 import { checkRows } from './validate.js';
 import { escapeControls } from './escape.js';
 import { redactKeys } from '../redact.js';
+import { ProblemsError } from '../problem-cap.js';
 import type { PlanFormat, PlanProblem, PlanRow } from './types.js';
 
 /**
@@ -12,7 +13,7 @@ import type { PlanFormat, PlanProblem, PlanRow } from './types.js';
  * reports. Every report (lines, annotations, JUnit, --json) reads the problems from here, so
  * an API key quoted in one is masked here, once (docs/cli-contract.md §3).
  */
-export class PlanCheckError extends UsageError {
+export class PlanCheckError extends ProblemsError {
   readonly problems: readonly PlanProblem[];
   constructor(
     message: string,
@@ -20,8 +21,12 @@ export class PlanCheckError extends UsageError {
     readonly annotationFile: string | undefined,
     problems: readonly PlanProblem[],
   ) {
-    super(redactKeys(message));
-    this.problems = problems.map((p) => ({ line: p.line, message: redactKeys(p.message) }));
+    const masked = problems.map((p) => ({ line: p.line, message: redactKeys(p.message) }));
+    super(
+      redactKeys(message),
+      masked.map((p) => ({ file, ...p })),
+    );
+    this.problems = masked;
   }
 }
 
