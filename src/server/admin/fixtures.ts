@@ -3,7 +3,8 @@ import { COLLECTIONS, COLLECTION_NAMES } from '../store/schema.js';
 import type { CollectionName } from '../store/schema.js';
 import type { Mutation } from '../store/batch.js';
 import { describeIssue } from '../store/snapshot.js';
-import { MAX_DEPTH, shapeViolation } from '../json.js';
+import { MAX_DEPTH } from '../json.js';
+import { tooDeepAt } from './fixture-depth.js';
 import { safeJson } from '../../render/safe-json.js';
 import { markUuidFields, uuidFieldsOf, uuidProblem } from './fixture-ids.js';
 import { rawKeyProblems } from './fixture-secrets.js';
@@ -115,12 +116,15 @@ export function planSeed(doc: unknown, store: StoreView): SeedPlan {
       const own = (where: string, message: string) => problems.push({ path: where, message, record: path });
       // As deep as an API body may be (docs/api-decisions.md §1): a deeper record cannot be
       // written to the store file at all (JSON.stringify runs out of stack).
-      const deep = shapeViolation(record, MAX_DEPTH, Number.POSITIVE_INFINITY);
-      if (deep) {
-        own(
-          `${path}${deep.path === '' || deep.path.startsWith('[') ? '' : '.'}${deep.path}`,
-          `${deep.message} (a record may nest at most ${MAX_DEPTH} levels)`,
-        );
+      const deep = tooDeepAt(record);
+      if (deep !== undefined) {
+        own(`${path}${deep}`, `Nested deeper than ${MAX_DEPTH} levels (a record may nest at most ${MAX_DEPTH} levels)`);
+        // Still a record of this id: the records that name it are summed up after it, not each reported missing.
+        const id = (record as { id?: unknown }).id;
+        if (!NO_ID[c] && typeof id === 'string' && !ids.has(id)) {
+          ids.set(id, path);
+          broken.set(c, (broken.get(c) ?? new Map()).set(id, { path, dependents: new Map() }));
+        }
         return;
       }
       let ok = rawKeyProblems(c, record, path, own);
