@@ -1,5 +1,5 @@
 import { MAX_DEPTH } from '../json.js';
-import { quoted } from '../../bulk/echo.js';
+import { quotedName } from './fixture-echo.js';
 
 /**
  * Where a fixture record nests deeper than an API body may (docs/api-decisions.md §1: 32
@@ -19,7 +19,7 @@ export function tooDeepAt(record: unknown, max = MAX_DEPTH): string | undefined 
       return undefined;
     }
     for (const [k, child] of Object.entries(v)) {
-      const r = walk(child, depth + 1, `${path}${/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${quoted(k)}]`}`);
+      const r = walk(child, depth + 1, `${path}${/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${quotedName(k)}]`}`);
       if (r !== undefined) return r;
     }
     return undefined;

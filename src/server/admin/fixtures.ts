@@ -5,6 +5,7 @@ import type { Mutation } from '../store/batch.js';
 import { describeIssue } from '../store/snapshot.js';
 import { MAX_DEPTH } from '../json.js';
 import { tooDeepAt } from './fixture-depth.js';
+import { clippedMessage, cutName } from './fixture-echo.js';
 import { safeJson } from '../../render/safe-json.js';
 import { markUuidFields, uuidFieldsOf, uuidProblem } from './fixture-ids.js';
 import { rawKeyProblems } from './fixture-secrets.js';
@@ -96,7 +97,7 @@ export function planSeed(doc: unknown, store: StoreView): SeedPlan {
   if (raw.version !== undefined && raw.version !== 1) at('$.version', `expected 1, got ${JSON.stringify(raw.version)}`);
   for (const key of Object.keys(raw)) {
     if (key !== 'version' && !(COLLECTION_NAMES as string[]).includes(key))
-      at(`$.${key}`, `unknown collection (expected one of ${COLLECTION_NAMES.join(', ')})`);
+      at(`$.${cutName(key)}`, `unknown collection (expected one of ${COLLECTION_NAMES.join(', ')})`);
   }
   // Ids the file brings, by collection, with where each first appears.
   const seen = new Map<CollectionName, Map<string, string>>();
@@ -236,7 +237,8 @@ function schemaProblems(c: CollectionName, record: unknown, path: string, at: (p
     // describeIssue says `field: message`, or `(top level): message` for the record itself.
     const cut = text.indexOf(': ');
     const where = text.slice(0, cut);
-    at(where === '(top level)' ? path : `${path}${where.startsWith('[') ? '' : '.'}${where}`, text.slice(cut + 2));
+    // The message quotes the value found (an enum's): a 20 MB one is cut like a plan's values (src/bulk/echo.ts).
+    at(where === '(top level)' ? path : `${path}${where.startsWith('[') ? '' : '.'}${cutName(where)}`, clippedMessage(text.slice(cut + 2)));
   }
   return false;
 }
@@ -270,7 +272,7 @@ function sharedKeyHashes(
 export function checkOnly(names: readonly string[]): CollectionName[] {
   const unknown = names.filter((n) => !(COLLECTION_NAMES as string[]).includes(n));
   if (unknown.length) {
-    throw new FixtureError(unknown.map((n) => ({ path: n, message: `unknown collection (expected one of ${COLLECTION_NAMES.join(', ')})` })));
+    throw new FixtureError(unknown.map((n) => ({ path: cutName(n), message: `unknown collection (expected one of ${COLLECTION_NAMES.join(', ')})` })));
   }
   return names as CollectionName[];
 }

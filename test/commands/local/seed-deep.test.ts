@@ -36,3 +36,18 @@ describe('cr local seed: a record nested too deeply', () => {
     ]);
   });
 });
+
+describe('cr local seed: long values and names are cut in problems', () => {
+  it('a 20 MB status and a 420-character collection name: 200 characters shown, the length named', async () => {
+    const dir = tempDir('cr-seed-long-');
+    const file = join(dir, 'fx.json');
+    const name = 'c'.repeat(420);
+    writeFileSync(file, JSON.stringify({ [name]: [], social_posts: [{ ...post(1), status: 's'.repeat(20_000_000) }] }));
+    const r = await runCli(['local', 'seed', file, '--store', await newStore(dir)]);
+    expect(r.exitCode).toBe(2);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith(`${file}: `));
+    expect(lines.find((l) => l.includes('unknown collection'))).toContain(`$.${'c'.repeat(200)}… (420 characters): unknown collection`);
+    expect(lines.find((l) => l.includes('.status:'))).toMatch(/… \(20,0\d\d,\d{3} characters\)$/);
+    for (const l of lines) expect(l.length).toBeLessThan(1000);
+  }, 60_000);
+});
