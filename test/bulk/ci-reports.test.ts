@@ -38,6 +38,9 @@ describe('GitHub annotations, step summary and JUnit, from a real run', () => {
       expect(commands[0]).toMatch(COMMAND);
       expect(commands[0]).toMatch(new RegExp(`^::error file=${file.replace(/[/.]/g, '\\$&')},line=5,`));
       expect(commands[0]).toContain('INVALID_STATE');
+      // The failed row is in the log once, as its annotation: not also a row of the table.
+      expect(r.stdout.split('\n').filter((l) => l.includes(PUBLISHED))).toEqual([commands[0]]);
+      expect(r.stdout.split('\n').filter((l) => /\tscheduled\t/.test(l))).toHaveLength(3);
 
       const md = readFileSync(summary, 'utf8');
       expect(md.startsWith('# earlier step\n')).toBe(true);
