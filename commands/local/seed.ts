@@ -78,7 +78,8 @@ export async function seed(ctx: Context, file: string | undefined, o: SeedOption
   try {
     doc = safeJsonParse(text);
   } catch (err) {
-    throw new UsageError(`${name}: $: not valid JSON (${escapeControls((err as Error).message)}); nothing was written`);
+    const { withLineAndColumn } = await import('./json-position.js');
+    throw new UsageError(`${name}: $: not valid JSON (${escapeControls(withLineAndColumn((err as Error).message, text))}); nothing was written`);
   }
   const storePath = await storePathOf(ctx.env, o.store);
   let counts: SeedCounts;

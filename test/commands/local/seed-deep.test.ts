@@ -51,3 +51,14 @@ describe('cr local seed: long values and names are cut in problems', () => {
     for (const l of lines) expect(l.length).toBeLessThan(1000);
   }, 60_000);
 });
+
+describe('cr local seed: a JSON syntax error', () => {
+  it('names the line and column, not only the character position', async () => {
+    const dir = tempDir('cr-seed-syntax-');
+    const file = join(dir, 'fx.json');
+    writeFileSync(file, '{\n  "users": [\n    {"id": "u-1",}\n  ]\n}\n');
+    const r = await runCli(['local', 'seed', file, '--store', await newStore(dir)]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/not valid JSON \(.*\(line 3,? column 18\)\); nothing was written/);
+  });
+});
