@@ -161,7 +161,10 @@ function reportError(ctx: Context, error: unknown): number {
     // Scripts get the API's own message (and its details); the text form also names the request.
     const status = error instanceof ApiError || error instanceof ResponseError ? (error.status ?? null) : null;
     const text = error instanceof ApiError ? redactKeys(error.apiMessage) : message;
-    writeJsonError(ctx.io, { error: text, code: errCode ?? null, status });
+    // A plan's or a fixture's problems, listed (src/render/problem-cap.ts), their keys already masked.
+    // (Read by its method, not instanceof: the class stays out of the modules every command loads.)
+    const listed = (error as { jsonFields?: () => { problems: readonly unknown[]; more: number } }).jsonFields?.();
+    writeJsonError(ctx.io, { error: text, code: errCode ?? null, status, ...listed });
   } else {
     // Message and code may quote the API or a file: never raw controls on the terminal (docs/cli-contract.md).
     ctx.io.err.write(escapeControls(`error: ${message}${errCode ? ` (${errCode})` : ''}`) + '\n');

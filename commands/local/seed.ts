@@ -78,7 +78,8 @@ export async function seed(ctx: Context, file: string | undefined, o: SeedOption
   try {
     doc = safeJsonParse(text);
   } catch (err) {
-    throw new UsageError(`${name}: $: not valid JSON (${escapeControls((err as Error).message)}); nothing was written`);
+    const { withLineAndColumn } = await import('./json-position.js');
+    throw new UsageError(`${name}: $: not valid JSON (${escapeControls(withLineAndColumn((err as Error).message, text))}); nothing was written`);
   }
   const storePath = await storePathOf(ctx.env, o.store);
   let counts: SeedCounts;
@@ -96,15 +97,9 @@ export async function seed(ctx: Context, file: string | undefined, o: SeedOption
     );
   } catch (err) {
     if (!(err instanceof FixtureError)) throw err;
-    // Every problem at once, `FILE: $.path: message`, then exit 2 with nothing written. A
-    // problem quotes the value it found: a key pasted into a fixture is masked (docs/cli-contract.md §3).
-    const [{ redactKeys }, { andMore, capped }] = await Promise.all([import('../../src/config/redact.js'), import('../../src/render/problem-cap.js')]);
-    // The first 20, then how many more (the cause comes first: src/server/admin/fixtures.ts).
-    const { shown, more } = capped(err.problems);
-    ctx.io.err.write(shown.map((p) => `${name}: ${redactKeys(escapeControls(p.path))}: ${redactKeys(escapeControls(p.message))}\n`).join(''));
-    if (more) ctx.io.err.write(`${name}: ${andMore(more)}\n`);
-    const n = err.problems.length;
-    throw new UsageError(`${name}: ${n} problem${n === 1 ? '' : 's'} in the fixtures; nothing was written`);
+    // Every problem at once, then exit 2 with nothing written (the cause first: src/server/admin/fixtures.ts).
+    const { reportFixtureProblems } = await import('./seed-report.js');
+    throw reportFixtureProblems(ctx, file, err.problems);
   }
   if (ctx.globals.json) writeJson(ctx.io, counts);
   ctx.notice(`Seeded ${escapeControls(shownStore(storePath))} from ${name}: ${countsText(counts)}.`);

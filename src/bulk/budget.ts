@@ -11,7 +11,11 @@ import { localResetOf, resetOf, retryAfterMsOf } from '../http/rate-budget.js';
  *   the count only goes down), and every request in flight may already be counted in it
  *   or not, so subtracting them all never overspends;
  * - a later Reset means a new window: its Remaining is taken as it is;
- * - a 429 empties the budget until the reset (or Retry-After).
+ * - a 429 empties the budget until the wait is over (windowReset): answers of sends that were
+ *   already in flight when it came are not read until then. Their Reset may name a later
+ *   window than the 429's (a 429 with a Retry-After shorter than the window, an injected
+ *   fault), which would otherwise pass for a new window whose Remaining replaces the 0 and
+ *   let sends start at once (docs/cli-contract.md: a 429 stops new sends).
  *
  * A server that sends no X-RateLimit headers leaves the budget unlimited.
  */
@@ -23,6 +27,8 @@ export class RateBudget {
   private windowEnd: number | undefined;
   private known = false;
   private unlimited = false;
+  /** A 429 came: nothing starts, and no other answer is read, until windowReset. */
+  private refused = false;
 
   /** Whether one more send may start with `inFlight` sends under way. */
   canStart(inFlight: number): boolean {
@@ -54,10 +60,14 @@ export class RateBudget {
       const wait = retryAfterMsOf(headers, nowMs);
       const byRetry = wait === undefined ? undefined : nowMs + wait;
       // The nearer of the two: the window's end is exact, Retry-After is the published upper bound.
-      this.resetMs = localReset !== undefined && localReset > nowMs ? localReset : (byRetry ?? localReset ?? nowMs + 60_000);
+      const until = localReset !== undefined && localReset > nowMs ? localReset : (byRetry ?? localReset ?? nowMs + 60_000);
+      // Several 429s while refused: the wait lasts until the latest of them allows.
+      this.resetMs = this.refused && this.resetMs !== undefined ? Math.max(this.resetMs, until) : until;
       this.windowEnd = byReset;
+      this.refused = true;
       return;
     }
+    if (this.refused) return;
     if (remaining === undefined) {
       if (!this.known) this.unlimited = true;
       return;
@@ -77,6 +87,7 @@ export class RateBudget {
 
   /** After waiting for the reset: the new window is unknown until the next answer. */
   windowReset(): void {
+    this.refused = false;
     this.known = false;
     this.remaining = undefined;
   }

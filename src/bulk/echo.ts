@@ -1,3 +1,5 @@
+import { redactKeys } from '../config/redact.js';
+
 /**
  * How a plan's values are echoed in its problems (docs/cli-contract.md "For CI jobs"): quoted,
  * and cut to their first ECHO_CHARS characters with their length named, so one bad value (a 150 MB
@@ -5,8 +7,14 @@
  */
 export const ECHO_CHARS = 200;
 
+/**
+ * An API key pasted into a plan is shown masked (docs/cli-contract.md §3), before any cut, so
+ * a cut never leaves most of a key in view.
+ */
+
 /** `"value"`, or `"first 200 characters…" (150,000,000 characters)`. */
-export function quoted(value: string): string {
+export function quoted(given: string): string {
+  const value = redactKeys(given);
   if (value.length <= ECHO_CHARS) return `"${value}"`;
   let head = value.slice(0, ECHO_CHARS);
   // Never half of a surrogate pair.
@@ -15,7 +23,8 @@ export function quoted(value: string): string {
 }
 
 /** A message from a library that may quote the input (csv-parse does): cut the same way. */
-export function clipped(message: string, max = 2 * ECHO_CHARS): string {
+export function clipped(given: string, max = 2 * ECHO_CHARS): string {
+  const message = redactKeys(given);
   return message.length <= max ? message : `${message.slice(0, max)}… (${message.length.toLocaleString('en-US')} characters)`;
 }
 

@@ -4,17 +4,29 @@ import { UsageError } from '../errors.js';
 import { detectFormat, readCsv, readJsonl } from './read-plan.js';
 import { checkRows } from './validate.js';
 import { escapeControls } from './escape.js';
+import { redactKeys } from '../config/redact.js';
+import { ProblemsError } from '../render/problem-cap.js';
 import type { PlanFormat, PlanProblem, PlanRow } from './types.js';
 
-/** The plan did not pass its check: a usage error (exit 2) that carries every bad line, for CI reports. */
-export class PlanCheckError extends UsageError {
+/**
+ * The plan did not pass its check: a usage error (exit 2) that carries every bad line, for CI
+ * reports. Every report (lines, annotations, JUnit, --json) reads the problems from here, so
+ * an API key quoted in one is masked here, once (docs/cli-contract.md §3).
+ */
+export class PlanCheckError extends ProblemsError {
+  readonly problems: readonly PlanProblem[];
   constructor(
     message: string,
     readonly file: string,
     readonly annotationFile: string | undefined,
-    readonly problems: readonly PlanProblem[],
+    problems: readonly PlanProblem[],
   ) {
-    super(message);
+    const masked = problems.map((p) => ({ line: p.line, message: redactKeys(p.message) }));
+    super(
+      redactKeys(message),
+      masked.map((p) => ({ file, ...p })),
+    );
+    this.problems = masked;
   }
 }
 

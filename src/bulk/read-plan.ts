@@ -30,19 +30,21 @@ export function detectFormat(file: string, text: string, given?: PlanFormat): Pl
 
 /**
  * CSV with a header row (RFC 4180 via csv-parse, loaded only here). Line numbers are
- * physical: csv-parse reports where a record ends, so a record whose quoted field spans
- * lines starts that many lines earlier. A structural error (an unclosed quote) stops the
- * reading: what follows it cannot be trusted to be split into the same records.
+ * physical (counted by LF) and name the line a record starts on: csv-parse's `info.lines`
+ * counts a CR inside a quoted field as a line of its own, so the start is found from
+ * `info.bytes` instead (where the previous record ended, past blank lines). A structural
+ * error (an unclosed quote) stops the reading: what follows it cannot be trusted to be
+ * split into the same records.
  */
 export async function readCsv(text: string): Promise<ReadResult> {
   const { parse } = await import('csv-parse');
   const problems: PlanProblem[] = [];
   const records: { record: string[]; line: number }[] = [];
+  const starts = recordStarts(Buffer.from(text, 'utf8'));
   await new Promise<void>((resolve) => {
     const parser = parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true, trim: true });
-    parser.on('data', (r: { record: string[]; info: { lines: number } }) => {
-      const inner = r.record.reduce((n, f) => n + (f.match(/\n/g)?.length ?? 0), 0);
-      records.push({ record: r.record, line: r.info.lines - inner });
+    parser.on('data', (r: { record: string[]; info: { bytes: number } }) => {
+      records.push({ record: r.record, line: starts(r.info.bytes) });
     });
     parser.on('error', (err: Error & { code?: string; lines?: number }) => {
       // csv-parse names the line where the reading ended (after any blank lines or a CRLF), not the quote.
@@ -84,6 +86,24 @@ export async function readCsv(text: string): Promise<ReadResult> {
     rows.push({ line: r.line, fields });
   }
   return { rows, problems };
+}
+
+/**
+ * Called with each record's end (csv-parse's `info.bytes`, past its delimiter), in order: the
+ * line the record started on, the first after the previous record that is not blank.
+ */
+function recordStarts(bytes: Buffer): (end: number) => number {
+  let from = 0;
+  let line = 1;
+  return (end) => {
+    let start = from;
+    while (start < end && (bytes[start] === 0x0a || bytes[start] === 0x0d)) start++;
+    for (let i = from; i < start; i++) if (bytes[i] === 0x0a) line++;
+    const at = line;
+    for (let i = start; i < end; i++) if (bytes[i] === 0x0a) line++;
+    from = end;
+    return at;
+  };
 }
 
 /**

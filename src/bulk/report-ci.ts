@@ -24,6 +24,19 @@ export interface CiReport {
  * which the runner also scans for commands in a `run` step. Then the markdown table in
  * $GITHUB_STEP_SUMMARY, and `--junit FILE` for other CIs.
  */
+/** The rows reportCi annotates: the failed ones, in file order, the first 20. */
+const annotatedRows = (results: readonly RowResult[]) =>
+  results
+    .filter((x) => x.status === 'failed')
+    .sort((a, b) => a.row.line - b.row.line)
+    .slice(0, LISTED_PROBLEMS);
+
+/** The results without the rows that get an annotation (they are in the log as that). */
+export function withoutAnnotated(results: readonly RowResult[]): RowResult[] {
+  const annotated = new Set(annotatedRows(results));
+  return results.filter((r) => !annotated.has(r));
+}
+
 export async function reportCi(ctx: Context, r: CiReport): Promise<void> {
   const env = ctx.env;
   if (env.GITHUB_ACTIONS === 'true') {

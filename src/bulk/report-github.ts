@@ -11,7 +11,8 @@ import { capped } from '../render/problem-cap.js';
  * also `:` and `,`.
  */
 export const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-export const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+/** A property (file=, title=) may hold a plan's path: its control characters shown as `\xNN`, as in the message. */
+export const escapeProperty = (s: string) => escapeData(escapeControls(s)).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 /** `::error file=plan.csv,line=4::message` for a failed row (no file= for stdin). */
 export function annotation(file: string | undefined, r: RowResult): string {

@@ -12,7 +12,7 @@ import { jsonLine, writeRows } from './report-rows.js';
 import { startProgress } from './progress.js';
 import { shownTime } from '../render/dates.js';
 import { printPlan } from './dry-run.js';
-import { reportCi } from './report-ci.js';
+import { reportCi, withoutAnnotated } from './report-ci.js';
 import { escapeControls } from './escape.js';
 import type { PlanFormat, RowResult } from './types.js';
 
@@ -104,10 +104,12 @@ export async function runBulk(ctx: Context, o: BulkOptions, sender?: Sender): Pr
   if (run.fatal !== undefined) throw run.fatal;
   const results = [...skipped, ...run.results];
   if (json) for (const r of run.results) if (r.status === 'not_sent') ctx.io.out.write(jsonLine(r) + '\n');
+  // Under GitHub Actions a failed row's annotation is its line in the log (src/bulk/report-ci.ts):
+  // the table leaves out those rows so that none is printed twice.
   if (!json)
     await writeRows(
       ctx.io,
-      results,
+      ctx.env.GITHUB_ACTIONS === 'true' ? withoutAnnotated(results) : results,
       shownTime(ctx.env, () => ctx.now()),
     );
   const counts = countOf(results);

@@ -9,7 +9,13 @@ export function writeJson(io: Pick<IO, 'out'>, data: unknown): void {
   io.out.write(toJson(data, 2) + '\n');
 }
 
-/** An error under `--json` (docs/cli-contract.md "Exit codes"): `{"error","code","status"}` on one line of stderr. */
-export function writeJsonError(io: Pick<IO, 'err'>, error: { error: string; code: string | null; status: number | null }): void {
+/**
+ * An error under `--json` (docs/cli-contract.md "Exit codes"): `{"error","code","status"}` on one line of
+ * stderr, with `problems` and `more` when the error lists problems (src/render/problem-cap.ts).
+ */
+export function writeJsonError(
+  io: Pick<IO, 'err'>,
+  error: { error: string; code: string | null; status: number | null; problems?: readonly unknown[]; more?: number },
+): void {
   io.err.write(toJson(error) + '\n');
 }

@@ -38,6 +38,9 @@ describe('GitHub annotations, step summary and JUnit, from a real run', () => {
       expect(commands[0]).toMatch(COMMAND);
       expect(commands[0]).toMatch(new RegExp(`^::error file=${file.replace(/[/.]/g, '\\$&')},line=5,`));
       expect(commands[0]).toContain('INVALID_STATE');
+      // The failed row is in the log once, as its annotation: not also a row of the table.
+      expect(r.stdout.split('\n').filter((l) => l.includes(PUBLISHED))).toEqual([commands[0]]);
+      expect(r.stdout.split('\n').filter((l) => /\tscheduled\t/.test(l))).toHaveLength(3);
 
       const md = readFileSync(summary, 'utf8');
       expect(md.startsWith('# earlier step\n')).toBe(true);
@@ -76,6 +79,10 @@ describe('escaping of CI outputs', () => {
     const line = annotation('dir/my,plan:1.csv', failedRow('bad\nthing 100%\u001b[31m'));
     expect(line).toBe('::error file=dir/my%2Cplan%3A1.csv,line=7,title=cr posts schedule%3A a%3Ab%2Cc::a:b,c: bad\\x0athing 100%25\\x1b[31m (X)');
     expect(line).toMatch(COMMAND);
+    // A path holding control characters: escaped in file= as in the message, no raw ESC.
+    const esc = annotation('dir/\u001b[31mplan\r.csv', failedRow('x'));
+    expect(esc).toMatch(/^::error file=dir\/\\x1b\[31mplan\\x0d\.csv,line=7,/);
+    expect(esc).not.toMatch(/[\u0000-\u001f]/);
   });
 
   it('step summary cells cannot break the table or carry HTML', () => {

@@ -5,6 +5,7 @@ import { ROOT, crOnPath } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { AT, ids, KEYS, NOW, writeBulkStore } from './support.js';
 import { readWorkflow, runAttempt, type StepResult } from './workflow.js';
+import { expectWorkflowHygiene } from './workflow-hygiene.js';
 
 /**
  * docs/workflows/schedule-posts.yml (the workflow of docs/bulk-scheduling.md), its `run:`
@@ -35,12 +36,17 @@ async function serve(storePath: string, faults?: string) {
 }
 
 describe('docs/workflows/schedule-posts.yml (docs/bulk-scheduling.md)', () => {
-  it('is the workflow the page shows, and installs the package by its name', () => {
+  it('is the workflow the page shows; installs the pinned package, reads only, the key on the sending step only', () => {
     const page = readFileSync(join(ROOT, 'docs', 'bulk-scheduling.md'), 'utf8');
     expect(page).toContain('```yaml\n' + readFileSync(WORKFLOW, 'utf8') + '```');
     // test/e2e/package-install.test.ts installs the tarball the same way.
-    const { name } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string };
-    expect(readWorkflow(WORKFLOW).steps.find((s) => s.name === 'Install cr')?.run).toBe(`npm install --global ${name}`);
+    expectWorkflowHygiene(readWorkflow(WORKFLOW));
+  });
+
+  it('runs one at a time, never cancelling a run under way: two pushes cannot send at once', () => {
+    expect(readWorkflow(WORKFLOW).doc.concurrency).toEqual({ group: 'schedule-posts', 'cancel-in-progress': false });
+    // The page says what re-running an old run does.
+    expect(readFileSync(join(ROOT, 'docs', 'bulk-scheduling.md'), 'utf8')).toMatch(/Re-running an earlier run[^.]*replays\s+the\s+plan\s+of\s+its\s+own\s+commit/);
   });
 
   it('keeps the state file of a failed attempt: the rerun sends only the row that failed, and a new run nothing', async () => {

@@ -11,10 +11,12 @@ import { spawnProcess } from '../helpers/process.js';
  * `actions/cache/save` are played on a folder the way the actions behave (docs of
  * actions/cache: a key is matched exactly, else each restore-key as a prefix, newest entry
  * first; an entry is never overwritten; a missing path is saved as nothing, with a warning).
+ * A step with an `id` passes what it appends to $GITHUB_OUTPUT as `steps.<id>.outputs.<name>`.
  * Other `uses:` steps (checkout, setup-node, upload-artifact) have nothing to do here.
  */
 
-interface StepDoc {
+export interface StepDoc {
+  id?: string;
   name?: string;
   uses?: string;
   run?: string;
@@ -25,7 +27,11 @@ interface StepDoc {
 
 export interface Workflow {
   env: Record<string, string>;
+  /** The job's own env (the workflow's is in `env` too). */
+  jobEnv: Record<string, string>;
   steps: StepDoc[];
+  /** The workflow's top-level keys the runner does not play but tests read (permissions, concurrency). */
+  doc: Record<string, unknown>;
 }
 
 export interface StepResult {
@@ -40,7 +46,7 @@ export function readWorkflow(path: string): Workflow {
   const doc = parse(readFileSync(path, 'utf8')) as { env?: Record<string, string>; jobs: Record<string, { env?: Record<string, string>; steps: StepDoc[] }> };
   const jobs = Object.values(doc.jobs);
   if (jobs.length !== 1) throw new Error(`${path}: expected one job, got ${jobs.length}`);
-  return { env: { ...doc.env, ...jobs[0]!.env }, steps: jobs[0]!.steps };
+  return { env: { ...doc.env, ...jobs[0]!.env }, jobEnv: { ...jobs[0]!.env }, steps: jobs[0]!.steps, doc };
 }
 
 /** A step's name as the runner shows it. */
@@ -67,6 +73,8 @@ const EXPR = /\$\{\{\s*([\w.]+)\s*\}\}/g;
 
 function expand(text: string, context: Record<string, string>): string {
   return text.replace(EXPR, (_, name: string) => {
+    // A step output never written (its step failed or was skipped) is empty, as on GitHub.
+    if (name.startsWith('steps.') && !(name in context)) return '';
     if (!(name in context)) throw new Error(`the workflow reads \${{ ${name} }}, which the test does not provide`);
     return context[name]!;
   });
@@ -108,6 +116,8 @@ function save(a: Attempt, w: Record<string, string>): string {
 export async function runAttempt(w: Workflow, a: Attempt): Promise<StepResult[]> {
   const githubEnv = join(a.cwd, `.github-env-${a.context['github.run_attempt'] ?? '1'}`);
   writeFileSync(githubEnv, '');
+  // `${{ steps.<id>.outputs.<name> }}`: what a step with an id wrote to $GITHUB_OUTPUT.
+  const context = { ...a.context };
   const env: Record<string, string> = { ...a.env, GITHUB_ENV: githubEnv };
   for (const [k, v] of Object.entries(w.env)) env[k] = expand(String(v), a.context);
   Object.assign(env, a.override);
@@ -136,9 +146,18 @@ export async function runAttempt(w: Workflow, a: Attempt): Promise<StepResult[]>
       const eq = line.indexOf('=');
       if (eq > 0) env[line.slice(0, eq)] = line.slice(eq + 1);
     }
-    const run = expand(a.rewrite ? a.rewrite(name, step.run) : step.run, a.context);
-    const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(String(v), a.context)]));
-    const r = await spawnProcess('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', run], { cwd: a.cwd, env: { ...env, ...stepEnv } });
+    const run = expand(a.rewrite ? a.rewrite(name, step.run) : step.run, context);
+    const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(String(v), context)]));
+    const githubOutput = join(a.cwd, `.github-output-${results.length}`);
+    writeFileSync(githubOutput, '');
+    const r = await spawnProcess('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', run], {
+      cwd: a.cwd,
+      env: { ...env, ...stepEnv, GITHUB_OUTPUT: githubOutput },
+    });
+    for (const line of step.id ? readFileSync(githubOutput, 'utf8').split('\n') : []) {
+      const eq = line.indexOf('=');
+      if (eq > 0) context[`steps.${step.id}.outputs.${line.slice(0, eq)}`] = line.slice(eq + 1);
+    }
     results.push({ name, ran: true, exitCode: r.exitCode ?? 1, output: `${r.stdout}\n${r.stderr}` });
     if (r.exitCode !== 0) failed = true;
   }

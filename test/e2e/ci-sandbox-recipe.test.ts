@@ -1,18 +1,19 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { cpSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, crOnPath } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 import { readWorkflow, runAttempt, type StepResult } from '../bulk/workflow.js';
+import { expectWorkflowHygiene } from '../bulk/workflow-hygiene.js';
 
 /**
  * docs/workflows/rehearse-schedule.yml (the workflow of docs/ci-sandbox.md) with the docs'
- * three-website fixture, its `run:` steps as written (test/bulk/workflow.ts plays the runner
- * and the cache actions). The first attempt's server fails one row on purpose (a fault
- * added to its `cr serve` line); the rerun, a fresh runner with the cache, sends only that
- * row. "Install cr" is checked to install the package by its package.json name; a `cr` on
- * PATH stands for what it installs. A real process: the recipe is shell steps.
+ * three-website fixture, its `run:` steps as written (test/bulk/workflow.ts plays the runner).
+ * The first attempt's server fails one row on purpose (a fault added to its `cr serve` line);
+ * the rerun, a fresh runner with a fresh sandbox, rehearses the whole plan again. "Install cr"
+ * is checked to install the pinned package; a `cr` on PATH stands for what it installs. A
+ * real process: the recipe is shell steps.
  */
 const cleanups = cleanupsAfterAll();
 afterAll(() => cleanupTempDirs());
@@ -60,15 +61,13 @@ function stopLater(dir: string) {
 }
 
 describe('docs/workflows/rehearse-schedule.yml (docs/ci-sandbox.md)', () => {
-  it('is the workflow the page shows, and installs the package by its name', () => {
+  it('is the workflow the page shows; installs the pinned package, reads only, the key on the sending step only', () => {
     const page = readFileSync(join(ROOT, 'docs', 'ci-sandbox.md'), 'utf8');
     expect(page).toContain('```yaml\n' + readFileSync(WORKFLOW, 'utf8') + '```');
-    const install = readWorkflow(WORKFLOW).steps.find((s) => s.name === 'Install cr');
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string };
-    expect(install?.run).toBe(`npm install -g ${pkg.name}`);
+    expectWorkflowHygiene(readWorkflow(WORKFLOW));
   });
 
-  it('schedules three websites with one agency key; after a failed row the rerun sends that row only', async () => {
+  it('schedules three websites with one agency key; a rerun, in a new sandbox, rehearses the whole plan', async () => {
     const workflow = readWorkflow(WORKFLOW);
     const cacheDir = tempDir('cr-ci-cache-');
     const context = { 'github.run_id': '4242', 'github.run_attempt': '1' };
@@ -88,29 +87,68 @@ describe('docs/workflows/rehearse-schedule.yml (docs/ci-sandbox.md)', () => {
     );
     stopLater(one.dir);
     for (const name of ['Seed the sandbox', 'Start the server', 'Create a key', 'Check the plan']) expect(first[name]!.exitCode, first[name]!.output).toBe(0);
-    expect(first['Restore the state file']!.output).toBe('Cache not found for input keys: cr-rehearsal-4242-1');
     expect(first['Create a key']!.output).toMatch(/^::add-mask::cr_[0-9a-f]{40}$/m);
     expect(first['Check the plan']!.output).toContain('dry run: 12 to send, 0 skipped');
     expect(first.Schedule!.exitCode).not.toBe(0);
     expect(first.Schedule!.output).toContain('11 scheduled, 0 skipped, 1 failed, 0 not sent');
     expect(first.Schedule!.output).not.toContain('Website not in key scope');
     // The failed step does not stop the steps marked if: always().
-    expect(first['Save the state file']!.output).toBe('Cache saved with key: cr-rehearsal-4242-1');
+    expect(first['Stop the server']!.ran).toBe(true);
     expect(first['Stop the server']!.exitCode).toBe(0);
 
-    // The rerun: a fresh runner, attempt 2, the same cache, no fault.
+    // The rerun: a fresh runner and sandbox, attempt 2, no fault: the whole plan again.
     const two = workspace();
     const second = byName(await runAttempt(workflow, { context: { ...context, 'github.run_attempt': '2' }, cwd: two.dir, env: two.env, cacheDir, skip }));
     stopLater(two.dir);
     for (const r of Object.values(second)) expect(r.exitCode, `${r.name}: ${r.output}`).toBe(0);
-    expect(second['Restore the state file']!.output).toBe('Cache restored from key: cr-rehearsal-4242-1');
-    expect(second['Check the plan']!.output).toContain('dry run: 1 to send, 11 skipped');
-    expect(second.Schedule!.output).toContain('1 scheduled, 11 skipped, 0 failed, 0 not sent');
-    expect(second['Save the state file']!.output).toBe('Cache saved with key: cr-rehearsal-4242-2');
+    expect(second['Check the plan']!.output).toContain('dry run: 12 to send, 0 skipped');
+    expect(second.Schedule!.output).toContain('12 scheduled, 0 skipped, 0 failed, 0 not sent');
+    expect(readdirSync(cacheDir)).toEqual([]);
 
-    // Every post was scheduled once over both attempts: the servers' request logs.
-    const scheduled = [one.dir, two.dir].flatMap((d) => [...readFileSync(join(d, 'cr-serve.log'), 'utf8').matchAll(/POST \/api\/v1\/social\/posts\/(\S+)\/schedule 200/g)].map((m) => m[1]!));
+    // The second sandbox saw every post of the plan: its server's request log.
+    const scheduled = [...readFileSync(join(two.dir, 'cr-serve.log'), 'utf8').matchAll(/POST \/api\/v1\/social\/posts\/(\S+)\/schedule 200/g)].map((m) => m[1]!);
     expect(scheduled.sort()).toEqual(plan.map((row) => row.split(',')[0]!).sort());
     expect(readFileSync(join(two.dir, 'cr-report.xml'), 'utf8')).toContain('failures="0"');
   }, 120_000);
+
+  it('a server that never started: "Stop the server" still succeeds, and the failure is the step that broke', async () => {
+    const workflow = readWorkflow(WORKFLOW);
+    const w = workspace();
+    const r = byName(
+      await runAttempt(workflow, {
+        context: { 'github.run_id': '1', 'github.run_attempt': '1' },
+        cwd: w.dir,
+        env: w.env,
+        cacheDir: tempDir('cr-ci-cache-'),
+        skip: (n) => n === 'Install cr',
+        rewrite: (name, run) => (name === 'Seed the sandbox' ? 'exit 1' : run),
+      }),
+    );
+    expect(r['Seed the sandbox']!.exitCode).toBe(1);
+    expect(r['Start the server']!.ran).toBe(false);
+    expect(r['Stop the server']!.ran).toBe(true);
+    expect(r['Stop the server']!.exitCode, r['Stop the server']!.output).toBe(0);
+  }, 60_000);
+
+  it('websites of two agencies in the plan: the key step fails naming each website and its agency', async () => {
+    const workflow = readWorkflow(WORKFLOW);
+    const w = workspace();
+    // A second agency for the third website; a fourth website (of no agency) the plan does not name.
+    const fx = JSON.parse(readFileSync(join(w.dir, 'fixtures', 'sandbox.json'), 'utf8')) as { agencies: { id: string }[]; websites: { id: string; agency_id: string | null }[] };
+    fx.agencies.push({ ...fx.agencies[0]!, id: 'a-other' });
+    const third = fx.websites[2]!;
+    third.agency_id = 'a-other';
+    fx.websites.push({ ...fx.websites[0]!, id: '0c000000-0000-4000-8000-0000000000ff', agency_id: null });
+    writeFileSync(join(w.dir, 'fixtures', 'sandbox.json'), JSON.stringify(fx));
+    const r = byName(
+      await runAttempt(workflow, { context: { 'github.run_id': '2', 'github.run_attempt': '1' }, cwd: w.dir, env: w.env, cacheDir: tempDir('cr-ci-cache-'), skip: (n) => n === 'Install cr' }),
+    );
+    stopLater(w.dir);
+    expect(r['Create a key']!.exitCode).not.toBe(0);
+    expect(r['Create a key']!.output).toContain('the websites of the plan must all belong to one agency');
+    expect(r['Create a key']!.output).toContain(`${third.id} (agency a-other)`);
+    expect(r['Create a key']!.output).toContain(`${fx.websites[0]!.id} (agency ${fx.websites[0]!.agency_id})`);
+    expect(r['Create a key']!.output).not.toContain('0c000000-0000-4000-8000-0000000000ff');
+    expect(r.Schedule!.ran).toBe(false);
+  }, 60_000);
 });

@@ -3,9 +3,12 @@ import { COLLECTIONS, COLLECTION_NAMES } from '../store/schema.js';
 import type { CollectionName } from '../store/schema.js';
 import type { Mutation } from '../store/batch.js';
 import { describeIssue } from '../store/snapshot.js';
-import { MAX_DEPTH, shapeViolation } from '../json.js';
+import { MAX_DEPTH } from '../json.js';
+import { tooDeepAt } from './fixture-depth.js';
+import { clippedMessage, cutName } from './fixture-echo.js';
 import { safeJson } from '../../render/safe-json.js';
 import { markUuidFields, uuidFieldsOf, uuidProblem } from './fixture-ids.js';
+import { rawKeyProblems } from './fixture-secrets.js';
 
 /**
  * The fixture format of `cr local seed` and `cr local export` (docs/fixtures.md): the store
@@ -94,7 +97,7 @@ export function planSeed(doc: unknown, store: StoreView): SeedPlan {
   if (raw.version !== undefined && raw.version !== 1) at('$.version', `expected 1, got ${JSON.stringify(raw.version)}`);
   for (const key of Object.keys(raw)) {
     if (key !== 'version' && !(COLLECTION_NAMES as string[]).includes(key))
-      at(`$.${key}`, `unknown collection (expected one of ${COLLECTION_NAMES.join(', ')})`);
+      at(`$.${cutName(key)}`, `unknown collection (expected one of ${COLLECTION_NAMES.join(', ')})`);
   }
   // Ids the file brings, by collection, with where each first appears.
   const seen = new Map<CollectionName, Map<string, string>>();
@@ -114,15 +117,19 @@ export function planSeed(doc: unknown, store: StoreView): SeedPlan {
       const own = (where: string, message: string) => problems.push({ path: where, message, record: path });
       // As deep as an API body may be (docs/api-decisions.md §1): a deeper record cannot be
       // written to the store file at all (JSON.stringify runs out of stack).
-      const deep = shapeViolation(record, MAX_DEPTH, Number.POSITIVE_INFINITY);
-      if (deep) {
-        own(
-          `${path}${deep.path === '' || deep.path.startsWith('[') ? '' : '.'}${deep.path}`,
-          `${deep.message} (a record may nest at most ${MAX_DEPTH} levels)`,
-        );
+      const deep = tooDeepAt(record);
+      if (deep !== undefined) {
+        own(`${path}${deep}`, `Nested deeper than ${MAX_DEPTH} levels (a record may nest at most ${MAX_DEPTH} levels)`);
+        // Still a record of this id: the records that name it are summed up after it, not each reported missing.
+        const id = (record as { id?: unknown }).id;
+        if (!NO_ID[c] && typeof id === 'string' && !ids.has(id)) {
+          ids.set(id, path);
+          broken.set(c, (broken.get(c) ?? new Map()).set(id, { path, dependents: new Map() }));
+        }
         return;
       }
-      let ok = schemaProblems(c, record, path, own);
+      let ok = rawKeyProblems(c, record, path, own);
+      ok = schemaProblems(c, record, path, own) && ok;
       const r = (record && typeof record === 'object' ? record : {}) as Record<string, unknown>;
       // The fields that are no reference to another record are checked here; references below.
       for (const field of uuidFieldsOf(c).filter((f) => !REFERENCES.some((ref) => ref.field === f))) {
@@ -230,7 +237,8 @@ function schemaProblems(c: CollectionName, record: unknown, path: string, at: (p
     // describeIssue says `field: message`, or `(top level): message` for the record itself.
     const cut = text.indexOf(': ');
     const where = text.slice(0, cut);
-    at(where === '(top level)' ? path : `${path}${where.startsWith('[') ? '' : '.'}${where}`, text.slice(cut + 2));
+    // The message quotes the value found (an enum's): a 20 MB one is cut like a plan's values (src/bulk/echo.ts).
+    at(where === '(top level)' ? path : `${path}${where.startsWith('[') ? '' : '.'}${cutName(where)}`, clippedMessage(text.slice(cut + 2)));
   }
   return false;
 }
@@ -264,7 +272,7 @@ function sharedKeyHashes(
 export function checkOnly(names: readonly string[]): CollectionName[] {
   const unknown = names.filter((n) => !(COLLECTION_NAMES as string[]).includes(n));
   if (unknown.length) {
-    throw new FixtureError(unknown.map((n) => ({ path: n, message: `unknown collection (expected one of ${COLLECTION_NAMES.join(', ')})` })));
+    throw new FixtureError(unknown.map((n) => ({ path: cutName(n), message: `unknown collection (expected one of ${COLLECTION_NAMES.join(', ')})` })));
   }
   return names as CollectionName[];
 }

@@ -65,6 +65,23 @@ describe.skipIf(onPostgres())('cr posts schedule --from: the whole file is check
     expect(h.stderr).toContain(`${bad}:1: the header must be id,at[,website_id] (missing at; unknown "when")`);
   });
 
+  it('CSV line numbers after a quoted field holding CRLF or a lone CR: the line each record starts on', async () => {
+    const dir = tempDir('cr-bulk-');
+    const cases: [string, string, number[]][] = [
+      ['crlf-in-field.csv', `id,at,website_id\r\n"a\r\nb",${AT},\r\nbad2,${AT},\r\n`, [2, 4]],
+      ['cr-in-field.csv', `id,at,website_id\n"a\rb",${AT},\nbad2,${AT},\n\n"c\r\n\r\nd",${AT},\nbad4,${AT},\n`, [2, 3, 5, 8]],
+      ['bom.csv', `\uFEFFid,at\n"é\r\n",${AT}\nbad,${AT}\n`, [2, 4]],
+    ];
+    for (const [name, text, lines] of cases) {
+      const file = join(dir, name);
+      writeFileSync(file, text);
+      const r = await cliAt(srv.baseUrl, ['posts', 'schedule', '--from', file]);
+      expect(r.exitCode).toBe(2);
+      const reported = [...r.stderr.matchAll(new RegExp(`^${file}:(\\d+): `, 'gm'))].map((m) => Number(m[1]));
+      expect(reported, `${name}: ${r.stderr}`).toEqual(lines);
+    }
+  });
+
   it('an unclosed quote is reported on the line where it opened (CRLF, blank lines and later lines after it)', async () => {
     const dir = tempDir('cr-bulk-');
     const cases: [string, string, number][] = [
