@@ -7,6 +7,7 @@ import { asCliError } from '../../src/local/errors.js';
 import { LOOPBACK_HOSTS } from '../../src/api/vocabulary.js';
 import { addDatabaseOptions, databaseOpenOptions } from './serve-db-options.js';
 import { applyConfigFile } from './serve-config.js';
+import { escapeControls } from '../../src/bulk/escape.js';
 
 interface ServeOptions {
   store?: string;
@@ -86,10 +87,16 @@ export const serveCommand = (ctx: Context) =>
 export const clientUrlOf = (url: string): string =>
   url.replace(/^http:\/\/(0\.0\.0\.0|\[::\]):/, (_, wild: string) => `http://${wild === '0.0.0.0' ? '127.0.0.1' : '[::1]'}:`);
 
+/** A --host value as an error shows it: escaped, and cut (it may come from a --config file of any content). */
+const shownHost = (host: string) => escapeControls(host.length > 64 ? `${host.slice(0, 64)}…` : host);
+
 export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   if (o.port > 65535) throw new UsageError(`--port must be at most 65535, got ${o.port}`);
   if (!LOOPBACK_HOSTS.has(o.host) && (o.allowedHost ?? []).length === 0) {
-    throw new UsageError(`Listening on ${o.host} exposes the server beyond this machine`, 'pass --allowed-host NAME for each host name clients will use');
+    throw new UsageError(
+      `Listening on ${shownHost(o.host)} exposes the server beyond this machine`,
+      'pass --allowed-host NAME for each host name clients will use',
+    );
   }
   // A server that cannot start says so in JSON too: the CLI's error line becomes `{"error", "code", "status"}`.
   if (o.logFormat === 'json') ctx.setGlobals({ json: true });
