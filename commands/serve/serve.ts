@@ -4,7 +4,7 @@ import type { Context } from '../../src/cli/context.js';
 import { collect, intArg, storeOption, vocabularyOption, withExamples } from '../../src/cli/options.js';
 import { UsageError } from '../../src/errors.js';
 import { asCliError } from '../../src/local/errors.js';
-import { LOOPBACK_HOSTS } from '../../src/api/vocabulary.js';
+import { LOOPBACK_HOSTS, MAX_RATE_LIMIT } from '../../src/api/vocabulary.js';
 import { addDatabaseOptions, databaseOpenOptions } from './serve-db-options.js';
 import { applyConfigFile } from './serve-config.js';
 import { escapeControls } from '../../src/bulk/escape.js';
@@ -48,7 +48,7 @@ export const serveCommand = (ctx: Context) =>
       .addOption(storeOption())
       .option('--host <host>', 'address to listen on', '127.0.0.1')
       .option('--port <port>', 'port (0 picks a free one)', intArg('--port', 0), 4010)
-      .option('--rate-limit <n>', 'requests per key per hour (default 1000)', intArg('--rate-limit', 1))
+      .option('--rate-limit <n>', 'requests per key per hour (default 1000)', intArg('--rate-limit', 1, MAX_RATE_LIMIT))
       .option('--max-store-mb <n>', 'refuse writes (507) past this store size in MiB (default 256)', intArg('--max-store-mb', 1))
       .option('--allowed-host <name>', 'accept this Host/Origin name too (repeatable; required off loopback)', collect)
       .option(
