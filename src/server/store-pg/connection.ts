@@ -20,6 +20,7 @@ export interface ConnectionContext {
  * it is: the client refuses it, and the store says so as a usage error (pg-store.ts).
  */
 export function connectionSettings(url: string, ctx: ConnectionContext): { url: string; options: Pick<Options<never>, 'ssl' | 'pass'> } {
+  refuseBracketedHost(url);
   let u: URL;
   try {
     u = new URL(url);
@@ -61,4 +62,19 @@ function passwordParameter(u: URL): string | undefined {
     );
   u.searchParams.delete('password');
   return given[0];
+}
+
+/**
+ * An IPv6 address in brackets (`[::1]`) the client cannot read (it answered ENOTFOUND): refused,
+ * exit 2, naming what works (docs/shared-sandbox.md "Connection settings"). Several hosts are
+ * refused before this, with the URL (src/config/store-url.ts).
+ */
+function refuseBracketedHost(url: string): void {
+  const afterScheme = url.slice(url.indexOf('://') + 3);
+  const authority = afterScheme.split(/[/?#]/, 1)[0] ?? '';
+  if (authority.slice(authority.lastIndexOf('@') + 1).startsWith('['))
+    throw new UsageError(
+      'a store URL with an IPv6 address in brackets ([::1]) is not supported by the PostgreSQL client',
+      'use a host name that resolves to it (localhost for ::1)',
+    );
 }
