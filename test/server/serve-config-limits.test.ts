@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { chmodSync, truncateSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { runCli } from '../helpers/run-cli.js';
+import { runProcessSync } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 
 /**
@@ -34,7 +34,7 @@ describe('cr serve --config: what it reads and what it shows', () => {
 
   it('refuses a FIFO without waiting for a writer', async () => {
     const fifo = join(tempDir(), 'serve.json');
-    execFileSync('mkfifo', [fifo]);
+    expect(runProcessSync('mkfifo', [fifo]).exitCode).toBe(0);
     // Opening a FIFO for reading blocks until a writer comes: the check must not open it so.
     const r = await runCli(['serve', '--config', fifo]);
     expect(r.exitCode).toBe(2);

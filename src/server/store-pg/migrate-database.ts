@@ -4,7 +4,7 @@ import { connectionSettings, type ConnectionContext } from './connection.js';
 import { migrate, migrationsAfter, SchemaTooNewError, schemaVersion } from './migrate.js';
 import { NEWEST_SCHEMA } from './migrations.js';
 import { SETTINGS_SCHEMA, setRateLimit, storedRateLimit } from './settings.js';
-import { DEFAULT_RATE_LIMIT } from '../rate-limit.js';
+import { DEFAULT_RATE_LIMIT } from '../../api/vocabulary.js';
 import { redactUrl } from '../../config/store-url.js';
 import { DatabaseUnreachableError } from './pg-store.js';
 
