@@ -100,5 +100,24 @@ async function report(
   const saved = plan.replaces ? `it replaced the key of the profile "${name}"` : `it is saved as the new profile "${name}"`;
   ctx.notice(`Created ${made.storePath}${o.demo ? ' with demo data' : ''}. The admin key above is shown once; ${saved}.`);
   if (plan.makeActive) ctx.notice(`"${name}" is now the active profile (there was none); \`cr profiles use NAME\` changes it.`);
-  ctx.notice(`Next: cr serve${o.store ? ` --store ${shownStore(storePath)}` : ''}, then cr --profile ${name} finance summary`);
+  ctx.notice(`Next: cr serve${o.store ? ` --store ${nextStore(storePath)}` : ''}, then cr --profile ${name} finance summary`);
+}
+
+/**
+ * The store as the "Next:" line shows it, in a form that works when copied: a database URL
+ * without its password (never a literal `***`), which then comes from PGPASSWORD or
+ * ~/.pgpass (docs/shared-sandbox.md "Connection settings").
+ */
+function nextStore(storePath: string): string {
+  if (!isDatabaseUrl(storePath)) return shownStore(storePath);
+  let u: URL;
+  try {
+    u = new URL(storePath);
+  } catch {
+    return shownStore(storePath);
+  }
+  if (u.password === '' && !u.searchParams.has('password')) return shownStore(storePath);
+  u.password = '';
+  u.searchParams.delete('password');
+  return `${shownStore(u.toString())} (with the password in PGPASSWORD or ~/.pgpass)`;
 }

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { Context } from '../../src/cli/context.js';
 import { intArg, storeOption, withExamples } from '../../src/cli/options.js';
 import { UsageError } from '../../src/errors.js';
+import { MAX_RATE_LIMIT } from '../../src/api/vocabulary.js';
 import { asCliError } from '../../src/local/errors.js';
 import { writeJson } from '../../src/render/json.js';
 import type { MigrateReport } from '../../src/server/store-pg/migrate-database.js';
@@ -23,7 +24,7 @@ export const migrateCommand = (ctx: Context) =>
       .description("apply a PostgreSQL store's schema migrations (as the role that owns the schema); --dry-run lists them and changes nothing")
       .addOption(storeOption())
       .option('--dry-run', 'list the migrations (and with --verbose their SQL) that would run; change nothing')
-      .option('--rate-limit <n>', 'set the requests per key per hour that every server of this database counts with', intArg('--rate-limit', 1))
+      .option('--rate-limit <n>', 'set the requests per key per hour that every server of this database counts with', intArg('--rate-limit', 1, MAX_RATE_LIMIT))
       .action((f: MigrateOptions) => run(ctx, f)),
     [
       'cr local migrate --store postgres://cr_owner@db.internal/cr_sandbox --dry-run',
@@ -62,11 +63,11 @@ function describe(r: MigrateReport, verbose: boolean): string {
     if (verbose) lines.push(...m.sql.split('\n').map((l) => `      ${l}`));
   }
   const { before, after } = r.rateLimit;
-  if (after !== undefined && after !== before)
+  if (after !== null && after !== before)
     lines.push(
-      `rate limit: ${after} requests a key an hour${r.dryRun ? ' would be set' : ' set'}${before === undefined ? '' : ` (was ${before})`}; restart the servers to count with it`,
+      `rate limit: ${after} requests a key an hour${r.dryRun ? ' would be set' : ' set'}${before === null ? '' : ` (was ${before})`}; restart the servers to count with it`,
     );
-  else if (after !== undefined) lines.push(`rate limit: ${after} requests a key an hour`);
+  else if (after !== null) lines.push(`rate limit: ${after} requests a key an hour`);
   if (!r.dryRun && r.migrations.length > 0) lines.push('now restart the servers with this cr (docs/shared-sandbox.md "Upgrading")');
   return `${lines.join('\n')}\n`;
 }

@@ -94,6 +94,8 @@ export async function seed(ctx: Context, file: string | undefined, o: SeedOption
         online: (client) => client.call<SeedCounts>('POST', '/seed', text),
       },
       ctx.env,
+      // Seeding may make the store, so it may bring a database's schema up to date.
+      { migrate: true },
     );
   } catch (err) {
     if (!(err instanceof FixtureError)) throw err;

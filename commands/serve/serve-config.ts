@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import type { Command, Option } from 'commander';
 import { UsageError } from '../../src/errors.js';
 import { escapeControls } from '../../src/bulk/escape.js';
@@ -32,7 +32,8 @@ export function applyConfigFile(cmd: Command, file: string, notice: (line: strin
       if (parsed !== undefined) cmd.setOptionValueWithSource(attribute, parsed, 'config');
     } catch (err) {
       if (!(err instanceof Error)) throw err;
-      throw new UsageError(`${named(key)}: ${err.message}`);
+      // The key and the rule, never the value: it may be a password, or megabytes of text.
+      throw new UsageError(`${named(key)}: ${withoutValue(err.message)}`);
     }
   }
 }
@@ -47,7 +48,9 @@ function warnIfPasswordShared(file: string, config: Record<string, unknown>, not
   if (typeof store !== 'string') return;
   let hasPassword = false;
   try {
-    hasPassword = new URL(store).password !== '';
+    const url = new URL(store);
+    // libpq takes `?password=` as the password too (src/server/store-pg/connection.ts).
+    hasPassword = url.password !== '' || url.searchParams.has('password') || url.searchParams.has('sslpassword');
   } catch {
     return;
   }
@@ -58,13 +61,14 @@ function warnIfPasswordShared(file: string, config: Record<string, unknown>, not
     );
 }
 
+/** A serve config is a few lines: anything bigger is no such file (and /dev/zero never ends). */
+export const CONFIG_MAX_BYTES = 1024 * 1024;
+
+/** The parsers' messages end `, got "VALUE"` (src/cli/options.ts): cut, so a file's value is never shown. */
+const withoutValue = (message: string) => message.replace(/[,;]? got .*$/s, '');
+
 function readConfig(file: string): Record<string, unknown> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read --config ${escapeControls(file)} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
+  const text = readBounded(file);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -76,6 +80,40 @@ function readConfig(file: string): Record<string, unknown> {
     throw new UsageError(`--config ${escapeControls(file)} must hold one JSON object ({"store": "postgres://…", "rate-limit": 500})`);
   return parsed as Record<string, unknown>;
 }
+
+/**
+ * The file's text, read only if it is a regular file of at most CONFIG_MAX_BYTES (a device, a
+ * FIFO or a huge file is refused at once, exit 2), and never more than that read even if it
+ * grows meanwhile.
+ */
+function readBounded(file: string): string {
+  const shown = escapeControls(file);
+  let fd: number;
+  try {
+    // Non-blocking: opening a FIFO to read would otherwise wait for a writer before fstat could refuse it.
+    fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+  } catch (err) {
+    throw new UsageError(`cannot read --config ${shown} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new UsageError(`--config ${shown} is not a regular file`, 'give the path of a JSON file');
+    if (st.size > CONFIG_MAX_BYTES) throw new UsageError(`--config ${shown} is over ${CONFIG_MAX_BYTES / 1024} KiB: a serve config is one small JSON object`);
+    const buf = Buffer.alloc(CONFIG_MAX_BYTES + 1);
+    let n = 0;
+    for (let got = -1; got !== 0 && n < buf.length; n += got) got = readSync(fd, buf, n, buf.length - n, null);
+    if (n > CONFIG_MAX_BYTES) throw new UsageError(`--config ${shown} is over ${CONFIG_MAX_BYTES / 1024} KiB: a serve config is one small JSON object`);
+    return buf.subarray(0, n).toString('utf8');
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`cannot read --config ${shown} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** An option whose value is text, not a number: one without a parser (a host, a file), or a path or URL (`--store <path>`). */
+const takesText = (option: Option) => (!option.parseArg && !option.argChoices) || /<(path|file|url)>/.test(option.flags);
 
 /**
  * A key's value as the option takes it: true/false for a flag without a value (false leaves
@@ -95,6 +133,8 @@ function optionValue(option: Option, value: unknown, current: unknown, fromFile:
   let acc: unknown = fromFile ? current : undefined;
   for (const v of values) {
     if (typeof v !== 'string' && typeof v !== 'number') throw new Error('must be a string or a number');
+    // An option read as text (a path, a URL, a host) takes a string: `"store": 123` is no file `./123`.
+    if (typeof v === 'number' && takesText(option)) throw new Error('must be a string');
     const text = String(v);
     if (option.argChoices && !option.argChoices.includes(text)) throw new Error(`must be one of ${option.argChoices.join(', ')}`);
     acc = option.parseArg ? option.parseArg(text, acc as never) : text;

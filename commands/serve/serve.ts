@@ -4,9 +4,10 @@ import type { Context } from '../../src/cli/context.js';
 import { collect, intArg, storeOption, vocabularyOption, withExamples } from '../../src/cli/options.js';
 import { UsageError } from '../../src/errors.js';
 import { asCliError } from '../../src/local/errors.js';
-import { LOOPBACK_HOSTS } from '../../src/api/vocabulary.js';
+import { LOOPBACK_HOSTS, MAX_RATE_LIMIT } from '../../src/api/vocabulary.js';
 import { addDatabaseOptions, databaseOpenOptions } from './serve-db-options.js';
 import { applyConfigFile } from './serve-config.js';
+import { escapeControls } from '../../src/bulk/escape.js';
 
 interface ServeOptions {
   store?: string;
@@ -48,7 +49,7 @@ export const serveCommand = (ctx: Context) =>
       .addOption(storeOption())
       .option('--host <host>', 'address to listen on', '127.0.0.1')
       .option('--port <port>', 'port (0 picks a free one)', intArg('--port', 0), 4010)
-      .option('--rate-limit <n>', 'requests per key per hour (default 1000)', intArg('--rate-limit', 1))
+      .option('--rate-limit <n>', 'requests per key per hour (default 1000)', intArg('--rate-limit', 1, MAX_RATE_LIMIT))
       .option('--max-store-mb <n>', 'refuse writes (507) past this store size in MiB (default 256)', intArg('--max-store-mb', 1))
       .option('--allowed-host <name>', 'accept this Host/Origin name too (repeatable; required off loopback)', collect)
       .option(
@@ -93,10 +94,16 @@ export const serveCommand = (ctx: Context) =>
 export const clientUrlOf = (url: string): string =>
   url.replace(/^http:\/\/(0\.0\.0\.0|\[::\]):/, (_, wild: string) => `http://${wild === '0.0.0.0' ? '127.0.0.1' : '[::1]'}:`);
 
+/** A --host value as an error shows it: escaped, and cut (it may come from a --config file of any content). */
+const shownHost = (host: string) => escapeControls(host.length > 64 ? `${host.slice(0, 64)}…` : host);
+
 export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   if (o.port > 65535) throw new UsageError(`--port must be at most 65535, got ${o.port}`);
   if (!LOOPBACK_HOSTS.has(o.host) && (o.allowedHost ?? []).length === 0) {
-    throw new UsageError(`Listening on ${o.host} exposes the server beyond this machine`, 'pass --allowed-host NAME for each host name clients will use');
+    throw new UsageError(
+      `Listening on ${shownHost(o.host)} exposes the server beyond this machine`,
+      'pass --allowed-host NAME for each host name clients will use',
+    );
   }
   // A server that cannot start says so in JSON too: the CLI's error line becomes `{"error", "code", "status"}`.
   if (o.logFormat === 'json') ctx.setGlobals({ json: true });

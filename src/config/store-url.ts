@@ -51,6 +51,10 @@ function readingProblem(url: string): string | undefined {
   if (url.includes('#')) return 'it has a # (a password with # must have it as %23)';
   if (ats > 1) return 'it has more than one @ (a password with @ must have it as %40)';
   if (ats === 1 && !authority.includes('@')) return 'its @ comes after a / or ? (a password with / or ? must have them as %2F, %3F)';
+  // libpq's several hosts (h1:5432,h2:5432): the client would check each one's certificate
+  // against one name, and tried them again without end on a bad one; a server takes one host.
+  if (authority.slice(authority.lastIndexOf('@') + 1).includes(','))
+    return 'it names several hosts (h1,h2), which cr does not support: give each server one host, or the name of a load balancer in front of them';
   let parsed: URL;
   try {
     parsed = new URL(url);

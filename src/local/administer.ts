@@ -14,10 +14,11 @@ export interface Administration<T> {
  * Runs one piece of local administration on the store at `storePath`, whichever way it can
  * be reached (docs/commands.md "Local store administration"): opened under its lock when free (a short holder
  * is waited for), else through the server advertised beside it. The errors of both ways come
- * out alike: the extension's refusals become the errors the store itself throws.
+ * out alike: the extension's refusals become the errors the store itself throws. A database's
+ * schema is migrated only with `migrate` (seed, which may make the store).
  */
-export async function administer<T>(storePath: string, work: Administration<T>, env: NodeJS.ProcessEnv): Promise<T> {
-  if (isDatabaseUrl(storePath)) return administerDatabase(storePath, work, env);
+export async function administer<T>(storePath: string, work: Administration<T>, env: NodeJS.ProcessEnv, opts: { migrate?: boolean } = {}): Promise<T> {
+  if (isDatabaseUrl(storePath)) return administerDatabase(storePath, work, env, opts.migrate === true);
   const [{ withStoreLock, lockWaitFromEnv }, { withOpenStore }] = await Promise.all([import('./lock-wait.js'), import('../server/admin/store-ops.js')]);
   try {
     return await withStoreLock(() => withOpenStore(storePath, work.offline), {
@@ -38,10 +39,12 @@ export async function administer<T>(storePath: string, work: Administration<T>, 
  * local command works on the database at once, each write one transaction
  * (docs/shared-sandbox.md). So the work is done here, directly.
  */
-async function administerDatabase<T>(url: string, work: Administration<T>, env: NodeJS.ProcessEnv): Promise<T> {
+async function administerDatabase<T>(url: string, work: Administration<T>, env: NodeJS.ProcessEnv, migrate: boolean): Promise<T> {
   const { openApiStore } = await import('../server/store/open-api-store.js');
   try {
-    const store = await openApiStore(url, { env });
+    // Only a command that makes a store (seed) migrates the schema; the others check it
+    // (docs/shared-sandbox.md "Upgrading").
+    const store = await openApiStore(url, { env, migrate });
     try {
       return await work.offline(store);
     } finally {

@@ -1,10 +1,11 @@
+import { DEFAULT_RATE_LIMIT } from '../api/vocabulary.js';
 import { realClock } from './clock.js';
 import type { RealClock } from './clock.js';
 import { andThen } from './store/api-store.js';
 import type { ApiStore, Awaitable, RateWindow } from './store/api-store.js';
 
 export const WINDOW_MS = 3_600_000;
-export const DEFAULT_RATE_LIMIT = 1000;
+export { DEFAULT_RATE_LIMIT };
 /** The published Retry-After value (docs/api-decisions.md, Limits), whatever the window's remainder. */
 export const RETRY_AFTER_SECONDS = 3600;
 export { rateLimitFileOf } from './store/rate-windows.js';

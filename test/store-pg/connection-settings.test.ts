@@ -41,7 +41,9 @@ describe('PostgreSQL connection settings as libpq has them', () => {
     expect(without.stderr).toContain('28P01');
     expect(without.stderr).toContain('the password comes from the URL, else PGPASSWORD, else the password file');
     noPassword(withIt);
-    // The local tool set takes it from the command's environment too (it migrates the database here).
+    // The local tool set takes it from the command's environment too (migrate first: the reads only check the schema).
+    const migrated = await runCli(['local', 'migrate', '--store', c.url('cr_pw', 'localhost', '?sslmode=disable')], { env: { PGPASSWORD: c.password } });
+    expect(migrated.exitCode, migrated.stderr).toBe(0);
     const listed = await runCli(['local', 'keys', 'list', '--store', c.url('cr_pw', 'localhost', '?sslmode=disable')], { env: { PGPASSWORD: c.password } });
     expect(listed.exitCode, listed.stderr).toBe(0);
     const exported = await runCli(['local', 'export', '--only', 'users', '--store', c.url('cr_pw', 'localhost', '?sslmode=disable')], { env: { PGPASSWORD: c.password } });
@@ -61,6 +63,7 @@ describe('PostgreSQL connection settings as libpq has them', () => {
     const open = await runBin([...probe, url], { configDir: home });
     expect(open.exitCode).toBe(1);
     expect(open.stderr).toContain('has group or world access');
+    expect(open.stderr).toMatch(/has group or world access[^\n]*\S\n/);
     expect(open.stderr).toContain('28P01');
     noPassword(open);
     const elsewhere = join(tempDir('cr-pgpassfile-'), 'passwords');

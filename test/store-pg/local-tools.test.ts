@@ -102,7 +102,7 @@ describe('cr local on PostgreSQL', () => {
     expect(gone.stderr).not.toContain('secret');
     const db = await freshDatabase();
     drops.push(db.drop);
-    expect((await runCli(['local', 'keys', 'list', '--store', db.url])).exitCode).toBe(0); // migrates
+    expect((await runCli(['local', 'migrate', '--store', db.url])).exitCode).toBe(0);
     const { default: postgres } = await import('postgres');
     const sql = postgres(db.url, { max: 1, onnotice: () => undefined });
     await sql`INSERT INTO cr_schema (version, what) VALUES (999, 'from the future')`;
@@ -110,5 +110,8 @@ describe('cr local on PostgreSQL', () => {
     const newer = await runCli(['serve', '--store', db.url, '--port', '0', '--wait-for-store', '0']);
     expect(newer.exitCode).toBe(78);
     expect(newer.stderr).toContain('newer than this cr knows');
+    const listed = await runCli(['local', 'keys', 'list', '--store', db.url]);
+    expect(listed.exitCode).toBe(78);
+    expect(listed.stderr).toContain('newer than this cr knows');
   });
 });

@@ -18,7 +18,7 @@ import { cleanupTempDirs } from '../helpers/tmp.js';
  */
 const DOC = readFileSync(join(ROOT, 'docs', 'shared-sandbox.md'), 'utf8');
 const section = DOC.slice(DOC.indexOf('## Roles: one that migrates'), DOC.indexOf('## Upgrading'));
-const [makeRoles, grants] = [...section.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const [makeRoles, grants, afterMigrate] = [...section.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!);
 
 const prefix = inject('pgRunPrefix');
 const names = { owner: `${prefix}owner`, app: `${prefix}app`, db: `${prefix}roles` };
@@ -97,6 +97,14 @@ describe('an owner role that migrates and a runtime role that only reads and wri
     expect(again.stdout).toContain('up to date: nothing to apply');
     const copied = await runCli(['local', 'copy', '--from', FIXTURE, '--to', as(names.owner)]);
     expect(copied.exitCode, copied.stderr).toBe(0);
+    // The recipe's last block: run once the owner migrated.
+    expect(afterMigrate).toContain('cr_settings');
+    const inDb = postgres(as(new URL(serverUrl()).username), { max: 1, onnotice: () => undefined });
+    try {
+      for (const s of statements(named(afterMigrate!))) await inDb.unsafe(s);
+    } finally {
+      await inDb.end();
+    }
   });
 
   it('serves with --no-migrate as the runtime role: reads, writes, rate-limit counts', async () => {
@@ -131,6 +139,17 @@ describe('an owner role that migrates and a runtime role that only reads and wri
       } finally {
         await owner.end();
       }
+      // The schema's version and the shared settings: read, never written.
+      for (const dml of [
+        "INSERT INTO cr_schema (version, what) VALUES (999, 'x')",
+        'DELETE FROM cr_schema',
+        "UPDATE cr_settings SET value = '1'",
+        "INSERT INTO cr_settings (name, value) VALUES ('other', '1')",
+        'DELETE FROM cr_settings',
+      ]) {
+        await expect(app.unsafe(dml), dml).rejects.toMatchObject({ code: '42501' });
+      }
+      expect((await app`SELECT value FROM cr_settings WHERE name = 'rate_limit'`)[0]!.value).toBe(1000);
       await app`INSERT INTO cr_later (x) VALUES (1)`;
       await expect(app.unsafe('DROP TABLE cr_later')).rejects.toMatchObject({ code: '42501' });
     } finally {

@@ -45,7 +45,7 @@ describe('the rate limit shared by every server of one database', () => {
     const refused = await runCli(['serve', '--port', '0', '--store', url, '--rate-limit', '70']);
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('--rate-limit 70 disagrees with the rate limit the servers of this database count with (50 requests a key an hour)');
-    expect(refused.stderr).toContain('--rate-limit 70, then restart the servers');
+    expect(refused.stderr).toContain('--rate-limit 70 as the role that owns the schema, then restart the servers');
     const same = await spawnServe(['--store', url, '--rate-limit', '50']);
     const none = await spawnServe(['--store', url]);
     servers.push(same, none);

@@ -4,6 +4,7 @@ import { connectionSettings, type ConnectionContext } from './connection.js';
 import { migrate, migrationsAfter, SchemaTooNewError, schemaVersion } from './migrate.js';
 import { NEWEST_SCHEMA } from './migrations.js';
 import { SETTINGS_SCHEMA, setRateLimit, storedRateLimit } from './settings.js';
+import { DEFAULT_RATE_LIMIT } from '../../api/vocabulary.js';
 import { redactUrl } from '../../config/store-url.js';
 import { DatabaseUnreachableError } from './pg-store.js';
 import { hostPortOf } from './pg-errors.js';
@@ -17,8 +18,8 @@ export interface MigrateReport {
   to: number;
   /** What was applied (or would be), oldest first. */
   migrations: { version: number; what: string; sql: string }[];
-  /** The rate limit every server counts with, before and after (docs/shared-sandbox.md "Settings shared by every server"). */
-  rateLimit: { before: number | undefined; after: number | undefined };
+  /** The rate limit every server counts with, before and after, null for none (docs/shared-sandbox.md "Settings shared by every server"). */
+  rateLimit: { before: number | null; after: number | null };
 }
 
 /**
@@ -39,20 +40,23 @@ export async function migrateDatabase(url: string, o: ConnectionContext & { dryR
   }
   try {
     const from = await schemaVersion(sql);
-    const before = from >= SETTINGS_SCHEMA ? await storedRateLimit(sql) : undefined;
+    // Read leniently: a tampered value is what --rate-limit is here to replace.
+    const before = from >= SETTINGS_SCHEMA ? await storedRateLimit(sql, location).catch(() => null) : null;
+    // None stored: the default is, so a runtime role that may only read cr_settings can start a server (docs/shared-sandbox.md "Roles").
+    const wanted = o.rateLimit ?? before ?? DEFAULT_RATE_LIMIT;
     if (o.dryRun) {
       const pending = migrationsAfter(from);
-      return { store: location, dryRun: true, from, to: NEWEST_SCHEMA, migrations: pending.map(shown), rateLimit: { before, after: o.rateLimit ?? before } };
+      return { store: location, dryRun: true, from, to: NEWEST_SCHEMA, migrations: pending.map(shown), rateLimit: { before: before ?? null, after: wanted } };
     }
     const done = await migrate(sql);
-    if (o.rateLimit !== undefined) await setRateLimit(sql, o.rateLimit);
+    if (wanted !== before) await setRateLimit(sql, wanted);
     return {
       store: location,
       dryRun: false,
       from: done.from,
       to: done.to,
       migrations: done.applied.map(shown),
-      rateLimit: { before, after: await storedRateLimit(sql) },
+      rateLimit: { before: before ?? null, after: (await storedRateLimit(sql, location)) ?? null },
     };
   } catch (err) {
     if (err instanceof SchemaTooNewError || err instanceof UsageError) throw err;

@@ -19,9 +19,15 @@ export class SchemaTooOldError extends Error {
   constructor(
     readonly found: number,
     readonly location: string,
+    /** Who changes nothing: `cr serve --no-migrate`, or a local command that only reads or edits records. */
+    readonly opener: 'serve' | 'local' = 'serve',
   ) {
     super(
-      `the database's cr schema is version ${found}, older than this cr needs (${NEWEST_SCHEMA}), and --no-migrate changes no schema: run cr local migrate --store ${location} first (as the role that owns the schema), then start the servers`,
+      opener === 'serve'
+        ? `the database's cr schema is version ${found}, older than this cr needs (${NEWEST_SCHEMA}), and --no-migrate changes no schema: run cr local migrate --store ${location} first (as the role that owns the schema), then start the servers`
+        : found === 0
+          ? `the database ${location} holds no cr schema, and this command changes no schema: run cr local migrate --store ${location} (as the role that owns the schema), or cr local init / cr local copy --to to make a store there`
+          : `the database's cr schema is version ${found}, older than this cr needs (${NEWEST_SCHEMA}), and this command changes no schema: run cr local migrate --store ${location} first (as the role that owns the schema)`,
     );
   }
 }
@@ -40,11 +46,14 @@ export function migrationsAfter(version: number): Migration[] {
   return MIGRATIONS.filter((m) => m.version > version);
 }
 
-/** For `--no-migrate`: the schema must be the one this cr serves, neither older nor newer. Reads only. */
-export async function checkSchema(sql: Sql, location: string): Promise<number> {
+/**
+ * For `--no-migrate` and the local commands that are not migrate/init/copy/seed: the schema must
+ * be the one this cr serves, neither older nor newer. Reads only.
+ */
+export async function checkSchema(sql: Sql, location: string, opener: 'serve' | 'local' = 'serve'): Promise<number> {
   const found = await schemaVersion(sql);
   if (found > NEWEST_SCHEMA) throw new SchemaTooNewError(found);
-  if (found < NEWEST_SCHEMA) throw new SchemaTooOldError(found, location);
+  if (found < NEWEST_SCHEMA) throw new SchemaTooOldError(found, location, opener);
   return found;
 }
 

@@ -62,6 +62,6 @@ async function fromPasswordFile(target: PasswordTarget, notice: (line: string) =
     return await new Promise<string | undefined>((resolve) => pgpass(target, resolve));
   } finally {
     pgpass.warnTo(before);
-    for (const line of said.split('\n').filter(Boolean)) notice(`cr: ${escapeControls(line.replace(/^WARNING: /, ''))}`);
+    for (const line of said.split('\n').filter(Boolean)) notice(`cr: ${escapeControls(line.replace(/^WARNING: /, '').trimEnd())}`);
   }
 }

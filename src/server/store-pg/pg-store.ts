@@ -39,8 +39,10 @@ export interface PgStoreOptions {
   /**
    * 'apply' (default): migrate the schema at open. 'check' (`cr serve --no-migrate`): change
    * nothing, and refuse a schema older or newer than this cr's (docs/shared-sandbox.md "Roles").
+   * 'check-local': the same for a local command that only reads or edits records
+   * (docs/shared-sandbox.md "Upgrading"), told so in the refusal.
    */
-  schema?: 'apply' | 'check';
+  schema?: 'apply' | 'check' | 'check-local';
 }
 
 /**
@@ -103,7 +105,7 @@ export class PgStore implements ApiStore {
     const location = redactUrl(url);
     const { sql, rateSql } = await PgStore.connect(url, opts);
     try {
-      if (opts.schema === 'check') await checkSchema(sql, location);
+      if (opts.schema === 'check' || opts.schema === 'check-local') await checkSchema(sql, location, opts.schema === 'check' ? 'serve' : 'local');
       else await migrate(sql);
     } catch (err) {
       await Promise.all([sql.end({ timeout: 1 }), rateSql.end({ timeout: 1 })]);

@@ -42,6 +42,19 @@ describe('cr local init on PostgreSQL', () => {
     expect(JSON.parse((await runCli(['local', 'export', '--store', db.url])).stdout)).toEqual(exported);
   });
 
+  it('shows, after an init, a store URL that works when copied: without its password, which comes from PGPASSWORD or ~/.pgpass', async () => {
+    const db = await freshDatabase();
+    drops.push(db.drop);
+    const u = new URL(db.url);
+    u.password = 'n3xt-pw';
+    const init = await runCli(['local', 'init', '--store', u.toString()], { configDir: tempDir('cr-init-db-') });
+    expect(init.exitCode, init.stderr).toBe(0);
+    u.password = '';
+    expect(init.stderr).toContain(`Next: cr serve --store ${u.toString()} (with the password in PGPASSWORD or ~/.pgpass)`);
+    expect(init.stderr.split('\n').find((l) => l.startsWith('Next:'))).not.toContain('***');
+    expect(init.stderr).not.toContain('n3xt-pw');
+  });
+
   it('the records and the admin key are written by one transaction: an init stopped half-way leaves the database empty', async () => {
     const db = await freshDatabase();
     drops.push(db.drop);
