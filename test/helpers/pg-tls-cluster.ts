@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import { ROOT } from './paths.js';
 import { runProcessSync, spawnProcess } from './process.js';
-import { tempDir } from './tmp.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { cleanupTempDirs, tempDir } from './tmp.js';
 
 /**
  * A PostgreSQL cluster of its own (scripts/pg-cluster.sh) that asks for passwords and speaks
@@ -99,4 +100,28 @@ export async function startTlsCluster(): Promise<TlsCluster> {
       await spawnProcess('bash', [SCRIPT, 'stop', dir], { env: { HOME: home }, timeoutMs: 60_000 });
     },
   };
+}
+
+/**
+ * One cluster for a test file, started before its tests and stopped after them (temp folders
+ * removed), with the probe that connects and reads (`cr local migrate --dry-run --store URL`) and
+ * the check that no output carries the password, plain or percent-encoded. The cluster's fields
+ * are there once `beforeAll` has run.
+ */
+export function useTlsCluster(): { cluster: TlsCluster; probe: string[]; noPassword: (r: { stdout: string; stderr: string }) => void } {
+  const cluster = {} as TlsCluster;
+  beforeAll(async () => {
+    Object.assign(cluster, await startTlsCluster());
+  }, 120_000);
+  afterAll(async () => {
+    await cluster.stop?.();
+    cleanupTempDirs();
+  });
+  const noPassword = (r: { stdout: string; stderr: string }) => {
+    for (const text of [r.stdout, r.stderr]) {
+      expect(text).not.toContain(cluster.password);
+      expect(text).not.toContain(encodeURIComponent(cluster.password));
+    }
+  };
+  return { cluster, probe: ['local', 'migrate', '--dry-run', '--store'], noPassword };
 }

@@ -6,7 +6,7 @@ import { runCli } from '../helpers/run-cli.js';
 import { runBin } from '../helpers/cli.js';
 import { spawnServe } from '../helpers/serve.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
-import { startTlsCluster, type TlsCluster } from '../helpers/pg-tls-cluster.js';
+import { useTlsCluster } from '../helpers/pg-tls-cluster.js';
 
 /**
  * The connection settings of docs/shared-sandbox.md "Connection settings", against a server
@@ -15,22 +15,7 @@ import { startTlsCluster, type TlsCluster } from '../helpers/pg-tls-cluster.js';
  * and reads. No output of any case carries the password, plain or percent-encoded.
  */
 describe('PostgreSQL connection settings as libpq has them', () => {
-  let c: TlsCluster;
-  beforeAll(async () => {
-    c = await startTlsCluster();
-  }, 120_000);
-  afterAll(async () => {
-    await c?.stop();
-    cleanupTempDirs();
-  });
-
-  const probe = ['local', 'migrate', '--dry-run', '--store'];
-  const noPassword = (r: { stdout: string; stderr: string }) => {
-    for (const text of [r.stdout, r.stderr]) {
-      expect(text).not.toContain(c.password);
-      expect(text).not.toContain(encodeURIComponent(c.password));
-    }
-  };
+  const { cluster: c, probe, noPassword } = useTlsCluster();
 
   it('takes the password from PGPASSWORD in the command environment (migrate, keys, export); without one the server refuses, named', async () => {
     const withIt = await runCli([...probe, c.url('cr_pw', 'localhost', '?sslmode=disable')], { env: { PGPASSWORD: c.password } });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { cleanupTempDirs } from '../helpers/tmp.js';
-import { startTlsCluster, type TlsCluster } from '../helpers/pg-tls-cluster.js';
+import { useTlsCluster } from '../helpers/pg-tls-cluster.js';
 
 /**
  * `?password=` in a store URL is the password, as libpq takes it (docs/shared-sandbox.md
@@ -10,22 +10,7 @@ import { startTlsCluster, type TlsCluster } from '../helpers/pg-tls-cluster.js';
  * (test/helpers/pg-tls-cluster.ts). No output carries the password.
  */
 describe('a password in the store URL query', () => {
-  let c: TlsCluster;
-  beforeAll(async () => {
-    c = await startTlsCluster();
-  }, 120_000);
-  afterAll(async () => {
-    await c?.stop();
-    cleanupTempDirs();
-  });
-
-  const probe = ['local', 'migrate', '--dry-run', '--store'];
-  const noPassword = (r: { stdout: string; stderr: string }) => {
-    for (const text of [r.stdout, r.stderr]) {
-      expect(text).not.toContain(c.password);
-      expect(text).not.toContain(encodeURIComponent(c.password));
-    }
-  };
+  const { cluster: c, probe, noPassword } = useTlsCluster();
   const withQuery = (extra: string) => c.url('cr_pw', 'localhost', `?sslmode=disable&password=${encodeURIComponent(c.password)}${extra}`);
 
   it('connects with ?password= and nothing else, and it wins over a wrong PGPASSWORD', async () => {
