@@ -42,10 +42,10 @@ const LAYERS = Object.keys(MAY_IMPORT).sort((a, b) => b.length - a.length);
 const within = (file: string, layer: string) => file === layer || file.startsWith(`${layer}/`);
 
 /** The layer a file belongs to: the longest that holds it. */
-export const layerOf = (file: string): string | undefined => LAYERS.find((l) => within(file, l));
+const layerOf = (file: string): string | undefined => LAYERS.find((l) => within(file, l));
 
 /** The imports of `file` its layer may not make, as `file -> import`. */
-export function violations(file: string, imports: string[]): string[] {
+function violations(file: string, imports: string[]): string[] {
   const layer = layerOf(file);
   if (layer === undefined) return [`${file}: in no layer`];
   const allowed = [layer, ...MAY_IMPORT[layer]!, ...SHARED];

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { runCli } from '../helpers/run-cli.js';
 import { runBin } from '../helpers/cli.js';
 import { spawnServe } from '../helpers/serve.js';
-import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
+import { tempDir } from '../helpers/tmp.js';
 import { useTlsCluster } from '../helpers/pg-tls-cluster.js';
 
 /**

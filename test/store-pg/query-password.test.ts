@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
-import { cleanupTempDirs } from '../helpers/tmp.js';
 import { useTlsCluster } from '../helpers/pg-tls-cluster.js';
 
 /**
