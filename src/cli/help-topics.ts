@@ -39,8 +39,9 @@ Network (docs/install.md, "In a company network"):
 A proxy that cannot be reached or refuses is its own error (PROXY_ERROR, exit 8); its
 password is never shown (--verbose masks it).
 Redirects: GET and HEAD follow 301, 302, 303, 307 and 308; a write follows only 307 and
-308 (method and body kept). At most 5 hops, never from https to http, and the key goes
-only to the origin first asked (--verbose shows each hop).
+308 (method and body kept). At most 5 hops, never from https to http; the key and the
+cr api -H headers go only to the origin first asked, and never again once a hop left it
+(--verbose shows each hop).
 Answers: cr asks for gzip and br (Accept-Encoding) and decodes them; the decoded body is
 held to CR_MAX_RESPONSE_BYTES (64 MiB). cr speaks HTTP/1.1: an HTTP/2-only server is
 named as such (HTTP2_ONLY).

@@ -223,10 +223,10 @@ export class ApiClient {
     let hop: Hop = { url, withKey: true };
     for (let hops = 0; ; hops++) {
       const res = await this.exchange(method, hop.url, body, extra, hop.withKey);
-      const next = nextHop(method, hop.url, url, res.status, res.headers.location, hops);
+      const next = nextHop(method, hop, url, res.status, res.headers.location, hops);
       if (!next) return res;
-      const dropped = hop.withKey && !next.withKey && this.options.key ? ' (no Authorization: another origin)' : '';
-      this.options.log?.(`  redirected by ${res.status} to ${redactKeys(next.url)}${dropped}`);
+      const dropped = hop.withKey && !next.withKey && (this.options.key || Object.keys(extra).length > 0) ? ' (no Authorization: another origin)' : '';
+      this.options.log?.(`  redirected by ${res.status} to ${next.shown}${dropped}`);
       hop = next;
     }
   }
@@ -237,7 +237,11 @@ export class ApiClient {
       'accept-encoding': ACCEPT_ENCODING,
       'user-agent': this.options.userAgent,
     };
-    for (const [name, value] of Object.entries(extra)) if (name.toLowerCase() !== 'authorization') headers[name.toLowerCase()] = value;
+    // The -H headers (a cookie, another kind of key) go only where the key may go (src/http/redirects.ts).
+    for (const [name, value] of Object.entries(extra)) {
+      const lower = name.toLowerCase();
+      if (lower !== 'authorization' && (withKey || lower === 'content-type')) headers[lower] = value;
+    }
     const key = withKey ? this.options.key : undefined;
     if (key) headers.authorization = `Bearer ${key}`;
     const payload = body === undefined ? undefined : jsonBody(body);
