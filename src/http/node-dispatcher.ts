@@ -156,6 +156,9 @@ export class NodeHttpDispatcher extends DispatcherBase {
         path: opts.path,
         headers,
         agent,
+        // Again per request: through a CONNECT tunnel https-proxy-agent opens the server's TLS
+        // from the request's options, not the agent's (its dist/index.js, connect()).
+        ...(origin.protocol === 'https:' ? { ALPNProtocols: ['http/1.1'] } : {}),
       };
     } catch (err) {
       queueMicrotask(() => fail(err as Error));

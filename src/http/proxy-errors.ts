@@ -32,7 +32,12 @@ export function proxyUnreachable(route: ProxyRoute, cause: Error & { code?: stri
 }
 
 export function proxyRefused(route: ProxyRoute, target: string, status: number, statusText: string): ProxyError {
-  const hint = status === 407 ? ': it asks for credentials (put user:password@ in the proxy URL)' : '';
+  const hint =
+    status !== 407
+      ? ''
+      : route.url.username || route.url.password
+        ? ': it rejected the credentials given in the proxy URL (check the user name and password; characters such as @ or : in them percent-encoded)'
+        : ': it asks for credentials (put user:password@ in the proxy URL)';
   return new ProxyError(
     `${named(route)} refused the way to ${printable(target)}: HTTP ${status}${statusText ? ` ${printable(statusText)}` : ''}${hint}`,
     false,
