@@ -1,6 +1,5 @@
 import { createSecureServer, type Http2Server } from 'node:http2';
-import { createServer, type Server } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/cli.js';
 import { cleanupTempDirs, makeKey } from '../helpers/tmp.js';
