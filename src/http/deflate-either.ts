@@ -21,13 +21,13 @@ export class DeflateEither extends Transform {
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     if (this.inner) return void this.inner.write(chunk, () => done());
     this.head = Buffer.concat([this.head, chunk]);
-    if (this.head.length < 2) return done();
+    if (this.head.length < 2) return void done();
     this.start(this.head);
     this.inner!.write(this.head, () => done());
   }
 
   override _flush(done: TransformCallback): void {
-    if (!this.inner && this.head.length === 0) return done();
+    if (!this.inner && this.head.length === 0) return void done();
     if (!this.inner) this.start(this.head).write(this.head);
     this.inner!.once('end', () => done());
     this.inner!.end();
