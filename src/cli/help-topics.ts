@@ -28,7 +28,8 @@ A postgres:// store (docs/shared-sandbox.md) reads libpq's variables, the URL fi
 Network (docs/install.md, "In a company network"):
   HTTPS_PROXY      the proxy for https URLs (http://[user:password@]host:port); a tunnel
                    (CONNECT), the key travels inside it; lower case https_proxy too
-  HTTP_PROXY       the proxy for http URLs (http_proxy too)
+  HTTP_PROXY       the proxy for http URLs (http_proxy too); the key then travels in
+                   clear to the proxy: use an https base URL
   ALL_PROXY        the proxy when the URL's own variable is not set (all_proxy too)
   NO_PROXY         no proxy for these: host names (with their subdomains; a leading . or *.
                    is the same), IP addresses and ranges (10.0.0.0/8), each with an optional

@@ -7,7 +7,7 @@ import { checkJson } from '../api/check-json.js';
 import { endpointUrl, joinUrl } from './url.js';
 import { responseSchemas } from '../api/generated/response-schemas.js';
 import { backoffDelay, isRetryableStatus, RETRY_ATTEMPTS } from './retry.js';
-import { describeNetworkFailure, failureCode } from './network-errors.js';
+import { describeNetworkFailure, failureCode, isMalformedAnswer } from './network-errors.js';
 import { retryWhen } from './rate-budget.js';
 import { remainingMs, type Deadline } from './deadline.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, TooLargeError, describeBytes, readCapped } from './read-body.js';
@@ -294,7 +294,8 @@ export class ApiClient {
         cause,
         code: timedOut ? 'TIMEOUT' : proxyFailed ? 'PROXY_ERROR' : failureCode(cause),
         // A refused proxy, an untrusted certificate or an HTTP/2-only server answers the same again.
-        retryable: !(proxyFailed && (cause as { retryable?: boolean }).retryable === false) && failureCode(cause) === undefined,
+        // A malformed answer (src/http/network-errors.ts) comes back the same: not retried either.
+        retryable: !(proxyFailed && (cause as { retryable?: boolean }).retryable === false) && failureCode(cause) === undefined && !isMalformedAnswer(cause),
       });
     } finally {
       done?.();
