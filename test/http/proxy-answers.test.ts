@@ -1,5 +1,5 @@
 import { createSecureServer, type Http2Server } from 'node:http2';
-import type { AddressInfo, Server } from 'node:net';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/cli.js';
 import { cleanupTempDirs, makeKey } from '../helpers/tmp.js';
@@ -60,5 +60,44 @@ describe('credentials', () => {
     const r = await cr(`https://${TARGET_HOST}:443/api/v1`, { HTTPS_PROXY: `http://127.0.0.1:${proxy.port}` });
     expect(r.exitCode).toBe(8);
     expect(JSON.parse(r.stderr).error).toContain('put user:password@ in the proxy URL');
+  });
+});
+
+describe('a proxy that closes the connection', () => {
+  /** A raw "proxy" on 127.0.0.1 that reads the CONNECT, then `reply`s (or not) and closes. */
+  async function closingProxy(reply: string): Promise<number> {
+    return listen(
+      createServer((socket) => {
+        socket.once('data', () => socket.end(reply));
+        socket.on('error', () => undefined);
+      }),
+    );
+  }
+
+  it('before answering CONNECT: it was reached, and said so (not "cannot be reached")', async () => {
+    const port = await closingProxy('');
+    const r = await cr(`https://${TARGET_HOST}:443/api/v1`, { HTTPS_PROXY: `http://127.0.0.1:${port}` });
+    expect(r.exitCode).toBe(8);
+    const err = JSON.parse(r.stderr);
+    expect(err.code).toBe('PROXY_ERROR');
+    expect(err.error).toContain(`Proxy http://127.0.0.1:${port} (HTTPS_PROXY) closed the connection without answering`);
+    expect(err.error).not.toContain('cannot be reached');
+  });
+
+  it('after answering 200 to CONNECT: the tunnel is named, not "reset by the server"', async () => {
+    const port = await closingProxy('HTTP/1.1 200 Connection established\r\n\r\n');
+    const r = await cr(`https://${TARGET_HOST}:443/api/v1`, { HTTPS_PROXY: `http://127.0.0.1:${port}` });
+    expect(r.exitCode).toBe(8);
+    const err = JSON.parse(r.stderr);
+    expect(err.code).toBe('PROXY_ERROR');
+    expect(err.error).toContain(`opened the tunnel to ${TARGET_HOST}:443, then the connection closed before the server answered`);
+    expect(err.error).not.toContain('Connection reset by the server');
+  });
+
+  it('a 100 KB proxy host is cut in the error', async () => {
+    const host = `${'a'.repeat(63)}.`.repeat(1600).slice(0, 100_000);
+    const r = await cr(`https://${TARGET_HOST}:443/api/v1`, { HTTPS_PROXY: `http://${host}:3128` });
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stderr.length).toBeLessThan(2000);
   });
 });
