@@ -44,6 +44,9 @@ await build({
   plugins: [startupPlugin, postgresPlugin],
   // jq-web finds its jq.wasm beside its own file: it stays in node_modules, required only for --jq.
   external: ['jq-web'],
+  // `debug` (the proxy agents' logger) would print the proxy password and the key when DEBUG
+  // is set: the bundle gets a logger that never writes (scripts/debug-off.mjs).
+  alias: { debug: './scripts/debug-off.mjs' },
   sourcemap: 'external',
   sourcesContent: false,
   // A function expression the launcher compiles and calls like Node's module wrapper; strict

@@ -28,7 +28,8 @@ A postgres:// store (docs/shared-sandbox.md) reads libpq's variables, the URL fi
 Network (docs/install.md, "In a company network"):
   HTTPS_PROXY      the proxy for https URLs (http://[user:password@]host:port); a tunnel
                    (CONNECT), the key travels inside it; lower case https_proxy too
-  HTTP_PROXY       the proxy for http URLs (http_proxy too)
+  HTTP_PROXY       the proxy for http URLs (http_proxy too); the key then travels in
+                   clear to the proxy: use an https base URL
   ALL_PROXY        the proxy when the URL's own variable is not set (all_proxy too)
   NO_PROXY         no proxy for these: host names (with their subdomains; a leading . or *.
                    is the same), IP addresses and ranges (10.0.0.0/8), each with an optional
@@ -39,8 +40,9 @@ Network (docs/install.md, "In a company network"):
 A proxy that cannot be reached or refuses is its own error (PROXY_ERROR, exit 8); its
 password is never shown (--verbose masks it).
 Redirects: GET and HEAD follow 301, 302, 303, 307 and 308; a write follows only 307 and
-308 (method and body kept). At most 5 hops, never from https to http, and the key goes
-only to the origin first asked (--verbose shows each hop).
+308 (method and body kept). At most 5 hops, never from https to http; the key and the
+cr api -H headers go only to the origin first asked, and never again once a hop left it
+(--verbose shows each hop).
 Answers: cr asks for gzip and br (Accept-Encoding) and decodes them; the decoded body is
 held to CR_MAX_RESPONSE_BYTES (64 MiB). cr speaks HTTP/1.1: an HTTP/2-only server is
 named as such (HTTP2_ONLY).

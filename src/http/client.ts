@@ -7,7 +7,7 @@ import { checkJson } from '../api/check-json.js';
 import { endpointUrl, joinUrl } from './url.js';
 import { responseSchemas } from '../api/generated/response-schemas.js';
 import { backoffDelay, isRetryableStatus, RETRY_ATTEMPTS } from './retry.js';
-import { describeNetworkFailure, failureCode } from './network-errors.js';
+import { describeNetworkFailure, failureCode, isMalformedAnswer } from './network-errors.js';
 import { retryWhen } from './rate-budget.js';
 import { remainingMs, type Deadline } from './deadline.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, TooLargeError, describeBytes, readCapped } from './read-body.js';
@@ -223,10 +223,10 @@ export class ApiClient {
     let hop: Hop = { url, withKey: true };
     for (let hops = 0; ; hops++) {
       const res = await this.exchange(method, hop.url, body, extra, hop.withKey);
-      const next = nextHop(method, hop.url, url, res.status, res.headers.location, hops);
+      const next = nextHop(method, hop, url, res.status, res.headers.location, hops);
       if (!next) return res;
-      const dropped = hop.withKey && !next.withKey && this.options.key ? ' (no Authorization: another origin)' : '';
-      this.options.log?.(`  redirected by ${res.status} to ${redactKeys(next.url)}${dropped}`);
+      const dropped = hop.withKey && !next.withKey && (this.options.key || Object.keys(extra).length > 0) ? ' (no Authorization: another origin)' : '';
+      this.options.log?.(`  redirected by ${res.status} to ${next.shown}${dropped}`);
       hop = next;
     }
   }
@@ -237,7 +237,11 @@ export class ApiClient {
       'accept-encoding': ACCEPT_ENCODING,
       'user-agent': this.options.userAgent,
     };
-    for (const [name, value] of Object.entries(extra)) if (name.toLowerCase() !== 'authorization') headers[name.toLowerCase()] = value;
+    // The -H headers (a cookie, another kind of key) go only where the key may go (src/http/redirects.ts).
+    for (const [name, value] of Object.entries(extra)) {
+      const lower = name.toLowerCase();
+      if (lower !== 'authorization' && (withKey || lower === 'content-type')) headers[lower] = value;
+    }
     const key = withKey ? this.options.key : undefined;
     if (key) headers.authorization = `Bearer ${key}`;
     const payload = body === undefined ? undefined : jsonBody(body);
@@ -290,7 +294,8 @@ export class ApiClient {
         cause,
         code: timedOut ? 'TIMEOUT' : proxyFailed ? 'PROXY_ERROR' : failureCode(cause),
         // A refused proxy, an untrusted certificate or an HTTP/2-only server answers the same again.
-        retryable: !(proxyFailed && (cause as { retryable?: boolean }).retryable === false) && failureCode(cause) === undefined,
+        // A malformed answer (src/http/network-errors.ts) comes back the same: not retried either.
+        retryable: !(proxyFailed && (cause as { retryable?: boolean }).retryable === false) && failureCode(cause) === undefined && !isMalformedAnswer(cause),
       });
     } finally {
       done?.();

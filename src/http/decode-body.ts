@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { pipeline, type Readable, type Transform } from 'node:stream';
+import { DeflateEither } from './deflate-either.js';
 
 /**
  * Response bodies in the Content-Encodings cr asks for (`Accept-Encoding: gzip, br`, sent by
@@ -9,6 +10,9 @@ import { pipeline, type Readable, type Transform } from 'node:stream';
  * that needs it (start-up: CONTRIBUTING.md "How cr starts").
  */
 export const ACCEPT_ENCODING = 'gzip, br';
+
+/** The most codings cr undoes on one body, as curl (its MAX_ENCODE_STACK): thousands of stacked decoders are an attack, not an answer. */
+export const MAX_CODINGS = 5;
 
 /** A body that cannot be decoded: an encoding cr does not know, or bytes that are not what it says. */
 export class DecodeError extends Error {
@@ -38,7 +42,8 @@ function decoder(coding: string, all: string): Transform {
   const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
   if (coding === 'gzip' || coding === 'x-gzip') return zlib.createGunzip(flush);
   if (coding === 'br') return zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
-  if (coding === 'deflate') return zlib.createInflate(flush);
+  // With or without its zlib header (src/http/deflate-either.ts).
+  if (coding === 'deflate') return new DeflateEither(zlib, flush);
   throw new DecodeError(shown(all), `cr decodes gzip, br and deflate, not ${shown(coding)}`);
 }
 
@@ -49,6 +54,7 @@ function decoder(coding: string, all: string): Transform {
  */
 export function decodedBody(body: Readable, list: string[]): { stream: Readable; failure: (err: unknown) => unknown } {
   const all = list.join(', ');
+  if (list.length > MAX_CODINGS) throw new DecodeError(shown(all), `${list.length} codings stacked; cr undoes at most ${MAX_CODINGS}`);
   const steps = [...list].reverse().map((c) => decoder(c, all));
   const fromSource = new WeakSet<object>();
   body.on('error', (err) => fromSource.add(err));

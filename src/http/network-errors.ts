@@ -13,7 +13,8 @@ export function describeNetworkFailure(cause: unknown, timeoutMs: number): strin
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'Connection reset by the server';
   if (isHttp2Only(cause)) return HTTP2_ONLY;
   const certificate = typeof code === 'string' ? certificateProblem(code) : undefined;
-  if (certificate) return `${certificate} (${code}). ${TRUST_A_CA}`;
+  if (certificate) return `${certificate} (${code}). ${certificateAdvice(code as string)}`;
+  if (isMalformedAnswer(cause)) return `The server's answer is not valid HTTP: ${printable(String(err.message))}`;
   if (typeof code === 'string' && /CERT|SSL|TLS/.test(code)) return `TLS error (${code})`;
   return `Network error: ${err?.cause?.message ?? err?.message ?? String(cause)}`;
 }
@@ -25,6 +26,30 @@ export function failureCode(cause: unknown): 'HTTP2_ONLY' | 'TLS_CERTIFICATE' | 
   if (typeof code === 'string' && certificateProblem(code)) return 'TLS_CERTIFICATE';
   return undefined;
 }
+
+/**
+ * What to do about a certificate failure: trusting a CA fixes only a certificate no known CA
+ * vouches for; an expired one, one for another name or a revoked one is the server's to fix.
+ */
+function certificateAdvice(code: string): string {
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_REVOKED')
+    return "Trusting another CA does not fix this: the server's administrator must replace the certificate";
+  if (code === 'CERT_NOT_YET_VALID') return "Check this machine's date and time; otherwise the server's administrator must replace the certificate";
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH')
+    return 'Trusting another CA does not fix this: use the host name the certificate names in the base URL, or have the server given a certificate for this one';
+  return TRUST_A_CA;
+}
+
+/**
+ * An answer Node's HTTP parser refuses (a control character in a header, a broken status
+ * line): the same server sends it again, so it is not retried.
+ */
+export function isMalformedAnswer(cause: unknown): boolean {
+  const code = (cause as { code?: string })?.code;
+  return typeof code === 'string' && code.startsWith('HPE_') && code !== 'HPE_HEADER_OVERFLOW' && !isHttp2Only(cause);
+}
+
+const printable = (text: string) => text.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
 
 /** How to trust a CA, on every supported Node line (docs/install.md "Certificates"). */
 export const TRUST_A_CA =

@@ -6,7 +6,7 @@ import { DispatcherBase } from './undici-core.js';
 import { plainHeaders, refusedHeader } from './request-headers.js';
 import { bodyTimeout as bodyTimeoutError, connectTimeout, headersOverflow, headersTimeout, requestAborted, socketError } from './dispatch-errors.js';
 import type { ProxyRoute, ProxyRoutes } from './proxy-env.js';
-import { proxyRefused, proxyUnreachable } from './proxy-errors.js';
+import { proxyRefused, proxyUnreachable, tunnelClosed } from './proxy-errors.js';
 
 /**
  * The HTTP core's connection pool for network requests: Node's own `http` client (its native
@@ -156,6 +156,9 @@ export class NodeHttpDispatcher extends DispatcherBase {
         path: opts.path,
         headers,
         agent,
+        // Again per request: through a CONNECT tunnel https-proxy-agent opens the server's TLS
+        // from the request's options, not the agent's (its dist/index.js, connect()).
+        ...(origin.protocol === 'https:' ? { ALPNProtocols: ['http/1.1'] } : {}),
       };
     } catch (err) {
       queueMicrotask(() => fail(err as Error));
@@ -192,6 +195,7 @@ export class NodeHttpDispatcher extends DispatcherBase {
       // Before its tunnel is open, an https request has spoken only to the proxy; an http one
       // always speaks to it, the server's own failures coming back as the proxy's answers.
       if (proxy && !res && !tunnelled && (origin.protocol === 'https:' || isConnectionFailure(err))) return fail(proxyUnreachable(proxy, err));
+      if (proxy && !res && tunnelled && isConnectionFailure(err)) return fail(tunnelClosed(proxy, `${origin.hostname}:${origin.port || 443}`, err));
       fail(undiciError(err));
     });
     // A 101 the request did not ask for (or an answer to CONNECT): Node hands the socket to

@@ -1,6 +1,7 @@
 import { DispatchError } from './dispatch-errors.js';
 import type { ProxyRoute } from './proxy-env.js';
 import { proxyOrigin } from './proxy-vars.js';
+import { shownValue } from './shown.js';
 
 /**
  * A proxy's failures, named apart from the server's (exit 8, code PROXY_ERROR: docs/exit-codes.md):
@@ -19,7 +20,11 @@ export class ProxyError extends DispatchError {
 /** The proxy's own words (a status line), as printable ASCII only: they come from the network. */
 const printable = (text: string) => text.replace(/[^\x20-\x7e]/g, '?').slice(0, 120);
 
-const named = (route: ProxyRoute) => `Proxy ${proxyOrigin(route.url)} (${route.variable})`;
+// Cut like any value from the environment (src/http/shown.ts): a 100 KB host is not echoed whole.
+const named = (route: ProxyRoute) => `Proxy ${shownValue(proxyOrigin(route.url))} (${route.variable})`;
+
+/** The failures of a connection that was never made: anything else means the proxy was reached. */
+const NOT_REACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 export function proxyUnreachable(route: ProxyRoute, cause: Error & { code?: string }): ProxyError {
   const why =
@@ -28,11 +33,30 @@ export function proxyUnreachable(route: ProxyRoute, cause: Error & { code?: stri
       : cause.code === 'ENOTFOUND' || cause.code === 'EAI_AGAIN'
         ? 'host not found'
         : printable(cause.code ?? cause.message);
+  // Reached, then closed (or answered something that is no answer) before the way to the server was open.
+  if (!NOT_REACHED.has(cause.code ?? '') && !cause.code?.startsWith('UND_ERR_CONNECT'))
+    return Object.assign(new ProxyError(`${named(route)} closed the connection without answering the request for a tunnel (${why})`, true), { cause });
   return Object.assign(new ProxyError(`${named(route)} cannot be reached: ${why}`, true), { cause });
 }
 
+/** The tunnel was opened (CONNECT answered 200), then closed before the server answered: by the proxy or the server behind it. */
+export function tunnelClosed(route: ProxyRoute, target: string, cause: Error & { code?: string }): ProxyError {
+  return Object.assign(
+    new ProxyError(
+      `${named(route)} opened the tunnel to ${printable(target)}, then the connection closed before the server answered (closed by the proxy or the server behind it: ${printable(cause.code ?? cause.message)})`,
+      true,
+    ),
+    { cause },
+  );
+}
+
 export function proxyRefused(route: ProxyRoute, target: string, status: number, statusText: string): ProxyError {
-  const hint = status === 407 ? ': it asks for credentials (put user:password@ in the proxy URL)' : '';
+  const hint =
+    status !== 407
+      ? ''
+      : route.url.username || route.url.password
+        ? ': it rejected the credentials given in the proxy URL (check the user name and password; characters such as @ or : in them percent-encoded)'
+        : ': it asks for credentials (put user:password@ in the proxy URL)';
   return new ProxyError(
     `${named(route)} refused the way to ${printable(target)}: HTTP ${status}${statusText ? ` ${printable(statusText)}` : ''}${hint}`,
     false,

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { codings, decodedBody } from './decode-body.js';
+import { codings, DecodeError, decodedBody } from './decode-body.js';
 
 /**
  * The largest response body the CLI reads: 64 MiB. Every API answer is far smaller; a
@@ -53,6 +53,8 @@ export async function readCapped(res: Dispatcher.ResponseData, cap: number): Pro
     try {
       ({ stream: source, failure } = decodedBody(res.body, list));
     } catch (err) {
+      // A coding cr cannot undo on an empty body (a HEAD's, a 204's): nothing to decode.
+      if (err instanceof DecodeError && (await isEmpty(res.body, () => received))) return '';
       res.body.destroy();
       throw err;
     }
@@ -73,4 +75,18 @@ export async function readCapped(res: Dispatcher.ResponseData, cap: number): Pro
     throw failure(err);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Whether a body ends without a byte. It is already flowing (readCapped counts its bytes), so
+ * it may have ended already; its first byte ends the wait.
+ */
+function isEmpty(body: Readable, received: () => number): Promise<boolean> {
+  if (received() > 0) return Promise.resolve(false);
+  if (body.readableEnded) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    body.once('data', () => resolve(false));
+    body.once('end', () => resolve(true));
+    body.once('close', () => resolve(received() === 0 && body.readableEnded));
+  });
 }

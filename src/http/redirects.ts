@@ -1,5 +1,5 @@
 import { ResponseError } from '../errors.js';
-import { redactKeys } from '../config/redact.js';
+import { shownValue } from './shown.js';
 
 /**
  * Which redirects the HTTP core follows, as gh follows them (docs/install.md "Redirects";
@@ -10,8 +10,13 @@ import { redactKeys } from '../config/redact.js';
  *   done: it is not sent again as a GET);
  * - at most MAX_REDIRECTS hops;
  * - never from https to http;
- * - the key (Authorization) goes only to the origin (scheme, host and port) of the URL first
- *   asked for: a hop to another origin gets none.
+ * - the key (Authorization) and the headers given with `cr api -H` go only to the origin
+ *   (scheme, host and port) of the URL first asked for: a hop to another origin gets none,
+ *   and once dropped they stay dropped for the rest of the chain, even on a hop back to the
+ *   first origin (a server elsewhere could otherwise send them back wherever it likes; Go's
+ *   net/http does the same since CVE-2024-45336). Content-Type stays: it describes the body.
+ * Locations are shown with a password masked, control characters escaped and cut
+ * (src/http/shown.ts).
  */
 export const MAX_REDIRECTS = 5;
 
@@ -20,8 +25,10 @@ const WRITE_REDIRECTS = new Set([307, 308]);
 
 export interface Hop {
   url: string;
-  /** Whether this hop may carry the key: it is on the first URL's origin. */
+  /** Whether this hop may carry the key and the -H headers: every hop so far stayed on the first URL's origin. */
   withKey: boolean;
+  /** The Location as messages show it (src/http/shown.ts). */
+  shown?: string;
 }
 
 /**
@@ -29,26 +36,34 @@ export interface Hop {
  * or a 3xx without a Location, which is answered as it is). Throws for a redirect cr does not
  * follow, with the status and the Location in the message.
  */
-export function nextHop(method: string, from: string, first: string, status: number, location: string | undefined, hops: number): Hop | undefined {
+export function nextHop(method: string, from: Hop, first: string, status: number, location: string | undefined, hops: number): Hop | undefined {
   if (!READ_REDIRECTS.has(status) || location === undefined) return undefined;
+  const at = shownValue(from.url);
   let to: URL;
   try {
-    to = new URL(location, from);
+    to = new URL(location, from.url);
   } catch {
-    throw new ResponseError(`Unexpected response from ${method} ${redactKeys(from)}: HTTP ${status} redirects to a Location that is no URL`, { status });
+    throw new ResponseError(`Unexpected response from ${method} ${at}: HTTP ${status} redirects to a Location that is no URL (${shownValue(location)})`, {
+      status,
+    });
   }
-  // URL serialisation percent-encodes control characters: the Location is shown as parsed.
-  const shown = redactKeys(to.href);
+  const shown = shownValue(to.href);
   const read = method === 'GET' || method === 'HEAD';
   if (!read && !WRITE_REDIRECTS.has(status))
     throw new ResponseError(
-      `${method} ${redactKeys(from)} was answered by HTTP ${status}, a redirect to ${shown} that cr does not follow for a ${method} (only 307 and 308 keep a write's method and body); the ${method} may not have been done: point the base URL at ${to.origin}`,
+      `${method} ${at} was answered by HTTP ${status}, a redirect to ${shown} that cr does not follow for a ${method} (only 307 and 308 keep a write's method and body); the ${method} may not have been done: ${
+        to.protocol === 'https:' || to.protocol === 'http:' ? `point the base URL at ${shownValue(to.origin)}` : 'its Location is not an http(s) URL'
+      }`,
       { status },
     );
   if (to.protocol !== 'https:' && to.protocol !== 'http:')
-    throw new ResponseError(`${method} ${redactKeys(from)}: HTTP ${status} redirects to ${shown}, which is not an http(s) URL`, { status });
-  if (new URL(from).protocol === 'https:' && to.protocol === 'http:')
-    throw new ResponseError(`${method} ${redactKeys(from)}: HTTP ${status} redirects from https to plain http (${shown}); cr does not follow it`, { status });
-  if (hops >= MAX_REDIRECTS) throw new ResponseError(`${method} ${redactKeys(first)}: more than ${MAX_REDIRECTS} redirects (the last to ${shown})`, { status });
-  return { url: to.href, withKey: to.origin === new URL(first).origin };
+    throw new ResponseError(`${method} ${at}: HTTP ${status} redirects to ${shown}, which is not an http(s) URL`, { status });
+  if (new URL(from.url).protocol === 'https:' && to.protocol === 'http:')
+    throw new ResponseError(`${method} ${at}: HTTP ${status} redirects from https to plain http (${shown}); cr does not follow it`, { status });
+  if (hops >= MAX_REDIRECTS) throw new ResponseError(`${method} ${shownValue(first)}: more than ${MAX_REDIRECTS} redirects (the last to ${shown})`, { status });
+  // Credentials in a Location are never sent (a request carries the origin and path only): the
+  // hop's URL drops them, so that no later message shows them.
+  to.username = '';
+  to.password = '';
+  return { url: to.href, withKey: from.withKey && to.origin === new URL(first).origin, shown };
 }

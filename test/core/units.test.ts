@@ -265,20 +265,22 @@ describe('network error wording', () => {
     expect(describeNetworkFailure({ cause: { code: 'ECONNREFUSED' } }, 1)).toMatch(/Connection refused/);
     expect(describeNetworkFailure({ code: 'ENOTFOUND' }, 1)).toBe('Host not found');
     expect(describeNetworkFailure({ code: 'ECONNRESET' }, 1)).toMatch(/reset/);
-    // Certificate failures: what failed, the code, and how to trust a CA (docs/install.md "Certificates").
-    for (const [code, what] of [
-      ['CERT_HAS_EXPIRED', 'has expired'],
-      ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'is not trusted'],
-      ['SELF_SIGNED_CERT_IN_CHAIN', 'is not trusted'],
-      ['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'is not trusted'],
-      ['DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed'],
-      ['ERR_TLS_CERT_ALTNAME_INVALID', 'another host name'],
-    ]) {
+    // Certificate failures: what failed, the code, and what fixes it: trusting a CA only for
+    // a certificate no known CA vouches for (docs/install.md "Certificates").
+    for (const [code, what, advice] of [
+      ['CERT_HAS_EXPIRED', 'has expired', 'must replace the certificate'],
+      ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'is not trusted', 'NODE_EXTRA_CA_CERTS'],
+      ['SELF_SIGNED_CERT_IN_CHAIN', 'is not trusted', 'NODE_EXTRA_CA_CERTS'],
+      ['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'is not trusted', 'NODE_EXTRA_CA_CERTS'],
+      ['DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed', 'NODE_EXTRA_CA_CERTS'],
+      ['ERR_TLS_CERT_ALTNAME_INVALID', 'another host name', 'use the host name the certificate names'],
+    ] as const) {
       const text = describeNetworkFailure({ code }, 1);
       expect(text).toContain(`The server's TLS certificate`);
       expect(text).toContain(what);
       expect(text).toContain(`(${code}). `);
-      expect(text).toContain('NODE_EXTRA_CA_CERTS');
+      expect(text).toContain(advice);
+      if (advice !== 'NODE_EXTRA_CA_CERTS') expect(text).not.toContain('NODE_EXTRA_CA_CERTS');
     }
     expect(describeNetworkFailure({ code: 'ERR_SSL_WRONG_VERSION_NUMBER' }, 1)).toBe('TLS error (ERR_SSL_WRONG_VERSION_NUMBER)');
   });
