@@ -24,6 +24,17 @@ describe('the PostgreSQL store', () => {
     await db?.drop();
   });
 
+  it('tells /metrics its pool: statements in flight against the pool size, the rest waiting', async () => {
+    expect(store.poolStats()).toEqual({ inUse: 0, idle: 4, waiting: 0 });
+    const seen: ReturnType<PgStore['poolStats']>[] = [];
+    // Six reads at once on a pool of four: four in use, two waiting, while they run.
+    const reads = Array.from({ length: 6 }, (_, i) => store.apiKey(`none-${i}`));
+    seen.push(store.poolStats());
+    await Promise.all(reads);
+    expect(seen[0]).toEqual({ inUse: 4, idle: 0, waiting: 2 });
+    expect(store.poolStats()).toEqual({ inUse: 0, idle: 4, waiting: 0 });
+  });
+
   it('gives back every record in store order, byte for byte', async () => {
     const out = await store.snapshot();
     for (const [name, list] of Object.entries(data)) {

@@ -16,6 +16,7 @@ import type { Serialized } from '../compute/serialized.js';
 import { Coalescer } from './coalesce.js';
 import { CLOCK_SKEW_MS, DB_NOW, insertRecords, keysBySha256, rateHits } from './batched.js';
 import type { NewRecord, RateHit } from './batched.js';
+import type { PoolStats } from '../store/metrics-hooks.js';
 import type { Readiness } from '../store/readiness.js';
 import { pgHealth } from './pg-readiness.js';
 import { describePgError, hostPortOf, pgErrorTransient } from './pg-errors.js';
@@ -310,6 +311,16 @@ export class PgStore implements ApiStore {
    * A read the database did not answer (gone, restarting, refusing connections): 503
    * STORE_UNAVAILABLE, as for writes, rather than an internal error (docs/shared-sandbox.md).
    */
+  /**
+   * The pool as `GET /metrics` shows it (metrics-hooks.ts). postgres.js has no public view of
+   * its connections' states, so this counts the store's own statements in flight against the
+   * pool's size: those past the size wait for a connection.
+   */
+  poolStats(): PoolStats {
+    const inUse = Math.min(this.inflight, this.poolSize);
+    return { inUse, idle: this.poolSize - inUse, waiting: Math.max(0, this.inflight - this.poolSize) };
+  }
+
   private async guarded<T>(read: () => Promise<T>): Promise<T> {
     if (this.tooNew) throw new StoreUnavailableError({ why: 'schema_newer', cause: new Error(this.tooNew.reason) });
     this.inflight++;
