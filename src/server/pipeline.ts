@@ -94,7 +94,7 @@ export type Pipeline = (req: PipelineRequest) => Promise<PipelineAnswer>;
 
 /**
  * The local server's one request pipeline, whatever carries the request (node:http in
- * node-listener.ts, a web Request in fetch-carrier.ts, --local's in-process dispatcher in
+ * node-listener.ts, a web Request in app.ts, --local's in-process dispatcher in
  * in-process.ts): Host/Origin (docs/api-decisions.md §8), then the probe routes (/healthz,
  * /readyz, /metrics: probe-routes.ts), then the one route table (router.ts): for the endpoint
  * table key, rate limit and its headers, role, media type, validation, scope and handler
