@@ -11,8 +11,8 @@ import { parseRawResponse, rawExchange } from '../reliability/support.js';
 
 /**
  * Requests a browser never sends, through each carrier of the request pipeline
- * (src/server/pipeline.ts): raw bytes to `cr serve`'s socket (its listener, and the Hono app
- * behind it for escaped paths), and --local's in-process dispatcher. What one carrier answers,
+ * (src/server/pipeline.ts): raw bytes to `cr serve`'s socket (its listener), the Fetch handler
+ * (src/server/app.ts) and --local's in-process dispatcher. What one carrier answers,
  * the others answer alike, with the envelope, Date and one log line (docs/api-decisions.md §1, §8).
  */
 const V = '/api/v1';
