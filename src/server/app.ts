@@ -89,9 +89,11 @@ export function createApp(opts: AppOptions): FetchApp {
       origin: headers.origin,
       peer: env.peer,
       readBody: (max) => readBodyText(request, max),
+      // The host aborts the request's signal when its client goes away (the Fetch standard).
+      clientGone: () => request.signal.aborted,
     });
     // A dropped connection (a client gone mid-upload): a web handler has no socket to destroy,
-    // so it answers the Fetch standard's network error, which a host turns into a reset.
+    // so it answers the Fetch standard's network error, which its host turns into a reset.
     if (answer.clientGone) return Response.error();
     const empty = request.method === 'HEAD' || answer.status === 204 || answer.status === 304;
     return new Response(empty ? null : answer.body, { status: answer.status, headers: answer.headers });

@@ -135,6 +135,34 @@ describe('every carrier: two Authorization headers are no key, whichever comes f
   }
 });
 
+describe('Fetch handler: a client gone mid-upload', () => {
+  it('is a network error, not an answer, and no internal error', async () => {
+    const before = internal.length;
+    const app = createApp({ store: local.core.store, core: local.core, onInternalError: (err) => internal.push(err) });
+    const aborter = new AbortController();
+    // A body whose client goes away after its first chunk, as a host reports it: the signal aborts, the stream fails.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"name":'));
+      },
+      pull(controller) {
+        aborter.abort();
+        controller.error(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+      },
+    });
+    const request = new Request(`http://localhost${V}/content/ads/creatives/create`, {
+      method: 'POST',
+      headers: { host: 'localhost', authorization: `Bearer ${KEYS.adminW1}`, 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+      signal: aborter.signal,
+    } as RequestInit);
+    const res = await app.fetch(request);
+    expect(res.type).toBe('error');
+    expect(internal.length).toBe(before);
+  });
+});
+
 describe('--local answers what cr serve answers', () => {
   it('TRACE on an escaped table path: 405 with Allow, as over HTTP, and no internal error', async () => {
     const count = internal.length;
