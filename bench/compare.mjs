@@ -92,6 +92,13 @@ async function loadRun(srv, opts) {
 }
 
 const ratios = {};
+/** Each build's requests a second per round, for the absolute figures under the ratios. */
+const rates = {};
+function rate(row, build, v) {
+  rates[row] ??= { before: [], after: [] };
+  rates[row][build].push(v);
+}
+
 function push(row, key, v) {
   ratios[row] ??= {};
   ratios[row][key] ??= [];
@@ -139,6 +146,8 @@ function push(row, key, v) {
   for (let r = 0; r < ROUNDS; r++) {
     const b = await loadRun(servers.before, { path: '/api/v1/finance/summary' });
     const a = await loadRun(servers.after, { path: '/api/v1/finance/summary' });
+    rate('GET /finance/summary, 50 connections', 'before', b.perSecond);
+    rate('GET /finance/summary, 50 connections', 'after', a.perSecond);
     push('GET /finance/summary, 50 connections', 'perSecond', a.perSecond / b.perSecond);
     push('GET /finance/summary, 50 connections', 'cpuPerRequest', a.cpuPerRequest / b.cpuPerRequest);
   }
@@ -154,10 +163,12 @@ for (let r = 0; r < ROUNDS; r++) {
     one[build] = await loadRun(srv, { path: '/api/v1/content/listeners', method: 'POST', body: listenerBody });
     await srv.close();
   }
+  for (const build of ['before', 'after']) rate('durable POST /content/listeners, 50 writers', build, one[build].perSecond);
   push('durable POST /content/listeners, 50 writers', 'perSecond', one.after.perSecond / one.before.perSecond);
   push('durable POST /content/listeners, 50 writers', 'cpuPerRequest', one.after.cpuPerRequest / one.before.cpuPerRequest);
 }
-
+push('durable POST /content/listeners, 50 writers', 'perSecond', one.after.perSecond / one.before.perSecond);
+push('durable POST /content/listeners, 50 writers', 'cpuPerRequest', one.after.cpuPerRequest / one.before.cpuPerRequest);
 const med = (xs) => summarize(xs).median.toFixed(3);
 const lines = [
   `After (${AFTER}) / before (${BEFORE}); median of per-round ratios; load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores, ${new Date().toISOString().slice(0, 16)}Z.`,
@@ -170,5 +181,9 @@ const lines = [
         .map(([k, xs]) => `${k} ${med(xs)}`)
         .join(', ')} |`,
   ),
+  '',
+  '| row | before req/s, median | after req/s, median |',
+  '|---|---|---|',
+  ...Object.entries(rates).map(([row, r]) => `| ${row} | ${summarize(r.before).median.toFixed(0)} | ${summarize(r.after).median.toFixed(0)} |`),
 ];
 console.log(lines.join('\n'));

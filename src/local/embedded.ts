@@ -121,12 +121,8 @@ async function embed(host: EmbeddedHost, storePath: string, opts: EmbedOptions):
   ]);
   const notice = (line: string) => host.notice(line);
   const { opened, key } = await openLocal(host, storePath, (initial) => openCore({ ...common, notice, storeOptions: { initial } }));
-  const fullApp = async () => {
-    const [{ createApp }, { mountExtraRoutes }] = await Promise.all([import('../server/app.js'), import('../server/extra-routes.js')]);
-    return createApp({ store: opened.core.store, core: opened.core, extend: mountExtraRoutes, routesOnly: true });
-  };
   const onInternalError = (err: unknown) => notice(`cr: --local: internal error: ${errorSummary(err)}`);
-  const dispatcher = new InProcessDispatcher(inProcessServer(opened.core, fullApp, onInternalError));
+  const dispatcher = new InProcessDispatcher(inProcessServer(opened.core, onInternalError));
   return { baseUrl: `${IN_PROCESS_ORIGIN}/api/v1`, key, dispatcher, close: () => opened.close() };
 }
 

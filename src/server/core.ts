@@ -21,8 +21,8 @@ import type { ApiRequest, ApiResponse, ServerCore } from './core-types.js';
 
 /*
  * The request pipeline of the local server, apart from any transport: key, rate limit, role,
- * media type, validation, scope, handler. The Hono app (app.ts) and --local's in-process
- * carrier (in-process.ts) both call it; MCP tool calls too.
+ * media type, validation, scope, handler. The router's table routes (router.ts, table-route.ts)
+ * call it, whichever carrier brought the request; MCP tool calls too.
  */
 
 export interface CoreOptions {

@@ -20,7 +20,7 @@ const GROUP_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE']);
 const PROBES = new Set(['healthz', 'readyz', 'metrics']);
 
-/** The route's name of a request whose answer named none (the Hono app's own routes, 404s, Host refusals). */
+/** The route's name of a request whose answer named none (404s, Host refusals). */
 function routeOf(r: ObservedRequest): string {
   if (r.route) return r.route;
   const q = r.url.indexOf('?');

@@ -5,13 +5,6 @@ import { receivedAt, refusedWith } from './received-at.js';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
-export interface TableFirstOptions {
-  /** The request pipeline (pipeline.ts), shared with the Hono app behind `fallback`. */
-  pipeline: Pipeline;
-  /** Everything else: the Hono app through its Node adapter (which runs the same pipeline). */
-  fallback: Listener;
-}
-
 /** Writes an answer of the pipeline to Node's response. */
 export function writeAnswer(res: ServerResponse, answer: PipelineAnswer): void {
   if (answer.clientGone) {
@@ -29,31 +22,29 @@ export function writeAnswer(res: ServerResponse, answer: PipelineAnswer): void {
 const uploadAborted = (req: IncomingMessage, err: unknown) => req.destroyed && (err as NodeJS.ErrnoException)?.code === 'ECONNRESET';
 
 /**
- * `cr serve`'s request listener, a carrier of the pipeline (pipeline.ts): a request with a
- * Host goes to the pipeline straight from Node's request, and its answer is written with
- * writeHead/end. A path outside the endpoint table (OpenAPI, MCP, 404, a path with escapes),
- * or a request without a Host, goes to the Hono app, which carries it into the same pipeline.
+ * `cr serve`'s request listener, the socket carrier of the pipeline (pipeline.ts): every
+ * request goes to the pipeline and its one router (router.ts) straight from Node's request,
+ * and its answer is written with writeHead/end. Nothing else is in between.
  *
- * Why: the web Request/Response the Fetch adapter builds around each request, and Hono's
- * router and middleware, were most of the server's CPU per request beyond the pipeline's own
- * checks (docs/benchmarks.md, "Server throughput"), and a table route needs none of them.
+ * Why no web Request/Response (a Fetch adapter) and no framework router: building them around
+ * each request was most of the server's CPU per request beyond the pipeline's own checks
+ * (docs/benchmarks.md, "Server throughput").
  */
-export function tableFirstListener(o: TableFirstOptions): Listener {
+export function nodeListener(pipeline: Pipeline): Listener {
   return (req, res) => {
     const { host, origin } = req.headers;
-    if (host === undefined) return o.fallback(req, res);
-    const pending = o.pipeline({
+    void pipeline({
       method: req.method ?? 'GET',
       url: req.url ?? '',
       headers: req.headers as Record<string, string | undefined>,
-      host,
+      host: host ?? '',
       origin,
-      readBody: () => readIncomingText(req),
+      peer: req.socket.remoteAddress,
+      readBody: (max) => readIncomingText(req, max),
       clientGone: (err) => uploadAborted(req, err),
       refusedWith: () => refusedWith.get(req.socket),
       arrivedAt: receivedAt.get(req),
       deliver: (answer) => writeAnswer(res, answer),
     });
-    if (!pending) o.fallback(req, res);
   };
 }

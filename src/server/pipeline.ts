@@ -5,8 +5,10 @@ import type { FaultInjector } from './faults.js';
 import { requestIdOf } from './request-id.js';
 import { dateText } from './date-header.js';
 import { hostAndOriginAllowed } from './host-check.js';
-import { errorAnswer, tableRoutes } from './table-route.js';
-import type { CarriedRequest, PlainAnswer } from './table-route.js';
+import { createRouter } from './router.js';
+import type { Route, RouteRequest } from './router.js';
+import { errorAnswer } from './table-route.js';
+import type { PlainAnswer } from './table-route.js';
 
 /** One line of the request log: the key's id only, never the key. */
 export interface RequestLogEntry {
@@ -61,16 +63,18 @@ export interface PipelineOptions {
   logProbes?: boolean;
   /** Told of every request once answered (metrics.ts). */
   observe?: (request: ObservedRequest) => void;
+  /** The route table's entries besides the endpoint table (extra-routes.ts: OpenAPI, MCP, /_local/…). */
+  routes?: readonly Route[];
   /**
    * `cr serve --faults` (faults.ts): drawn after the Host check and the probe routes, before the
-   * key and the rate limit; an injected answer is logged and observed like any other.
+   * route table (so before the key and the rate limit); an injected answer is logged and
+   * observed like any other, and a `drop` comes back `clientGone` for the carrier to destroy.
    */
   faults?: FaultInjector['decide'];
 }
 
-/** A request as a carrier hands it over: the table request's parts, and what the Host/Origin check reads. */
-export interface PipelineRequest extends CarriedRequest {
-  host: string;
+/** A request as a carrier hands it over: the router's request, and what the Host/Origin check reads. */
+export interface PipelineRequest extends RouteRequest {
   origin: string | undefined;
   /** Whether an error reading the request is its client going away mid-upload (nothing to answer or report). */
   clientGone?: (err: unknown) => boolean;
@@ -92,28 +96,24 @@ export interface PipelineRequest extends CarriedRequest {
 /** An answer of the pipeline; `clientGone` when the client left and the carrier should drop the connection. */
 export type PipelineAnswer = PlainAnswer & { clientGone?: true };
 
-/**
- * What a carrier asks the pipeline: the answer to one request. The endpoint table's paths
- * are answered here; any other path by `other` (the Hono app's own routes: OpenAPI, MCP, 404),
- * still inside the same checks, Date, log and error mapping. Without `other`, a request to
- * another path from an allowed Host gets undefined: the carrier hands it to one that has them.
- */
-export type Pipeline = (req: PipelineRequest, other?: () => Promise<PlainAnswer>) => Promise<PipelineAnswer> | undefined;
+/** What a carrier asks the pipeline: the answer to one request, whatever its path (router.ts). */
+export type Pipeline = (req: PipelineRequest) => Promise<PipelineAnswer>;
 
 /**
  * The local server's one request pipeline, whatever carries the request (node:http in
- * node-listener.ts, Hono in app.ts, --local's in-process dispatcher in in-process.ts):
- * Host/Origin (docs/api-decisions.md §8), then the probe routes (/healthz, /readyz, /metrics:
- * probe-routes.ts), then injected faults when `cr serve --faults` asks for them (faults.ts),
- * then for the endpoint table key, rate limit and its headers, role, media
- * type, validation, scope and handler (core.ts, table-route.ts), then the Date header from the
+ * node-listener.ts, a web Request in app.ts, --local's in-process dispatcher in
+ * in-process.ts): Host/Origin (docs/api-decisions.md §8), then the probe routes (/healthz,
+ * /readyz, /metrics: probe-routes.ts), then injected faults when `cr serve --faults` asks for
+ * them (faults.ts), then the one route table (router.ts): for the endpoint table key, rate
+ * limit and its headers, role, media type, validation, scope and handler (core.ts,
+ * table-route.ts), OpenAPI, MCP and /_local/… (extra-routes.ts), else 404; then the Date header from the
  * business clock (§5), the X-Request-Id (request-id.ts), the request log and the metrics'
  * observer, and the error envelope of a throw: 500 with nothing of the error, or 499 in the
  * log when the client left mid-upload.
  * Carriers only translate their request and answer; test/server/decisions.test.ts runs every one.
  */
 export function createPipeline(o: PipelineOptions): Pipeline {
-  const table = tableRoutes(o.core);
+  const router = createRouter(o.core, o.routes);
   const date = dateText(o.core.clock);
   const { allowed, log, onInternalError, probes, observe, faults } = o;
   const logProbes = o.logProbes === true;
@@ -154,24 +154,19 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     return { ...errorAnswer(500, 'Internal error', 'INTERNAL_ERROR'), cause: 'internal_error' };
   };
 
-  return (req, other) => {
+  return (req) => {
     const started = timed ? (req.arrivedAt ?? performance.now()) : 0;
     if (!admitted(req.host, req.origin)) return Promise.resolve(finish(req, errorAnswer(403, 'Forbidden host or origin', 'FORBIDDEN'), started));
-    let pending: Promise<PlainAnswer> | undefined;
+    let pending: Promise<PipelineAnswer>;
     try {
-      pending = probes?.(req.method, req.url);
-      if (!pending) {
-        // The answer's maker, chosen before faults draw: a path this carrier hands on (no
-        // `other`) draws nothing here, and is drawn once by the carrier that answers it.
-        const answer = table(req) ?? other;
-        if (!answer) return undefined;
-        const fault = faults?.(req.method, req.url);
-        pending = fault ? fault.then((f) => f ?? answer()) : answer();
-      }
+      const probe = probes?.(req.method, req.url);
+      // Faults draw once per request, here, whatever carries it: every path goes through the
+      // one router below, so no carrier can draw again or skip the draw.
+      const fault = probe ? undefined : faults?.(req.method, req.url);
+      pending = probe ?? (fault ? fault.then((f) => f ?? router(req)) : router(req));
     } catch (err) {
       pending = Promise.reject(err);
     }
-    if (!pending) return undefined;
     return pending.then(
       (answer) => finish(req, answer, started),
       (err: unknown) => finish(req, failure(req, err), started),

@@ -6,7 +6,7 @@ const SINGLE_FIELDS = ['host', 'authorization', 'content-type'] as const;
 const SINGLE_FIELD_LENGTHS: readonly number[] = SINGLE_FIELDS.map((f) => f.length);
 
 /**
- * What a socket carrier (cr serve's listener and the Hono app behind it) hands the pipeline
+ * What the socket carrier (cr serve's listener, node-listener.ts) hands the pipeline
  * (pipeline.ts), made to mean what the other carriers see:
  *
  * - An absolute-form target (`GET http://name/api/v1/... HTTP/1.1`) names its host itself:
@@ -14,7 +14,7 @@ const SINGLE_FIELD_LENGTHS: readonly number[] = SINGLE_FIELDS.map((f) => f.lengt
  *   (docs/api-decisions.md §8) judges the target's authority, and the path is the origin form
  *   the log and the router read.
  * - A field sent twice (two Authorization or Host headers) is the two values joined by ", ",
- *   as a web `Headers` (the Hono app's Fetch carrier) and --local's dispatcher give it, never
+ *   as a web `Headers` (the Fetch carrier, app.ts) and --local's dispatcher give it, never
  *   the first alone: two keys authenticate no one, two hosts are no allowed host.
  * - No Host at all (allowed by HTTP/1.0; Node refuses it in HTTP/1.1 with a bare 400 when
  *   asked to) is an empty one, which the Host check refuses with the envelope and a log line.

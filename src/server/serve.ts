@@ -2,12 +2,10 @@ import { LOOPBACK_HOSTS } from '../api/vocabulary.js';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
-import { createApp } from './app.js';
-import type { AppOptions, ServerCore } from './app.js';
+import type { ServerCore } from './core-types.js';
 import type { Store } from './store/store.js';
 import { openCore } from './open-core.js';
-import { tableFirstListener, writeAnswer } from './node-listener.js';
+import { nodeListener, writeAnswer } from './node-listener.js';
 import { createPipeline } from './pipeline.js';
 import { receivedAt, refusedWith } from './received-at.js';
 import { normaliseTarget } from './request-target.js';
@@ -17,7 +15,8 @@ import { probeRoutes } from './probe-routes.js';
 import { serverLog } from './log-format.js';
 import type { LogFormat, LogLevel } from './log-format.js';
 import type { OpenCoreOptions } from './open-core.js';
-import { mountExtraRoutes } from './extra-routes.js';
+import { extraRoutes } from './extra-routes.js';
+import type { Route } from './router.js';
 import { createFaultInjector } from './faults.js';
 import { LocalError } from '../errors.js';
 import { errorEnvelope } from './errors.js';
@@ -42,7 +41,7 @@ export interface StartServerOptions extends Omit<OpenCoreOptions, 'notice'> {
   /** Lines about the store (a fold failing, then working again); default: the log, else standard error. */
   notice?: (line: string) => void;
   /** Extra routes; default: MCP at /api/v1/mcp and OpenAPI at /api/v1/openapi.json. */
-  extend?: AppOptions['extend'];
+  extend?: (core: ServerCore) => Route[];
   /** Injected faults (`cr serve --faults`, src/server/faults.ts), a step of the request pipeline. */
   faults?: FaultPlan;
   /** Open connections at most, and how long a stop drains (connections.ts). */
@@ -88,17 +87,6 @@ const stderrLine = (line: string) => {
 };
 
 const envelopeText = (error: string, code: string) => JSON.stringify(errorEnvelope(error, code));
-
-/**
- * Requests the Fetch adapter cannot turn into a Request (a Host header that is no host, a
- * backslash in the path) still get the envelope: a malformed Host is a foreign one
- * (docs/api-decisions.md §8), anything else a 400.
- */
-function requestErrorResponse(err: unknown): Response {
-  const hostProblem = /host/i.test((err as Error)?.message ?? '');
-  const [status, body] = hostProblem ? [403, envelopeText('Forbidden host or origin', 'FORBIDDEN')] : [400, envelopeText('Bad request', 'BAD_REQUEST')];
-  return new Response(body, { status, headers: { 'content-type': 'application/json' } });
-}
 
 /**
  * Bytes that are not HTTP (malformed or conflicting Content-Length, a broken request line):
@@ -213,7 +201,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const { rateLimiter } = core;
   readiness.attach(core.store);
   metrics?.attachStore(core.store);
-  // One pipeline for both carriers: the listener's table paths and the Hono app's other routes.
+  // One pipeline and one router for every request (router.ts).
   const pipeline = createPipeline({
     core,
     allowed,
@@ -222,12 +210,10 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     probes,
     logProbes: opts.logLevel === 'debug',
     observe: metrics?.observe,
+    routes: (opts.extend ?? extraRoutes)(core),
     faults: opts.faults && createFaultInjector(opts.faults, { limit: rateLimiter.limit, log: write, businessNow: () => core.clock.now().getTime() }).decide,
   });
-  const app = createApp({ store: core.store, core, pipeline, extend: opts.extend ?? mountExtraRoutes, onInternalError });
-  const viaApp = getRequestListener(app.fetch, { hostname: host, errorHandler: requestErrorResponse });
-  const listener = tableFirstListener({ pipeline, fallback: (req, res) => void viaApp(req, res) });
-  handle = listener;
+  handle = nodeListener(pipeline);
 
   let closing: Promise<void> | undefined;
   const close = () =>

@@ -181,7 +181,7 @@ describe('startup stays light', () => {
     }
   });
 
-  it('`cr finance summary --local` answers in-process: no listener, connection pool or Hono app runs', async () => {
+  it('`cr finance summary --local` answers in-process: no listener, connection pool or Fetch handler runs', async () => {
     const home = tempDir('cr-home-');
     // Twice: the first run creates the store and --local's key; the second is the everyday run.
     for (const run of ['first', 'second']) {

@@ -112,7 +112,7 @@ describe('X-RateLimit-* on MCP answers', () => {
 });
 
 describe('a client that goes away mid-upload', () => {
-  // The second path has an escape: the Hono app answers it, not the table-first listener.
+  // The second path has an escape: the router matches it only once decoded (router.ts).
   it.each([`${V}/content/listeners`, `${V}/content/%6Cisteners`])(
     'is not an internal error: nothing is written, its log line says 499 (no 500), the server answers the next request (%s)',
     async (path) => {

@@ -3,7 +3,6 @@ import { openCore } from '../../src/server/open-core.js';
 import type { OpenCore } from '../../src/server/open-core.js';
 import { inProcessServer, IN_PROCESS_ORIGIN } from '../../src/server/in-process.js';
 import { createApp } from '../../src/server/app.js';
-import { mountExtraRoutes } from '../../src/server/extra-routes.js';
 import { fixedClock } from '../../src/server/clock.js';
 import { InProcessDispatcher } from '../../src/local/in-process-dispatcher.js';
 import { KEYS, NOW, fixtureStore, startFixtureServer } from './helpers.js';
@@ -12,8 +11,8 @@ import { parseRawResponse, rawExchange } from '../reliability/support.js';
 
 /**
  * Requests a browser never sends, through each carrier of the request pipeline
- * (src/server/pipeline.ts): raw bytes to `cr serve`'s socket (its listener, and the Hono app
- * behind it for escaped paths), and --local's in-process dispatcher. What one carrier answers,
+ * (src/server/pipeline.ts): raw bytes to `cr serve`'s socket (its listener), the Fetch handler
+ * (src/server/app.ts) and --local's in-process dispatcher. What one carrier answers,
  * the others answer alike, with the envelope, Date and one log line (docs/api-decisions.md §1, §8).
  */
 const V = '/api/v1';
@@ -35,8 +34,7 @@ beforeAll(async () => {
   const s = await fixtureStore();
   cleanupLocal = s.cleanup;
   local = await openCore({ storePath: s.path, clock: fixedClock(NOW), notice: () => {}, onInternalError: (err) => internal.push(err) });
-  const routes = async () => createApp({ store: local.core.store, core: local.core, extend: mountExtraRoutes, routesOnly: true, onInternalError: () => {} });
-  dispatcher = new InProcessDispatcher(inProcessServer(local.core, routes, (err) => internal.push(err)));
+  dispatcher = new InProcessDispatcher(inProcessServer(local.core, (err) => internal.push(err)));
 });
 
 afterAll(async () => {
@@ -118,7 +116,7 @@ describe('every carrier: two Authorization headers are no key, whichever comes f
     [KEYS.adminW1, BOGUS],
     [BOGUS, KEYS.adminW1],
   ]) {
-    it(`${first === BOGUS ? 'bogus then valid' : 'valid then bogus'}: 401 over the socket, the Hono app and --local`, async () => {
+    it(`${first === BOGUS ? 'bogus then valid' : 'valid then bogus'}: 401 over the socket, the Fetch handler and --local`, async () => {
       for (const path of [SUMMARY, `${V}/finance/%73ummary`]) {
         const overSocket = await raw(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${first}\r\nAuthorization: Bearer ${second}\r\nConnection: close\r\n\r\n`);
         expect(overSocket.status, path).toBe(401);
@@ -130,11 +128,39 @@ describe('every carrier: two Authorization headers are no key, whichever comes f
       const headers = new Headers({ host: 'localhost' });
       headers.append('authorization', `Bearer ${first}`);
       headers.append('authorization', `Bearer ${second}`);
-      const app = createApp({ store: local.core.store, core: local.core, extend: mountExtraRoutes, onInternalError: () => {} });
+      const app = createApp({ store: local.core.store, core: local.core, onInternalError: () => {} });
       const viaFetch = await app.fetch(new Request(`http://localhost${SUMMARY}`, { headers }));
       expect(viaFetch.status).toBe(401);
     });
   }
+});
+
+describe('Fetch handler: a client gone mid-upload', () => {
+  it('is a network error, not an answer, and no internal error', async () => {
+    const before = internal.length;
+    const app = createApp({ store: local.core.store, core: local.core, onInternalError: (err) => internal.push(err) });
+    const aborter = new AbortController();
+    // A body whose client goes away after its first chunk, as a host reports it: the signal aborts, the stream fails.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"name":'));
+      },
+      pull(controller) {
+        aborter.abort();
+        controller.error(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+      },
+    });
+    const request = new Request(`http://localhost${V}/content/ads/creatives/create`, {
+      method: 'POST',
+      headers: { host: 'localhost', authorization: `Bearer ${KEYS.adminW1}`, 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+      signal: aborter.signal,
+    } as RequestInit);
+    const res = await app.fetch(request);
+    expect(res.type).toBe('error');
+    expect(internal.length).toBe(before);
+  });
 });
 
 describe('--local answers what cr serve answers', () => {
@@ -177,15 +203,10 @@ describe('--local answers what cr serve answers', () => {
     }
   });
 
-  it('a throw in the carrier itself (the routes fail to load): 500 with nothing of it, reported once', async () => {
+  it('a throw in a route of the table (its handler fails to load): 500 with nothing of it, reported once', async () => {
     const reported: unknown[] = [];
-    const broken = new InProcessDispatcher(
-      inProcessServer(
-        local.core,
-        () => Promise.reject(new Error('secret internal detail')),
-        (err) => reported.push(err),
-      ),
-    );
+    const failing = { path: `${V}/openapi.json`, answer: () => Promise.reject(new Error('secret internal detail')) };
+    const broken = new InProcessDispatcher(inProcessServer(local.core, (err) => reported.push(err), [failing]));
     const res = await broken.request({ origin: IN_PROCESS_ORIGIN, path: `${V}/openapi.json`, method: 'GET' });
     const text = await res.body.text();
     expect(res.statusCode).toBe(500);

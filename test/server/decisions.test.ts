@@ -4,7 +4,7 @@ import { newAdCreativeView } from '../../src/api/ad-creative.js';
 import { IDS, KEYS, NOW, startFixtureServer } from './helpers.js';
 import type { ReqOptions } from './helpers.js';
 import { startInProcessFixture } from './in-process-fixture.js';
-import { startHonoFixture } from './hono-fixture.js';
+import { startFetchFixture } from './fetch-fixture.js';
 import { startPgFixture } from './pg-fixture.js';
 import type { FixtureTarget } from './in-process-fixture.js';
 
@@ -12,12 +12,12 @@ import type { FixtureTarget } from './in-process-fixture.js';
  * docs/api-decisions.md §1–§6, one table row per line, against the real server (fixture store in
  * a temp folder, clock fixed at 2025-06-15T12:00:00Z), over every carrier of the request
  * pipeline (src/server/pipeline.ts): HTTP (127.0.0.1:0), --local's in-process carrier, and the
- * Hono app's Fetch handler, which must answer every row the same way.
+ * Fetch handler (src/server/app.ts), which must answer every row the same way.
  */
 const carriers = {
   HTTP: startFixtureServer,
   'in-process (--local)': startInProcessFixture,
-  'Hono app (Fetch)': startHonoFixture,
+  'Fetch handler': startFetchFixture,
   'HTTP over PostgreSQL': startPgFixture,
 };
 

@@ -1,8 +1,6 @@
 import { join } from 'node:path';
 import { openCore } from '../../src/server/open-core.js';
 import { inProcessServer, IN_PROCESS_ORIGIN } from '../../src/server/in-process.js';
-import { createApp } from '../../src/server/app.js';
-import { mountExtraRoutes } from '../../src/server/extra-routes.js';
 import { fixedClock } from '../../src/server/clock.js';
 import { InProcessDispatcher } from '../../src/local/in-process-dispatcher.js';
 import { fixtureStore, NOW } from './helpers.js';
@@ -19,8 +17,7 @@ export type FixtureTarget = Pick<TestServer, 'path' | 'dir' | 'store' | 'core' |
 export async function startInProcessFixture(): Promise<FixtureTarget> {
   const s = await fixtureStore();
   const opened = await openCore({ storePath: s.path, clock: fixedClock(NOW), notice: () => {}, onInternalError: () => {} });
-  const fullApp = async () => createApp({ store: opened.core.store, core: opened.core, extend: mountExtraRoutes, routesOnly: true, onInternalError: () => {} });
-  const dispatcher = new InProcessDispatcher(inProcessServer(opened.core, fullApp, () => {}));
+  const dispatcher = new InProcessDispatcher(inProcessServer(opened.core, () => {}));
   const req = async (method: string, path: string, o: ReqOptions = {}): Promise<Res> => {
     const headers: Record<string, string> = { ...o.headers };
     if (o.key) headers.authorization = `Bearer ${o.key}`;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/app.js';
-import { mountExtraRoutes } from '../../src/server/extra-routes.js';
 import { MemoryStore } from '../../src/server/store/memory-store.js';
 import { demoStore, DEMO } from '../../src/server/seed.js';
 import { buildApiKey } from '../../src/server/keys.js';
@@ -18,11 +17,11 @@ async function setup() {
   const editor = await buildApiKey(demo, { role: 'editor', websiteId: DEMO.websiteId });
   data.api_keys.push(admin.record, editor.record);
   const store = new MemoryStore(data);
-  const app = createApp({ store, clock, extend: mountExtraRoutes });
-  // What @hono/node-server hands the app: the Node request, whose socket names the peer.
+  const app = createApp({ store, clock });
+  // What a socket carrier hands the pipeline besides the request: the peer's address.
   const call = (path: string, o: { key?: string; peer?: string; method?: string; body?: string } = {}) => {
     const headers = { host: '127.0.0.1:4010', ...(o.key ? { authorization: `Bearer ${o.key}` } : {}), ...(o.body ? { 'content-type': 'application/json' } : {}) };
-    return app.request(`http://127.0.0.1:4010${path}`, { method: o.method ?? 'GET', headers, body: o.body }, { incoming: { headers, socket: { remoteAddress: o.peer ?? '127.0.0.1' } } });
+    return app.request(`http://127.0.0.1:4010${path}`, { method: o.method ?? 'GET', headers, body: o.body }, { peer: o.peer ?? '127.0.0.1' });
   };
   return { store, call, admin: admin.key, editor: editor.key };
 }

@@ -6,7 +6,7 @@ import { KEYS, startFixtureServer, type TestServer } from './helpers.js';
 /**
  * `cr serve --faults` as a step of the request pipeline (src/server/faults.ts, pipeline.ts;
  * docs/fault-injection.md): after the Host check, logged like any answer, and a `drop` on a
- * path the Hono carrier answers (outside the endpoint table) closes the connection too.
+ * path outside the endpoint table (the router's 404) closes the connection too.
  */
 const servers: TestServer[] = [];
 afterAll(() => Promise.all(servers.map((s) => s.stop())));
@@ -36,7 +36,7 @@ describe('faults in the pipeline', () => {
     expect(log.filter((l) => / fault GET /.test(l))).toHaveLength(1);
   });
 
-  it('a drop on a path outside the endpoint table (the Hono carrier) closes the connection without an answer', async () => {
+  it('a drop on a path outside the endpoint table (the router 404) closes the connection without an answer', async () => {
     const srv = await startFixtureServer({ faults: parseFaults('/no/such/path:drop', 1) });
     servers.push(srv);
     expect(await get(srv.url, '/api/v1/no/such/path', '127.0.0.1')).toBe('ECONNRESET');

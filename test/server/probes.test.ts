@@ -3,8 +3,6 @@ import { ReadinessGate } from '../../src/server/readiness-gate.js';
 import { openCore } from '../../src/server/open-core.js';
 import type { OpenCore } from '../../src/server/open-core.js';
 import { inProcessServer, IN_PROCESS_ORIGIN } from '../../src/server/in-process.js';
-import { createApp } from '../../src/server/app.js';
-import { mountExtraRoutes } from '../../src/server/extra-routes.js';
 import { fixedClock } from '../../src/server/clock.js';
 import { InProcessDispatcher } from '../../src/local/in-process-dispatcher.js';
 import { KEYS, NOW, fixtureStore, startFixtureServer } from './helpers.js';
@@ -28,8 +26,7 @@ beforeAll(async () => {
   const s = await fixtureStore();
   cleanupLocal = s.cleanup;
   local = await openCore({ storePath: s.path, clock: fixedClock(NOW), notice: () => {} });
-  const routes = async () => createApp({ store: local.core.store, core: local.core, extend: mountExtraRoutes, routesOnly: true, onInternalError: () => {} });
-  dispatcher = new InProcessDispatcher(inProcessServer(local.core, routes, () => {}));
+  dispatcher = new InProcessDispatcher(inProcessServer(local.core, () => {}));
 });
 
 afterAll(async () => {

@@ -1,6 +1,5 @@
 import { openCore } from '../../src/server/open-core.js';
 import { createApp } from '../../src/server/app.js';
-import { mountExtraRoutes } from '../../src/server/extra-routes.js';
 import { fixedClock } from '../../src/server/clock.js';
 import { fixtureStore, NOW } from './helpers.js';
 import type { ReqOptions, Res } from './helpers.js';
@@ -8,14 +7,14 @@ import { fixtureTarget } from './in-process-fixture.js';
 import type { FixtureTarget } from './in-process-fixture.js';
 
 /**
- * The fixture store behind the Hono app alone (src/server/app.ts), reached through its Fetch
- * handler: the third carrier of the request pipeline, beside `cr serve`'s listener and
+ * The fixture store behind the server's Fetch handler (src/server/app.ts): the third carrier
+ * of the request pipeline and its router, beside `cr serve`'s listener and
  * --local's in-process dispatcher. Requests name Host `localhost` unless given one.
  */
-export async function startHonoFixture(): Promise<FixtureTarget> {
+export async function startFetchFixture(): Promise<FixtureTarget> {
   const s = await fixtureStore();
   const opened = await openCore({ storePath: s.path, clock: fixedClock(NOW), notice: () => {}, onInternalError: () => {} });
-  const app = createApp({ store: opened.core.store, core: opened.core, extend: mountExtraRoutes, onInternalError: () => {} });
+  const app = createApp({ store: opened.core.store, core: opened.core, onInternalError: () => {} });
   const req = async (method: string, path: string, o: ReqOptions = {}): Promise<Res> => {
     const headers: Record<string, string> = { host: 'localhost', ...o.headers };
     if (o.key) headers.authorization = `Bearer ${o.key}`;
