@@ -58,8 +58,11 @@ async function barProgress(io: IO, total: number): Promise<Progress> {
     clearOnComplete: true,
     noTTYOutput: !process.stderr.isTTY,
     etaBuffer: 50,
+    // A notice written over the line (below) must get the bar back even when nothing changed.
+    forceRedraw: true,
   });
   bar.start(total, 0);
+  const restoreErr = noticesAboveBar(io, () => bar.render());
   let timer: NodeJS.Timeout | undefined;
   return {
     tick: () => bar.increment(),
@@ -74,8 +77,38 @@ async function barProgress(io: IO, total: number): Promise<Progress> {
     },
     stop() {
       clearInterval(timer);
+      restoreErr();
       bar.stop();
     },
+  };
+}
+
+/** Back to the line's start and clear it; line wrapping back on (cli-progress turns it off while the bar shows). */
+const CLEAR_LINE = '\r\u001b[2K\u001b[?7h';
+const NO_WRAP = '\u001b[?7l';
+
+/**
+ * While the bar shows, whatever else goes to stderr (the low rate-limit notice of
+ * src/http/build-client.ts, a warning) would land after the bar on its line, with wrapping
+ * off: cut, and a stale bar left. Each such write clears the line first and, once its line
+ * is complete, the bar is drawn again under it (docs/output.md "Live lines"). Returns the
+ * undo.
+ */
+function noticesAboveBar(io: IO, redraw: () => void): () => void {
+  const plain = io.err;
+  let barShown = true;
+  io.err = {
+    write(text) {
+      if (barShown) plain.write(CLEAR_LINE);
+      plain.write(text);
+      barShown = text.endsWith('\n');
+      if (!barShown) return;
+      plain.write(NO_WRAP);
+      redraw();
+    },
+  };
+  return () => {
+    io.err = plain;
   };
 }
 
