@@ -9,7 +9,11 @@ export interface Progress {
   stop(): void;
 }
 
-const secondsLeft = (untilMs: number) => Math.max(0, Math.ceil((untilMs - Date.now()) / 1000));
+/**
+ * Whole seconds left, rounded down: the reset instant comes in whole seconds, so a window of
+ * 3600 s would otherwise start its countdown at 3601.
+ */
+export const secondsLeft = (untilMs: number, now = Date.now()) => Math.max(0, Math.floor((untilMs - now) / 1000));
 /** The reset instant in local time, as the 429 hints say it (src/http/rate-budget.ts whenText). */
 const waitText = (untilMs: number) =>
   `rate limit reached; waiting ${secondsLeft(untilMs)} s for the window to reset (at ${clockTime(new Date(untilMs), untilMs - Date.now())})`;
