@@ -2,6 +2,7 @@ import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/errors.js';
 import { DEFAULT_LOCAL_URL, LOCAL_PROFILE } from '../../src/local/embedded.js';
 import { escapeControls } from '../../src/render/escape.js';
+import { sameStore } from './same-store.js';
 
 /** Where `cr local init` saves its key, decided before anything is made. */
 export interface ProfilePlan {
@@ -27,7 +28,7 @@ export async function planProfile(ctx: Context, store: string, replace: boolean)
   const profiles = await ctx.profiles();
   const existing = profiles.get(name);
   const taken = existing !== undefined && (existing.apiKey !== undefined || existing.baseUrl !== undefined);
-  const same = taken && existing.store === store && existing.baseUrl === DEFAULT_LOCAL_URL;
+  const same = taken && existing.store !== undefined && sameStore(existing.store, store) && existing.baseUrl === DEFAULT_LOCAL_URL;
   if (taken && !same && !replace) {
     const where = existing.store ?? existing.baseUrl ?? 'another server';
     throw new UsageError(

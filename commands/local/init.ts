@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { UsageError } from '../../src/errors.js';
 import type { Context } from '../../src/cli/context.js';
@@ -9,6 +8,7 @@ import { DEFAULT_LOCAL_URL } from '../../src/local/embedded.js';
 import { writeJson } from '../../src/render/json.js';
 import { isDatabaseUrl, redactUrl, shownStore } from '../../src/config/store-url.js';
 import { planProfile, type ProfilePlan } from './init-profile.js';
+import { realStorePath } from './same-store.js';
 
 export const initCommand = (ctx: Context) =>
   withExamples(
@@ -35,10 +35,13 @@ async function init(ctx: Context, o: InitFlags): Promise<void> {
     import('../../src/server/init-store.js'),
     import('../../src/local/lock-wait.js'),
   ]);
-  const storePath = o.store ?? defaultStorePath(ctx.env);
-  const database = isDatabaseUrl(storePath);
+  const given = o.store ?? defaultStorePath(ctx.env);
+  const database = isDatabaseUrl(given);
+  // A file by its real path, as the system opens it: the existence check, the store made and
+  // the message all name one file, however it was spelled (`link/../a.json`).
+  const storePath = database ? given : realStorePath(given);
   // Checked before the store is made: a refusal leaves nothing behind (no store, no key, no profile change).
-  const plan = await planProfile(ctx, database ? redactUrl(storePath) : resolve(storePath), Boolean(o.replaceProfile));
+  const plan = await planProfile(ctx, database ? redactUrl(storePath) : storePath, Boolean(o.replaceProfile));
   if (database) {
     const made = await initIntoDatabase(ctx, storePath, o);
     // The URL as made.storePath has it: without its password.
