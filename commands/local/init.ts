@@ -9,6 +9,8 @@ import { writeJson } from '../../src/render/json.js';
 import { isDatabaseUrl, redactUrl, shownStore } from '../../src/config/store-url.js';
 import { planProfile, type ProfilePlan } from './init-profile.js';
 import { realStorePath } from './same-store.js';
+import { redactUrlPassword } from '../../src/config/redact.js';
+import { escapeControls } from '../../src/render/escape.js';
 
 export const initCommand = (ctx: Context) =>
   withExamples(
@@ -102,6 +104,8 @@ async function report(
   }
   const saved = plan.replaces ? `it replaced the key of the profile "${name}"` : `it is saved as the new profile "${name}"`;
   ctx.notice(`Created ${made.storePath}${o.demo ? ' with demo data' : ''}. The admin key above is shown once; ${saved}.`);
+  // Commands run with this profile now reach the local server, not the one it named before.
+  if (plan.movedFrom) ctx.notice(`The profile "${name}" now points at ${DEFAULT_LOCAL_URL} instead of ${escapeControls(redactUrlPassword(plan.movedFrom))}.`);
   if (plan.makeActive) ctx.notice(`"${name}" is now the active profile (there was none); \`cr profiles use NAME\` changes it.`);
   ctx.notice(`Next: cr serve${o.store ? ` --store ${shownStore(storePath)}` : ''}, then cr --profile ${name} finance summary`);
 }

@@ -99,6 +99,14 @@ describe('cr local init and the profile it writes', () => {
     expect(sameStore('postgresql://cr@db.example/cms', '/tmp/cms')).toBe(false);
   });
 
+  it('CR_PROFILE names the profile as --profile does', async () => {
+    const r = await runCli(['local', 'init', '--store', storeIn()], { env: { CR_PROFILE: 'envp' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('saved as the new profile "envp"');
+    expect(readConfig(r.configDir)?.profiles.envp?.apiKey).toBe(r.stdout.trim());
+    expect(readConfig(r.configDir)?.profiles.local).toBeUndefined();
+  });
+
   it('--replace-profile replaces a profile of another store, and a profile made by auth login', async () => {
     const first = await runCli(['local', 'init', '--store', storeIn()]);
     const r = await runCli(['local', 'init', '--store', storeIn(), '--replace-profile'], { configDir: first.configDir });
@@ -111,5 +119,9 @@ describe('cr local init and the profile it writes', () => {
     const refused = await runCli(['local', 'init', '--store', storeIn()], { configDir: dir });
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('the profile "local" already points at https://cms.example.com/api/v1');
+    // Replaced: its server changes, and stderr says so.
+    const replaced = await runCli(['local', 'init', '--store', storeIn(), '--replace-profile'], { configDir: dir });
+    expect(replaced.exitCode, replaced.stderr).toBe(0);
+    expect(replaced.stderr).toContain('The profile "local" now points at http://127.0.0.1:4010/api/v1 instead of https://cms.example.com/api/v1.');
   });
 });
