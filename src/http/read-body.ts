@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { codings, DecodeError, decodedBody } from './decode-body.js';
+import { codings, decodedBody } from './decode-body.js';
 
 /**
  * The largest response body the CLI reads: 64 MiB. Every API answer is far smaller; a
@@ -53,8 +53,6 @@ export async function readCapped(res: Dispatcher.ResponseData, cap: number): Pro
     try {
       ({ stream: source, failure } = decodedBody(res.body, list));
     } catch (err) {
-      // A coding cr cannot undo on an empty body (a HEAD, a 204): nothing to decode.
-      if (err instanceof DecodeError && (await isEmpty(res.body))) return '';
       res.body.destroy();
       throw err;
     }
@@ -75,10 +73,4 @@ export async function readCapped(res: Dispatcher.ResponseData, cap: number): Pro
     throw failure(err);
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/** Whether a body ends without a byte; its first byte ends the reading (and the stream). */
-async function isEmpty(body: Readable): Promise<boolean> {
-  for await (const chunk of body) if ((chunk as Buffer).length > 0) return false;
-  return true;
 }
