@@ -1,4 +1,25 @@
 import { checkBaseUrl } from '../../src/config/credentials.js';
+import { UsageError } from '../../src/errors.js';
+
+/** The longest host name DNS carries (RFC 1035 §2.3.4). */
+export const MAX_HOST = 253;
+
+/**
+ * The answer's host said wrong in words rather than "not an http(s) URL": a space or a
+ * character no host name has, or a name longer than DNS allows. Only the host is quoted
+ * (what comes before an @ may be a password).
+ */
+function checkHost(url: string): void {
+  const authority = url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').split(/[/?#]/)[0]!;
+  const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+  const host = hostPort.startsWith('[') ? hostPort.slice(0, hostPort.indexOf(']') + 1) : hostPort.replace(/:\d*$/, '');
+  if (host.length > MAX_HOST) throw new UsageError(`the host name in the answer is ${host.length} characters long; a host name has at most ${MAX_HOST}`);
+  const bad = /[^A-Za-z0-9.\-[\]:_]/.exec(host);
+  if (bad) {
+    const what = /\s/.test(bad[0]) ? 'a space' : `the character ${JSON.stringify(bad[0])}`;
+    throw new UsageError(`the host "${host}" in the answer has ${what}, which no host name has`);
+  }
+}
 
 /** Hosts of a server on this machine: `cr serve` speaks plain http there. */
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
@@ -15,6 +36,7 @@ export function baseUrlFromAnswer(answer: string): string {
     const host = text.split('/')[0]!;
     text = `${LOOPBACK.test(host) ? 'http' : 'https'}://${text}`;
   }
+  if (/^https?:\/\//i.test(text)) checkHost(text);
   try {
     const url = new URL(text);
     if ((url.protocol === 'https:' || url.protocol === 'http:') && (url.pathname === '' || url.pathname === '/')) {

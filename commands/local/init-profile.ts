@@ -2,10 +2,11 @@ import type { Context } from '../../src/cli/context.js';
 import { UsageError } from '../../src/errors.js';
 import { DEFAULT_LOCAL_URL, LOCAL_PROFILE } from '../../src/local/embedded.js';
 import { escapeControls } from '../../src/render/escape.js';
+import { sameStore } from './same-store.js';
 
 /** Where `cr local init` saves its key, decided before anything is made. */
 export interface ProfilePlan {
-  /** `--profile NAME`, else `local`. */
+  /** `--profile NAME`, else CR_PROFILE, else `local`. */
   name: string;
   /** The store the profile will point at: its absolute path, or its URL without the password. */
   store: string;
@@ -13,6 +14,8 @@ export interface ProfilePlan {
   replaces: boolean;
   /** True when there is no active profile yet: this one becomes it (and init says so). */
   makeActive: boolean;
+  /** The server the replaced profile pointed at, when it was not the local one: it changes. */
+  movedFrom?: string;
 }
 
 /**
@@ -23,11 +26,12 @@ export interface ProfilePlan {
  * still opens the store it was made for.
  */
 export async function planProfile(ctx: Context, store: string, replace: boolean): Promise<ProfilePlan> {
-  const name = ctx.globals.profile ?? LOCAL_PROFILE;
+  // As auth login and every other command: --profile, then CR_PROFILE (docs/cli-contract.md).
+  const name = ctx.globals.profile ?? (ctx.env.CR_PROFILE || undefined) ?? LOCAL_PROFILE;
   const profiles = await ctx.profiles();
   const existing = profiles.get(name);
   const taken = existing !== undefined && (existing.apiKey !== undefined || existing.baseUrl !== undefined);
-  const same = taken && existing.store === store && existing.baseUrl === DEFAULT_LOCAL_URL;
+  const same = taken && existing.store !== undefined && sameStore(existing.store, store) && existing.baseUrl === DEFAULT_LOCAL_URL;
   if (taken && !same && !replace) {
     const where = existing.store ?? existing.baseUrl ?? 'another server';
     throw new UsageError(
@@ -35,5 +39,6 @@ export async function planProfile(ctx: Context, store: string, replace: boolean)
       `pass --profile NAME to save this store's key under another name, or --replace-profile to replace "${name}" (its key is lost)`,
     );
   }
-  return { name, store, replaces: taken, makeActive: profiles.activeName() === undefined };
+  const movedFrom = taken && existing.baseUrl !== undefined && existing.baseUrl !== DEFAULT_LOCAL_URL ? existing.baseUrl : undefined;
+  return { name, store, replaces: taken, makeActive: profiles.activeName() === undefined, movedFrom };
 }

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { UsageError } from '../../src/errors.js';
 import type { Context } from '../../src/cli/context.js';
@@ -9,6 +8,9 @@ import { DEFAULT_LOCAL_URL } from '../../src/local/embedded.js';
 import { writeJson } from '../../src/render/json.js';
 import { isDatabaseUrl, redactUrl, shownStore } from '../../src/config/store-url.js';
 import { planProfile, type ProfilePlan } from './init-profile.js';
+import { realStorePath } from './same-store.js';
+import { redactUrlPassword } from '../../src/config/redact.js';
+import { escapeControls } from '../../src/render/escape.js';
 
 export const initCommand = (ctx: Context) =>
   withExamples(
@@ -35,10 +37,13 @@ async function init(ctx: Context, o: InitFlags): Promise<void> {
     import('../../src/server/init-store.js'),
     import('../../src/local/lock-wait.js'),
   ]);
-  const storePath = o.store ?? defaultStorePath(ctx.env);
-  const database = isDatabaseUrl(storePath);
+  const given = o.store ?? defaultStorePath(ctx.env);
+  const database = isDatabaseUrl(given);
+  // A file by its real path, as the system opens it: the existence check, the store made and
+  // the message all name one file, however it was spelled (`link/../a.json`).
+  const storePath = database ? given : realStorePath(given);
   // Checked before the store is made: a refusal leaves nothing behind (no store, no key, no profile change).
-  const plan = await planProfile(ctx, database ? redactUrl(storePath) : resolve(storePath), Boolean(o.replaceProfile));
+  const plan = await planProfile(ctx, database ? redactUrl(storePath) : storePath, Boolean(o.replaceProfile));
   if (database) {
     const made = await initIntoDatabase(ctx, storePath, o);
     // The URL as made.storePath has it: without its password.
@@ -99,6 +104,8 @@ async function report(
   }
   const saved = plan.replaces ? `it replaced the key of the profile "${name}"` : `it is saved as the new profile "${name}"`;
   ctx.notice(`Created ${made.storePath}${o.demo ? ' with demo data' : ''}. The admin key above is shown once; ${saved}.`);
+  // Commands run with this profile now reach the local server, not the one it named before.
+  if (plan.movedFrom) ctx.notice(`The profile "${name}" now points at ${DEFAULT_LOCAL_URL} instead of ${escapeControls(redactUrlPassword(plan.movedFrom))}.`);
   if (plan.makeActive) ctx.notice(`"${name}" is now the active profile (there was none); \`cr profiles use NAME\` changes it.`);
   ctx.notice(`Next: cr serve${o.store ? ` --store ${nextStore(storePath)}` : ''}, then cr --profile ${name} finance summary`);
 }

@@ -9,7 +9,11 @@ export interface Progress {
   stop(): void;
 }
 
-const secondsLeft = (untilMs: number) => Math.max(0, Math.ceil((untilMs - Date.now()) / 1000));
+/**
+ * Whole seconds left, rounded down: the reset instant comes in whole seconds, so a window of
+ * 3600 s would otherwise start its countdown at 3601.
+ */
+export const secondsLeft = (untilMs: number, now = Date.now()) => Math.max(0, Math.floor((untilMs - now) / 1000));
 /** The reset instant in local time, as the 429 hints say it (src/http/rate-budget.ts whenText). */
 const waitText = (untilMs: number) =>
   `rate limit reached; waiting ${secondsLeft(untilMs)} s for the window to reset (at ${clockTime(new Date(untilMs), untilMs - Date.now())})`;
@@ -58,8 +62,11 @@ async function barProgress(io: IO, total: number): Promise<Progress> {
     clearOnComplete: true,
     noTTYOutput: !process.stderr.isTTY,
     etaBuffer: 50,
+    // A notice written over the line (below) must get the bar back even when nothing changed.
+    forceRedraw: true,
   });
   bar.start(total, 0);
+  const restoreErr = noticesAboveBar(io, () => bar.render());
   let timer: NodeJS.Timeout | undefined;
   return {
     tick: () => bar.increment(),
@@ -74,8 +81,38 @@ async function barProgress(io: IO, total: number): Promise<Progress> {
     },
     stop() {
       clearInterval(timer);
+      restoreErr();
       bar.stop();
     },
+  };
+}
+
+/** Back to the line's start and clear it; line wrapping back on (cli-progress turns it off while the bar shows). */
+const CLEAR_LINE = '\r\u001b[2K\u001b[?7h';
+const NO_WRAP = '\u001b[?7l';
+
+/**
+ * While the bar shows, whatever else goes to stderr (the low rate-limit notice of
+ * src/http/build-client.ts, a warning) would land after the bar on its line, with wrapping
+ * off: cut, and a stale bar left. Each such write clears the line first and, once its line
+ * is complete, the bar is drawn again under it (docs/output.md "Live lines"). Returns the
+ * undo.
+ */
+function noticesAboveBar(io: IO, redraw: () => void): () => void {
+  const plain = io.err;
+  let barShown = true;
+  io.err = {
+    write(text) {
+      if (barShown) plain.write(CLEAR_LINE);
+      plain.write(text);
+      barShown = text.endsWith('\n');
+      if (!barShown) return;
+      plain.write(NO_WRAP);
+      redraw();
+    },
+  };
+  return () => {
+    io.err = plain;
   };
 }
 

@@ -9,15 +9,17 @@ const MIN_BAR = 10;
  * first, then the reset time; the seconds left stay to the last (docs/output.md "Live lines").
  */
 export function waitStatus(seconds: number, at: string, room: number): string {
-  const forms = [
-    `rate limit reached; waiting ${seconds} s for the window to reset (at ${at})`,
-    `rate limit; waiting ${seconds} s (reset at ${at})`,
-    `waiting ${seconds} s (reset ${at})`,
-    `waiting ${seconds} s`,
-    `${seconds} s`,
-  ];
+  const forms = waitForms(seconds, at);
   return forms.find((f) => displayWidth(f) <= room) ?? forms.at(-1)!;
 }
+
+const waitForms = (seconds: number, at: string) => [
+  `rate limit reached; waiting ${seconds} s for the window to reset (at ${at})`,
+  `rate limit; waiting ${seconds} s (reset at ${at})`,
+  `waiting ${seconds} s (reset ${at})`,
+  `waiting ${seconds} s`,
+  `${seconds} s`,
+];
 
 export interface LiveState {
   value: number;
@@ -34,19 +36,26 @@ const bar = (progress: number, size: number) => {
 /**
  * The bulk run's live line for a terminal `width` columns wide, measured again at each redraw
  * (a resized terminal gets the next one fitted): `████░░ 3/10 rows | waiting 42 s (reset
- * 14:03)`. It never reaches the last column (a terminal would wrap there); the bar shrinks,
- * then the wait's words, then the bar goes.
+ * 14:03)`. It never reaches the last column (a terminal would wrap there). What gives way, as
+ * docs/output.md "Live lines" says: the bar shrinks to MIN_BAR, then the wait's words down to
+ * `waiting 42 s`, then the bar goes; last of all the count, then the word "waiting".
  */
 export function liveLine(state: LiveState, width: number): string {
   const room = Math.max(1, width - 1);
   const rows = `${state.value}/${state.total} rows`;
-  const statusRoom = room - rows.length - (MIN_BAR + 1) - 3;
-  const status = state.wait ? `| ${waitStatus(state.wait.seconds, state.wait.at, Math.max(0, statusRoom))}` : '';
-  const text = status ? `${rows} ${status}` : rows;
-  const size = Math.min(MAX_BAR, room - displayWidth(text) - 1);
+  const wait = state.wait;
+  // Every wait form but the bare seconds, the longest first: `waiting 42 s` is the last one shown with the count.
+  const texts = wait
+    ? waitForms(wait.seconds, wait.at)
+        .slice(0, -1)
+        .map((f) => `${rows} | ${f}`)
+    : [rows];
   const progress = state.total > 0 ? state.value / state.total : 0;
-  if (size >= MIN_BAR) return `${bar(progress, size)} ${text}`;
-  // No room for a bar: the count and the wait; the seconds kept when even that is cut.
-  if (displayWidth(text) <= room) return text;
-  return state.wait ? waitStatus(state.wait.seconds, state.wait.at, room) : rows;
+  for (const text of texts) {
+    const size = Math.min(MAX_BAR, room - displayWidth(text) - 1);
+    if (size >= MIN_BAR) return `${bar(progress, size)} ${text}`;
+  }
+  const text = texts.find((t) => displayWidth(t) <= room);
+  if (text) return text;
+  return wait ? waitStatus(wait.seconds, wait.at, room) : rows;
 }

@@ -48,12 +48,12 @@ export function createPrompter(io: IO): Prompter {
       // every prompt it re-exports, the editor's iconv-lite and chardet among them (560 KB of
       // the 1.9 MB bundle that every run reads; CONTRIBUTING.md "How cr starts", rule 11).
       const { default: input } = await import('@inquirer/input');
-      return askUntil(io, () => interruptible(input({ message, default: opts.default }, { output: process.stderr })), opts.check);
+      return askUntil(io, () => interruptible((signal) => input({ message, default: opts.default }, { output: process.stderr, signal })), opts.check);
     },
     async secret(message, opts) {
       if (!canAsk()) return refuse(opts.flag, message);
       const { default: password } = await import('@inquirer/password');
-      return askUntil(io, () => interruptible(password({ message, mask: '*' }, { output: process.stderr })), opts.check);
+      return askUntil(io, () => interruptible((signal) => password({ message, mask: '*' }, { output: process.stderr, signal })), opts.check);
     },
   };
 }
@@ -61,12 +61,21 @@ export function createPrompter(io: IO): Prompter {
 /**
  * Ctrl-C at a prompt: @inquirer's prompts read the terminal in raw mode, so the key is no
  * SIGINT but an ExitPromptError. It is an interruption like any other (exit 130).
+ * Ctrl-D (or any end of input) closes the prompt's readline without settling its answer:
+ * nothing is left to wait on and Node would end with exit 0 and no answer. 'beforeExit'
+ * fires exactly then; the prompt is aborted and that too is an interruption (exit 130,
+ * docs/exit-codes.md).
  */
-async function interruptible<T>(answer: Promise<T>): Promise<T> {
+async function interruptible<T>(ask: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const inputEnded = new AbortController();
+  const onDrained = () => inputEnded.abort();
+  process.once('beforeExit', onDrained);
   try {
-    return await answer;
+    return await ask(inputEnded.signal);
   } catch (error) {
-    if (error instanceof Error && error.name === 'ExitPromptError') throw new InterruptedError();
+    if (error instanceof Error && (error.name === 'ExitPromptError' || error.name === 'AbortPromptError')) throw new InterruptedError();
     throw error;
+  } finally {
+    process.off('beforeExit', onDrained);
   }
 }

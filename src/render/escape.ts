@@ -13,13 +13,15 @@
  * the Arabic letter mark, left-to-right and right-to-left marks, the embeddings and overrides
  * (U+202A-U+202E), the isolates (U+2066-U+2069), the deprecated symmetric-swapping, shaping and
  * digit-shape switches (U+206A-U+206F) and the interlinear annotation controls (U+FFF9-U+FFFB,
- * for use inside one program only: the annotated text may be drawn elsewhere or not at all).
- * Invisible characters that change nothing around them (zero-width space and joiners, word
- * joiner, U+FEFF) are left as they are: joiners are needed by emoji and by Persian and Indic
- * text, and a name that merely looks like another is told apart by its id, as with look-alike
- * letters. A regular-expression class body, shared with src/render/safe-json.ts.
+ * for use inside one program only: the annotated text may be drawn elsewhere or not at all),
+ * and the invisible characters that no exchanged name needs but that make two names look alike:
+ * the zero-width space (U+200B), the word joiner and invisible operators (U+2060-U+2064) and
+ * the byte order mark / zero-width no-break space (U+FEFF). The zero-width joiner and
+ * non-joiner (U+200C, U+200D) stay as they are: emoji sequences and Persian and Indic text
+ * need them, and a name that merely looks like another is told apart by its id, as with
+ * look-alike letters. A regular-expression class body, shared with src/render/safe-json.ts.
  */
-export const INVISIBLE_FORMAT = '\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u206f\\ufff9-\\ufffb';
+export const INVISIBLE_FORMAT = '\\u061c\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb';
 const C0_C1 = '\\u0000-\\u001f\\u007f-\\u009f';
 const C0_C1_BUT_LINES = '\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f';
 /** The line and paragraph separators (a class body too, shared with src/render/safe-json.ts). */

@@ -157,12 +157,17 @@ const cutInBlock = <T>(c: Column<T>) => cuttable(c) || c.kind === 'code';
 
 /** Rows as blocks of `HEADER  value` lines, for a terminal too narrow for any table. */
 function drawRecords<T>(view: Pick<View<T>, 'rows' | 'columns'>, cells: string[][], s: Styles, width: number): string {
-  const label = Math.max(...view.columns.map((c) => displayWidth(c.header)));
-  const room = Math.max(1, width - label - 2);
+  const widest = Math.max(...view.columns.map((c) => displayWidth(c.header)));
+  // The labels line up, unless that padding would wrap a whole id (`NEW VERSION` + 36 at 40
+  // columns): then each label is only as wide as itself.
+  const idWidth = Math.max(0, ...view.columns.flatMap((c, i) => (c.kind === 'id' ? cells.map((line) => displayWidth(line[i]!)) : [])));
+  const aligned = widest + 2 + idWidth <= width;
   return view.rows
     .map((row, r) =>
       view.columns
         .map((c, i) => {
+          const label = aligned ? widest : displayWidth(c.header);
+          const room = Math.max(1, width - label - 2);
           const text = cutInBlock(c) ? cutToWidth(cells[r]![i]!, room) : cells[r]![i]!;
           return s.bold.cyan(c.header.padEnd(label)) + '  ' + (c.style ? c.style(text, row, s) : text);
         })

@@ -48,4 +48,36 @@ describe('the bulk live line at a terminal', () => {
       await srv.close();
     }
   }, 40_000);
+
+  it('the low rate-limit notice is printed whole on a cleared line, wrapping on, and the bar drawn again after it', async () => {
+    // Three requests in the window: the third answer says 0 of 3 left (the notice), the fourth is a 429.
+    const srv = await startBulkServer(8, { rateLimit: 3 });
+    const dir = tempDir('cr-live-');
+    const file = csvPlan(dir, ids(8));
+    const run = runOnPty(
+      ['posts', 'schedule', '--from', file, '--concurrency', '1'],
+      { HOME: dir, CR_CONFIG_DIR: dir, CR_BASE_URL: srv.baseUrl, CR_API_KEY: KEYS.editor, CR_NOW: NOW, NO_COLOR: '1', TZ: 'UTC' },
+      30_000,
+      60,
+    );
+    try {
+      await run.done;
+      const screen = run.screen();
+      const at = screen.indexOf('cr: rate limit: 0 of 3 requests left for this key until');
+      expect(at, screen).toBeGreaterThan(0);
+      // Between the line's last start and the notice: escape sequences only (no bar left before it).
+      const lineStart = Math.max(screen.lastIndexOf('\r', at), screen.lastIndexOf('\n', at));
+      const before = screen.slice(lineStart + 1, at);
+      expect(before.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ''), JSON.stringify(before)).toBe('');
+      expect(before).toContain('\u001b[2K');
+      // Wrapping on for the notice (it is wider than 60 columns): the last wrap mode set before it is on.
+      const modes = screen.slice(0, at).match(/\u001b\[\?7[hl]/g) ?? [];
+      expect(modes.at(-1)).toBe('\u001b[?7h');
+      // The bar comes back after it.
+      expect(drawings(screen.slice(at + 10)).some((l) => /[\u2588\u2591]/.test(l))).toBe(true);
+    } finally {
+      run.kill();
+      await srv.close();
+    }
+  }, 40_000);
 });

@@ -58,4 +58,22 @@ describe('cr auth login at a terminal', () => {
       run.kill();
     }
   });
+
+  it('Ctrl-D at a prompt is an interruption: exit 130, nothing stored (docs/exit-codes.md)', async () => {
+    for (const typed of [[] as string[], ['127.0.0.1:4010\r']]) {
+      const { dir, run } = login();
+      try {
+        await run.waitFor('Base URL');
+        for (const keys of typed) run.type(keys);
+        if (typed.length) await run.waitFor('API key');
+        run.type('\x04');
+        const { exitCode } = await run.done;
+        expect(exitCode, run.screen()).toBe(130);
+        expect(run.screen()).toContain('error: Interrupted (INTERRUPTED)');
+        expect(existsSync(join(dir, 'config.json'))).toBe(false);
+      } finally {
+        run.kill();
+      }
+    }
+  });
 });

@@ -16,4 +16,10 @@ describe('the login prompt base URL answer', () => {
       expect(() => baseUrlFromAnswer(bad), bad).toThrow(UsageError);
     }
   });
+  it('a bad host is said in words: a space or a character no host has, or a name over 253 characters', () => {
+    expect(() => baseUrlFromAnswer('https://red0;x host')).toThrow('the host "red0;x host" in the answer has the character ";", which no host name has');
+    expect(() => baseUrlFromAnswer('cms example.com')).toThrow('has a space');
+    expect(() => baseUrlFromAnswer(`${'a'.repeat(5000)}.example`)).toThrow('is 5008 characters long; a host name has at most 253');
+    expect(baseUrlFromAnswer(`${'a'.repeat(60)}.example.com`)).toBe(`https://${'a'.repeat(60)}.example.com/api/v1`);
+  });
 });

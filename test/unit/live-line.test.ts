@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { liveLine, waitStatus } from '../../src/io/live-line.js';
 import { displayWidth } from '../../src/render/width.js';
+import { secondsLeft } from '../../src/bulk/progress.js';
 
 describe('the bulk live line', () => {
   const wait = { seconds: 42, at: '14:03' };
@@ -19,5 +20,18 @@ describe('the bulk live line', () => {
     expect(liveLine({ value: 5, total: 10, wait }, 80)).toMatch(/^[█░]+ 5\/10 rows \| rate limit; waiting 42 s \(reset at 14:03\)$/);
     expect(liveLine({ value: 5, total: 10, wait }, 45)).toMatch(/^[█░]{10,} 5\/10 rows \| waiting 42 s$/);
     expect(waitStatus(42, '14:03', 5)).toBe('42 s');
+  });
+
+  it('at 30 columns the bar goes before the word "waiting"; the last form with the count is `waiting N s`', () => {
+    const long = { seconds: 3589, at: '15:00' };
+    expect(liveLine({ value: 3, total: 8, wait: long }, 30)).toBe('3/8 rows | waiting 3589 s');
+    expect(liveLine({ value: 3, total: 8, wait: long }, 20)).toBe('waiting 3589 s');
+  });
+});
+
+describe('the countdown', () => {
+  it('starts at the window, not one above it: a reset 3600.4 s away shows 3600 s', () => {
+    expect(secondsLeft(1_000_000 + 3_600_400, 1_000_000)).toBe(3600);
+    expect(secondsLeft(1_000_000 - 5, 1_000_000)).toBe(0);
   });
 });

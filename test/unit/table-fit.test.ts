@@ -206,4 +206,17 @@ describe('drawTable keeps its shape', () => {
     expect(large).toBeLessThanOrEqual(4000 * (columns.length + 1) * 2);
     expect(large / small).toBeLessThanOrEqual(4.01);
   });
+
+  it('a block narrower than its padded label and a whole id pads each label only to itself, so the id does not wrap', () => {
+    const id = '0b8f6c1e-6a52-4d5e-9d0c-2f1f1b7b9a11';
+    const cols: Column<{ id: string; v: string }>[] = [
+      { header: 'ID', kind: 'id', value: (r) => r.id },
+      { header: 'NEW VERSION', value: (r) => r.v },
+    ];
+    const out = drawTable({ rows: [{ id, v: '2' }], columns: cols }, styles(false), 40);
+    expect(out.split('\n')[0]).toBe(`ID  ${id}`);
+    expect(out.split('\n').filter((l) => displayWidth(l) > 40)).toEqual([]);
+    // Wide enough: the labels still line up.
+    expect(drawTable({ rows: [{ id, v: '2' }], columns: cols }, styles(false), 55).split('\n')[0]).toBe(`ID           ${id}`);
+  });
 });

@@ -44,9 +44,11 @@ export async function list(ctx: Context, o: { store?: string }): Promise<void> {
         { header: 'ID', kind: 'id', value: (k) => String(k.id) },
         { header: 'NAME', name: true, value: (k) => String(k.name) },
         { header: 'ROLE', kind: 'code', value: (k) => String(k.role) },
-        // What the key may address: a website, or every website of its agency. Text, so a narrow
-        // terminal cuts it (`website 1111…`); --wide, piped and --csv output have it whole.
-        { header: 'SCOPE', value: (k) => (k.website_id ? `website ${k.website_id}` : `agency ${k.agency_id}`) },
+        // What the key may address: a website, or every website of its agency. The word and the
+        // id in two columns: an id is shown whole or left out with the other ids, never cut
+        // (docs/output.md "Tables").
+        { header: 'SCOPE', kind: 'code', value: (k) => (k.website_id ? 'website' : 'agency') },
+        { header: 'SCOPE ID', kind: 'id', value: (k) => String(k.website_id ?? k.agency_id) },
         // Dates as in every table: local time and a hint on a terminal, plain ISO piped.
         dateColumn('CREATED', (k: KeyInfo) => String(k.created_at), when, { time: true, past: true }),
         dateColumn('REVOKED', (k: KeyInfo) => (k.revoked_at ? String(k.revoked_at) : null), when, { time: true, past: true }),

@@ -18,7 +18,7 @@ describe('cr api and a body without an envelope', () => {
     const verbose = await h.cr(['api', '/openapi.json', '--verbose', '--jq', '.openapi']);
     expect(verbose.exitCode, verbose.stderr).toBe(0);
     expect(verbose.stdout).toBe(`${doc.openapi}\n`);
-    expect(verbose.stderr).toContain('cr api: the response has no {"success", "data"} envelope; printed as it is');
+    expect(verbose.stderr).toContain('cr api: the response has no {"success", "data"} envelope; printed whole (parsed and indented as JSON, not byte for byte)');
   });
 
   it('an enveloped answer still prints only its data, and says nothing of envelopes', async () => {

@@ -105,6 +105,22 @@ describe('hostile text from the API', () => {
     }
   });
 
+  it('the zero-width space, word joiner and U+FEFF are escaped at a terminal and in --json; the zero-width joiner of an emoji is kept', async () => {
+    const name = 'ad\u200bmin\u2060\ufeff \u{1f468}\u200d\u{1f469}';
+    const marks = await startTestServer(ok({ agents: [{ id: 'a', crmAgentId: 'c', name, status: 'active', activePromptVersion: null, createdAt: '2026-01-01T00:00:00Z' }] }));
+    try {
+      for (const mode of [[], ['--json']]) {
+        const r = await cr(['crm', 'agents', ...mode], { tty: true, env: { CR_BASE_URL: marks.baseUrl } });
+        expect(r.exitCode, r.stderr).toBe(0);
+        expect(r.stdout).not.toMatch(/[\u200b\u2060\ufeff]/);
+        expect(r.stdout).toContain('ad\\u200bmin\\u2060\\ufeff');
+        expect(r.stdout).toContain('\u{1f468}\u200d\u{1f469}');
+      }
+    } finally {
+      await marks.close();
+    }
+  });
+
   it('the deprecated format controls (U+206A-U+206F) and the interlinear annotation controls (U+FFF9-U+FFFB) are escaped at a terminal and in --json', async () => {
     // Symmetric swapping and shaping switches change how the neighbours are shown; an annotation
     // may be drawn above its base or not at all. None has a use in exchanged text (Unicode §23.2, §23.8).

@@ -47,12 +47,15 @@ const LISTS: { args: string[]; header: string[] }[] = [
   { args: ['brand', 'subjects'], header: ['ID', 'NAME', 'TYPE', 'STATUS', 'IMAGES', 'PRIMARY IMAGE'] },
   { args: ['crm', 'agents'], header: ['ID', 'NAME', 'STATUS', 'VERSION', 'PROMPT', 'CRM ID'] },
   { args: ['learnings', 'list', '--limit', '5'], header: ['ID', 'CONF', 'TYPE', 'VALUE', 'CHANNEL', 'EVIDENCE', 'SUMMARY'] },
-  { args: ['local', 'keys', 'list'], header: ['ID', 'NAME', 'ROLE', 'SCOPE', 'CREATED', 'REVOKED'] },
+  { args: ['local', 'keys', 'list'], header: ['ID', 'NAME', 'ROLE', 'SCOPE', 'SCOPE ID', 'CREATED', 'REVOKED'] },
   { args: ['local', 'websites'], header: ['ID', 'NAME', 'DOMAIN', 'AGENCY'] },
   { args: ['local', 'posts'], header: ['ID', 'WEBSITE', 'STATUS', 'SCHEDULED', 'CONTENT'] },
 ];
 
-const ID_HEADERS = new Set(['ID', 'WEBSITE', 'AGENCY', 'CRM ID']);
+const ID_HEADERS = new Set(['ID', 'WEBSITE', 'AGENCY', 'CRM ID', 'SCOPE ID']);
+
+/** The start of an id followed by `…`: an id cut, which no command takes. */
+const CUT_ID = /[0-9a-f]{8}-[0-9a-f-]*…/;
 
 /** A header cell as drawn: whole, or cut with `…` from the left. */
 const headerMatches = (shown: string, full: string) => shown === full || (shown.endsWith('…') && full.startsWith(shown.slice(0, -1)));
@@ -75,6 +78,7 @@ describe('list tables on a terminal', () => {
           `${args.join(' ')} at ${cols}`,
         ).toEqual([]);
         expect(lines.join('\n')).not.toMatch(/[┌│└]/);
+        expect(lines.join('\n'), `${args.join(' ')} at ${cols}`).not.toMatch(CUT_ID);
       }
     }, 120_000);
   }

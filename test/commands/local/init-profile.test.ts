@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sameStore } from '../../../commands/local/same-store.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, makeKey, readConfig, tempDir, writeConfig } from '../../helpers/tmp.js';
 
@@ -59,6 +60,53 @@ describe('cr local init and the profile it writes', () => {
     expect(readConfig(first.configDir)?.profiles.local?.apiKey).toBe(r.stdout.trim());
   });
 
+  it('the same store spelled otherwise (through a symlink, sub/../) is the same store: --force replaces the profile', async () => {
+    const dir = tempDir('cr-init-profile-');
+    mkdirSync(join(dir, 'real'));
+    symlinkSync(join(dir, 'real'), join(dir, 'link'));
+    const first = await runCli(['local', 'init', '--store', join(dir, 'real', 'a.json')]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    for (const spelled of [join(dir, 'link', 'a.json'), `${join(dir, 'real')}/../real/a.json`]) {
+      const r = await runCli(['local', 'init', '--store', spelled, '--force'], { configDir: first.configDir });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toContain('it replaced the key of the profile "local"');
+    }
+  });
+
+  it('a store spelled through a symlink and `..` is the file the system opens: checked, made and named as such', async () => {
+    const dir = tempDir('cr-init-profile-');
+    mkdirSync(join(dir, 'x', 'y'), { recursive: true });
+    symlinkSync(join(dir, 'x', 'y'), join(dir, 'sub2'));
+    // Beside the link (where a lexical `..` points) a store exists; beside the target, none.
+    const beside = await runCli(['local', 'init', '--store', join(dir, 'a.json')]);
+    expect(beside.exitCode, beside.stderr).toBe(0);
+    const r = await runCli(['--profile', 'other', 'local', 'init', '--store', `${join(dir, 'sub2')}/../a.json`], { configDir: beside.configDir });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const real = join(realpathSync(join(dir, 'x')), 'a.json');
+    expect(existsSync(real)).toBe(true);
+    expect((readConfig(beside.configDir)?.profiles.other as { store?: string } | undefined)?.store).toBe(real);
+    // Once more without --force: the existing store is named by its real path, exit 2.
+    const again = await runCli(['--profile', 'other', 'local', 'init', '--store', `${join(dir, 'sub2')}/../a.json`], { configDir: beside.configDir });
+    expect(again.exitCode, again.stderr).toBe(2);
+    expect(again.stderr).toContain(`a store already exists at ${real}`);
+  });
+
+  it('database URLs are compared by the server they reach: scheme, loopback name, port, database, user; never the password', () => {
+    expect(sameStore('postgresql://cr@localhost/cms', 'postgres://cr:secret@127.0.0.1:5432/cms')).toBe(true);
+    expect(sameStore('postgresql://cr@localhost/cms', 'postgresql://cr@localhost/other')).toBe(false);
+    expect(sameStore('postgresql://cr@localhost/cms', 'postgresql://ops@localhost/cms')).toBe(false);
+    expect(sameStore('postgresql://cr@localhost:5433/cms', 'postgresql://cr@localhost/cms')).toBe(false);
+    expect(sameStore('postgresql://cr@db.example/cms', '/tmp/cms')).toBe(false);
+  });
+
+  it('CR_PROFILE names the profile as --profile does', async () => {
+    const r = await runCli(['local', 'init', '--store', storeIn()], { env: { CR_PROFILE: 'envp' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('saved as the new profile "envp"');
+    expect(readConfig(r.configDir)?.profiles.envp?.apiKey).toBe(r.stdout.trim());
+    expect(readConfig(r.configDir)?.profiles.local).toBeUndefined();
+  });
+
   it('--replace-profile replaces a profile of another store, and a profile made by auth login', async () => {
     const first = await runCli(['local', 'init', '--store', storeIn()]);
     const r = await runCli(['local', 'init', '--store', storeIn(), '--replace-profile'], { configDir: first.configDir });
@@ -71,5 +119,9 @@ describe('cr local init and the profile it writes', () => {
     const refused = await runCli(['local', 'init', '--store', storeIn()], { configDir: dir });
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('the profile "local" already points at https://cms.example.com/api/v1');
+    // Replaced: its server changes, and stderr says so.
+    const replaced = await runCli(['local', 'init', '--store', storeIn(), '--replace-profile'], { configDir: dir });
+    expect(replaced.exitCode, replaced.stderr).toBe(0);
+    expect(replaced.stderr).toContain('The profile "local" now points at http://127.0.0.1:4010/api/v1 instead of https://cms.example.com/api/v1.');
   });
 });
