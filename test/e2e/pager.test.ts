@@ -74,6 +74,25 @@ describe('cr nurture list --all and the pager', () => {
     expect(r.screen).toContain('showing 1-120 of 120');
   });
 
+  it('a pager that fails (PAGER=false) or exits 0 without reading loses nothing: the list is printed, and stderr names the pager', async () => {
+    const failed = await onTerminal(['--all'], { PAGER: 'false' });
+    expect(failed.exitCode, failed.screen).toBe(0);
+    expect(failed.screen).toContain('cr: the pager "false" failed (exit 1); printed here instead');
+    expect(failed.screen).toContain('showing 1-120 of 120');
+    const unread = await onTerminal(['--all'], { PAGER: 'sh -c "exit 0"' });
+    expect(unread.exitCode, unread.screen).toBe(0);
+    expect(unread.screen).toContain('cr: the pager "sh -c \\"exit 0\\"" failed (it exited without reading the output); printed here instead');
+    expect(unread.screen).toContain('showing 1-120 of 120');
+  });
+
+  it('a pager that reads and exits 0 (q in less) is taken at its word: nothing more is printed', async () => {
+    const r = await onTerminal(['--all'], { PAGER: "head -n 2 | sed 's/^/PAGED: /'" });
+    expect(r.exitCode, r.screen).toBe(0);
+    expect(r.screen).toMatch(/^PAGED: (ID +)?TITLE +STATUS/m);
+    expect(r.screen).not.toContain('showing 1-120 of 120');
+    expect(r.screen).not.toContain('printed here instead');
+  });
+
   it("Ctrl-C while the pager shows the list is the pager's: cr waits for it and ends with its own code", async () => {
     const dir = tempDir('cr-pager-cfg-');
     const run = runOnPty(['nurture', 'list', '--all'], {
