@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/serve.js';
@@ -91,6 +92,30 @@ describe('cr nurture list --all and the pager', () => {
     expect(r.screen).toMatch(/^PAGED: (ID +)?TITLE +STATUS/m);
     expect(r.screen).not.toContain('showing 1-120 of 120');
     expect(r.screen).not.toContain('printed here instead');
+  });
+
+  it.skipIf(!existsSync('/usr/bin/less'))('q in less after the first screen is the reader quitting: nothing more is printed', async () => {
+    const dir = tempDir('cr-pager-cfg-');
+    const run = runOnPty(['nurture', 'list', '--all'], {
+      HOME: dir,
+      CR_CONFIG_DIR: dir,
+      CI: '1',
+      NO_COLOR: '1',
+      CR_NOW: NOW,
+      CR_BASE_URL: `${server.url}/api/v1`,
+      CR_API_KEY: key,
+      CR_PAGER: '/usr/bin/less',
+    });
+    try {
+      await run.waitFor('TITLE');
+      run.type('q');
+      const { exitCode } = await run.done;
+      expect(exitCode, run.screen()).toBe(0);
+      expect(run.screen()).not.toContain('printed here instead');
+      expect(run.screen()).not.toContain('showing 1-120 of 120');
+    } finally {
+      run.kill();
+    }
   });
 
   it("Ctrl-C while the pager shows the list is the pager's: cr waits for it and ends with its own code", async () => {
