@@ -39,7 +39,7 @@ export async function websites(ctx: Context, o: { store?: string }): Promise<voi
       id: (w) => String(w.id),
       columns: [
         { header: 'ID', kind: 'id', value: (w) => String(w.id) },
-        { header: 'NAME', name: true, value: (w) => String(w.name), max: 40 },
+        { header: 'NAME', name: true, value: (w) => String(w.name) },
         { header: 'DOMAIN', value: (w) => String(w.domain) },
         { header: 'AGENCY', kind: 'id', value: (w) => w.agency_id ?? '' },
       ],

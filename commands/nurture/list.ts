@@ -60,7 +60,7 @@ export const listCommand = (ctx: Context) =>
 /** The table's columns; `--csv` takes the full update time. */
 export const nurtureColumns = (when: ShownTime): Column<NurtureSequence>[] => [
   { header: 'ID', kind: 'id', field: 'contentId', value: (s) => s.contentId },
-  { header: 'TITLE', name: true, field: 'title', value: (s) => s.title, max: 60 },
+  { header: 'TITLE', name: true, field: 'title', value: (s) => s.title },
   { header: 'STATUS', kind: 'code', field: 'status', value: (s) => s.status },
   { header: 'STEPS', kind: 'number', field: 'stepCount', value: (s) => s.stepCount, align: 'right' },
   { ...dateColumn('UPDATED', (s: NurtureSequence) => s.updatedAt, when, { time: true, past: true }), field: 'updatedAt' },

@@ -73,12 +73,17 @@ one JSON line, {"error": ..., "code": ..., "status": ...}. More: docs/exit-codes
 `,
   formatting: `Output formats
 
-  At a terminal   a table, names readable and ids whole: an id column shows whole from
-                  100 columns or is left out (said under the table), never cut; then
-                  long text is cut (…), then dates lose their hint; from 80 columns a
-                  name (entity, title, client) keeps 16 characters or its whole value;
-                  below 60 columns, or when nothing else fits, one block per row.
-                  A create or schedule prints its new id whole at any width
+  At a terminal   At 80 columns and wider every table keeps its name column
+                  (entity, title, client, name) at least 16 columns wide or
+                  whole, and the id column gives way first: it shows whole,
+                  only from 100 columns and only beside whole names, else it
+                  is left out and the table says so; --wide, --json, --jsonl,
+                  --csv, TSV when piped and -q carry every id whole. A create
+                  or schedule prints its new or changed id whole at any width.
+                  Widths are terminal columns, not characters: a CJK character
+                  or an emoji takes 2.
+                  What gives way, in order: ids, long text (…), date hints;
+                  below 60 columns, or when nothing else fits, one block per row
     --wide        every cell whole, rows may be wider than the terminal
     --all         (nurture list) through the pager: CR_PAGER, else PAGER, else
                   less -FRX; --no-pager prints directly; never when piped

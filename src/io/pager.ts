@@ -1,3 +1,5 @@
+import { escapeControls } from '../render/controls.js';
+import type { PagerEnd } from './pager-process.js';
 import type { IO, Sink } from './streams.js';
 
 /** The pager command: CR_PAGER, else PAGER, else `less -FRX` (as gh); empty or `cat` for none. */
@@ -9,8 +11,8 @@ export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
 /**
  * Runs `body` with its standard output going through the pager (docs/output.md "Paging"): only
  * when standard output is a terminal, a pager is set and `--no-pager` was not given, so piped
- * output, --json to a pipe and scripts never see one. A pager that cannot run loses nothing:
- * what was written is printed directly, and stderr says why.
+ * output, --json to a pipe and scripts never see one. A pager that cannot run, fails or shows
+ * nothing loses nothing: what was written is printed directly, and stderr says why.
  */
 export async function paged(io: IO, noPager: boolean, body: (io: IO) => Promise<void>): Promise<void> {
   const command = pagerCommand(io.env);
@@ -32,10 +34,23 @@ export async function paged(io: IO, noPager: boolean, body: (io: IO) => Promise<
   try {
     await body(through);
   } finally {
-    const { ran } = pager ? await pager.close() : { ran: true };
-    if (!ran) {
-      io.err.write(`cr: the pager "${command}" could not run; printed here instead (CR_PAGER chooses another, --no-pager none)\n`);
+    const why = failure(pager ? await pager.close() : undefined);
+    if (why) {
+      io.err.write(`cr: the pager ${escapeControls(JSON.stringify(command))} ${why}; printed here instead (CR_PAGER chooses another, --no-pager none)\n`);
       for (const text of written) io.out.write(text);
     }
   }
+}
+
+/**
+ * Why the pager's end lost the output, if it did: it could not run, it ended with a failure
+ * (`PAGER=false`, an unknown option), or it exited without reading a byte. A reader that read
+ * and exited 0 (q in less) or was ended by Ctrl-C is taken at its word.
+ */
+function failure(end: PagerEnd | undefined): string | undefined {
+  if (!end) return undefined;
+  if (!end.ran) return 'could not run';
+  if (end.code !== null && end.code !== 0) return `failed (exit ${end.code})`;
+  if (end.readNothing) return 'failed (it exited without reading the output)';
+  return undefined;
 }

@@ -15,8 +15,9 @@ export const READABLE_NAMES_FROM = 80;
 
 /**
  * What gives way, in order, when a table is wider than the terminal (docs/output.md "Tables"):
- * the id columns first (whole or not at all: a cut id is one no command takes; --wide, -q,
- * --json, --jsonl, --csv and piped output carry them whole), then long text is cut to a
+ * the id columns first, at any width: they show only when every name column is whole beside
+ * them (whole or not at all: a cut id is one no command takes; --wide, -q, --json, --jsonl,
+ * --csv and piped TSV carry them whole), then long text is cut to a
  * readable width, then dates lose their relative hint, then text other than the name is cut
  * further. Below READABLE_NAMES_FROM the name is text like any other.
  */
@@ -104,8 +105,12 @@ export function drawTable<T>(
       if (step.dates) short ??= m.shortDates();
       const forms = step.dates && short ? short : m.full;
       const nat = natural(forms.widths, keep);
+      // The id column gives way first: beside ids a name column is never cut (other text is),
+      // so a step that shows ids fits with every name whole or not at all, and the ids are
+      // then left out (--wide shows them). Where ids must stay, the name keeps its floor.
+      const nameFloorHere = (k: number) => (!step.hideIds && !keepIds ? nat[k]! : nameFloor);
       const widths = fitWidths(
-        keep.map((i, k) => ({ natural: nat[k]!, cuttable: cuttable(columns[i]!), max: columns[i]!.max, floor: columns[i]!.name ? nameFloor : 0 })),
+        keep.map((i, k) => ({ natural: nat[k]!, cuttable: cuttable(columns[i]!), max: columns[i]!.max, floor: columns[i]!.name ? nameFloorHere(k) : 0 })),
         width,
         step.minText,
       );

@@ -30,7 +30,8 @@ export interface Column<T> {
   style?: (text: string, row: T, s: Styles) => string;
   /**
    * The row's human name (entity, title, client, name): from 80 columns it keeps at least 16
-   * columns or its whole value, and other text and the ids give way first (docs/output.md "Tables").
+   * columns or its whole value, and the ids give way first: they show only beside a whole name
+   * (docs/output.md "Tables"). No `max` on it: a name is cut only to fit.
    */
   name?: boolean;
   /** A text column's widest on a terminal, in display columns (longer cells are cut with `…`). */

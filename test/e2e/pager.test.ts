@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/serve.js';
@@ -72,6 +73,49 @@ describe('cr nurture list --all and the pager', () => {
     expect(r.exitCode, r.screen).toBe(0);
     expect(r.screen).toContain('cr: the pager "/nonexistent/pager" could not run; printed here instead');
     expect(r.screen).toContain('showing 1-120 of 120');
+  });
+
+  it('a pager that fails (PAGER=false) or exits 0 without reading loses nothing: the list is printed, and stderr names the pager', async () => {
+    const failed = await onTerminal(['--all'], { PAGER: 'false' });
+    expect(failed.exitCode, failed.screen).toBe(0);
+    expect(failed.screen).toContain('cr: the pager "false" failed (exit 1); printed here instead');
+    expect(failed.screen).toContain('showing 1-120 of 120');
+    const unread = await onTerminal(['--all'], { PAGER: 'sh -c "exit 0"' });
+    expect(unread.exitCode, unread.screen).toBe(0);
+    expect(unread.screen).toContain('cr: the pager "sh -c \\"exit 0\\"" failed (it exited without reading the output); printed here instead');
+    expect(unread.screen).toContain('showing 1-120 of 120');
+  });
+
+  it('a pager that reads and exits 0 (q in less) is taken at its word: nothing more is printed', async () => {
+    const r = await onTerminal(['--all'], { PAGER: "head -n 2 | sed 's/^/PAGED: /'" });
+    expect(r.exitCode, r.screen).toBe(0);
+    expect(r.screen).toMatch(/^PAGED: (ID +)?TITLE +STATUS/m);
+    expect(r.screen).not.toContain('showing 1-120 of 120');
+    expect(r.screen).not.toContain('printed here instead');
+  });
+
+  it.skipIf(!existsSync('/usr/bin/less'))('q in less after the first screen is the reader quitting: nothing more is printed', async () => {
+    const dir = tempDir('cr-pager-cfg-');
+    const run = runOnPty(['nurture', 'list', '--all'], {
+      HOME: dir,
+      CR_CONFIG_DIR: dir,
+      CI: '1',
+      NO_COLOR: '1',
+      CR_NOW: NOW,
+      CR_BASE_URL: `${server.url}/api/v1`,
+      CR_API_KEY: key,
+      CR_PAGER: '/usr/bin/less',
+    });
+    try {
+      await run.waitFor('TITLE');
+      run.type('q');
+      const { exitCode } = await run.done;
+      expect(exitCode, run.screen()).toBe(0);
+      expect(run.screen()).not.toContain('printed here instead');
+      expect(run.screen()).not.toContain('showing 1-120 of 120');
+    } finally {
+      run.kill();
+    }
   });
 
   it("Ctrl-C while the pager shows the list is the pager's: cr waits for it and ends with its own code", async () => {

@@ -116,19 +116,35 @@ describe('drawTable keeps its shape', () => {
     });
   }
 
-  it('what gives way, in order: ids (below 100 columns always), long text to 16 columns, date hints, then text but the name', () => {
+  it('what gives way, in order: ids (below 100 columns always, and wherever the name would be cut beside them), long text to 16 columns, date hints, then text but the name', () => {
+    const name = rows[0]!.name;
     expect(drawTable({ rows, columns }, s, 200)).toContain('日本語のメモ、とても長いテキストです。');
-    const cut = drawTable({ rows, columns }, s, 110);
+    const cut = drawTable({ rows, columns }, s, 130);
     expect(cut).toContain('…');
     expect(cut).toContain('(in 9 days)');
     expect(cut).toContain(ID);
-    const noHints = drawTable({ rows, columns }, s, 100);
+    expect(cut).toContain(name);
+    const noHints = drawTable({ rows, columns }, s, 120);
     expect(noHints).not.toContain('(in 9 days)');
     expect(noHints).toContain(ID);
-    const noIds = drawTable({ rows, columns }, s, 99);
-    expect(noIds).not.toContain(ID.slice(0, 8));
-    expect(noIds).toContain('(in 9 days)');
-    expect(lines(noIds).at(-1)).toBe(IDS_LEFT_OUT);
+    expect(noHints).toContain(name);
+    // At 110 the id fits only if the name is cut: the id gives way, the name stays whole.
+    for (const width of [110, 99]) {
+      const noIds = drawTable({ rows, columns }, s, width);
+      expect(noIds).not.toContain(ID.slice(0, 8));
+      if (width === 110) expect(noIds).toContain(name);
+      expect(noIds).toContain('(in 9 days)');
+      expect(lines(noIds).at(-1)).toBe(IDS_LEFT_OUT);
+    }
+  });
+
+  it('an id column shows only beside whole names, at every width from 100 columns', () => {
+    for (let width = WHOLE_IDS_FROM; width <= 200; width++) {
+      const out = drawTable({ rows, columns }, s, width);
+      if (headerOf(out)[0] !== 'ID') continue;
+      for (const r of rows) expect(out, `at ${width}`).toContain(r.name);
+    }
+    expect(headerOf(drawTable({ rows, columns }, s, 200))[0]).toBe('ID');
   });
 
   it('from 80 columns the name keeps 16 columns (or its whole value) while other text is cut further', () => {

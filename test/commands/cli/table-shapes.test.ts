@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../../src/server/serve.js';
 import { fixedClock } from '../../../src/server/clock.js';
 import { initStore } from '../../../src/server/init-store.js';
+import { IDS_LEFT_OUT } from '../../../src/render/table.js';
 import { displayWidth } from '../../../src/render/width.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { NOW } from '../../helpers/fixture-store.js';
 import { runCli } from '../../helpers/run-cli.js';
-import { TABLE_COMMANDS } from '../../helpers/table-commands.js';
+import { NAME_COLUMNS, TABLE_COMMANDS } from '../../helpers/table-commands.js';
 
 /**
  * Tables keep their shape (docs/output.md "Tables"): at a terminal 60, 80, 100 and 120
@@ -73,6 +74,14 @@ describe('list tables on a terminal', () => {
         if (cols < 100) expect(shown).not.toContain('ID');
         expect(shown.length, `${args.join(' ')} at ${cols}: ${lines[0]}`).toBe(expected.length);
         for (const [i, cell] of shown.entries()) expect(headerMatches(cell, expected[i]!), `${cell} for ${expected[i]} at ${cols}`).toBe(true);
+        // The id column gives way first: while it shows, no name cell is cut.
+        const name = NAME_COLUMNS[args.slice(0, 2).join(' ')];
+        if (shown[0] === 'ID' && name) {
+          const at = lines[0]!.indexOf(`  ${name}`) + 2;
+          const rows = lines.slice(1).filter((l) => l.trim() !== '' && !l.startsWith('showing') && !l.startsWith(IDS_LEFT_OUT));
+          expect(rows.length).toBeGreaterThan(0);
+          for (const row of rows) expect(row.slice(at).split(/ {2,}/)[0], `${args.join(' ')} at ${cols}: ${row}`).not.toMatch(/…$/);
+        }
         expect(
           lines.filter((l) => displayWidth(l) > cols),
           `${args.join(' ')} at ${cols}`,
@@ -83,15 +92,24 @@ describe('list tables on a terminal', () => {
     }, 120_000);
   }
 
-  it('finance summary: the same columns at 80, 100 and 120 (the id whole at 120, left out below); blocks at 60, where its money cannot fit', async () => {
+  it('finance summary: the same columns at 80, 100 and 120, the id left out so that entity names stay whole (--wide shows it); blocks at 60, where its money cannot fit', async () => {
     const header = ['ID', 'ENTITY', 'MRR', 'CLIENTS', 'RENEWAL', 'COST', 'AI COST', 'MARGIN'];
     for (const cols of [80, 100, 120]) {
       const { lines, code } = await onTerminal(['finance', 'summary'], cols);
       expect(code).toBe(0);
       expect(lines[0]).toBe('Business entities');
-      expect(lines[1]!.split(/ {2,}/).map((c) => c.trim())).toEqual(cols >= 120 ? header : header.slice(1));
+      // At 120 the id would fit only with `Northwind Digital LLC` cut: the id gives way first.
+      expect(lines[1]!.split(/ {2,}/).map((c) => c.trim())).toEqual(header.slice(1));
+      expect(lines).toContain(IDS_LEFT_OUT);
+      if (cols >= 100)
+        expect(
+          lines.some((l) => l.startsWith('Northwind Digital LLC  ')),
+          lines.join('\n'),
+        ).toBe(true);
       expect(lines.filter((l) => displayWidth(l) > cols)).toEqual([]);
     }
+    const wide = await onTerminal(['finance', 'summary', '--wide'], 120);
+    expect(wide.lines[1]!.split(/ {2,}/).map((c) => c.trim())).toEqual(header);
     const narrow = await onTerminal(['finance', 'summary'], 60);
     expect(narrow.lines.some((l) => /^MRR {2,}\$/.test(l))).toBe(true);
     expect(narrow.lines.filter((l) => displayWidth(l) > 60)).toEqual([]);
