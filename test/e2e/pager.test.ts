@@ -29,9 +29,10 @@ afterAll(async () => {
 
 const MARK = "sed 's/^/PAGED: /'";
 
-async function onTerminal(args: string[], env: Record<string, string>) {
+/** `cr nurture list ARGS` on a pseudo-terminal against the test server, with a config folder of its own. */
+function listOnPty(args: string[], env: Record<string, string>) {
   const dir = tempDir('cr-pager-cfg-');
-  const run = runOnPty(['nurture', 'list', ...args], {
+  return runOnPty(['nurture', 'list', ...args], {
     HOME: dir,
     CR_CONFIG_DIR: dir,
     CI: '1',
@@ -41,6 +42,10 @@ async function onTerminal(args: string[], env: Record<string, string>) {
     CR_API_KEY: key,
     ...env,
   });
+}
+
+async function onTerminal(args: string[], env: Record<string, string>) {
+  const run = listOnPty(args, env);
   try {
     const { exitCode } = await run.done;
     return { exitCode, screen: run.screen().replace(/\r/g, '') };
@@ -95,17 +100,7 @@ describe('cr nurture list --all and the pager', () => {
   });
 
   it.skipIf(!existsSync('/usr/bin/less'))('q in less after the first screen is the reader quitting: nothing more is printed', async () => {
-    const dir = tempDir('cr-pager-cfg-');
-    const run = runOnPty(['nurture', 'list', '--all'], {
-      HOME: dir,
-      CR_CONFIG_DIR: dir,
-      CI: '1',
-      NO_COLOR: '1',
-      CR_NOW: NOW,
-      CR_BASE_URL: `${server.url}/api/v1`,
-      CR_API_KEY: key,
-      CR_PAGER: '/usr/bin/less',
-    });
+    const run = listOnPty(['--all'], { CR_PAGER: '/usr/bin/less' });
     try {
       await run.waitFor('TITLE');
       run.type('q');
@@ -119,18 +114,8 @@ describe('cr nurture list --all and the pager', () => {
   });
 
   it("Ctrl-C while the pager shows the list is the pager's: cr waits for it and ends with its own code", async () => {
-    const dir = tempDir('cr-pager-cfg-');
-    const run = runOnPty(['nurture', 'list', '--all'], {
-      HOME: dir,
-      CR_CONFIG_DIR: dir,
-      CI: '1',
-      NO_COLOR: '1',
-      CR_NOW: NOW,
-      CR_BASE_URL: `${server.url}/api/v1`,
-      CR_API_KEY: key,
-      // A reader that shows everything, then stays until interrupted.
-      CR_PAGER: 'cat; sleep 30',
-    });
+    // A reader that shows everything, then stays until interrupted.
+    const run = listOnPty(['--all'], { CR_PAGER: 'cat; sleep 30' });
     try {
       await run.waitFor('showing 1-120 of 120');
       run.type('\x03');
