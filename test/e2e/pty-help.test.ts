@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
+import { linesOnPty } from '../helpers/pty.js';
+import { cleanupTempDirs } from '../helpers/tmp.js';
 import { NOW } from '../helpers/fixture-store.js';
-import { spawnProcess } from '../helpers/process.js';
-import { crCommand } from '../helpers/cli.js';
 
 /**
  * Help where a person reads it: on a real pseudo-terminal (util-linux `script`), whose width
@@ -16,29 +15,11 @@ const hasScript = existsSync(SCRIPT);
 
 afterAll(() => cleanupTempDirs());
 
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+const _quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** bin/cr.js on a pty `cols` wide; the lines the terminal shows (colour and CR removed) and the exit code. */
 async function onPty(args: string[], cols: number): Promise<{ lines: string[]; code: number }> {
-  const dir = tempDir('cr-pty-help-cfg-');
-  const command = `stty cols ${cols} rows 50; exec ${crCommand(args).map(quote).join(' ')}`;
-  const r = await spawnProcess(SCRIPT, ['-qfec', command, '/dev/null'], {
-    env: {
-      HOME: dir,
-      CR_CONFIG_DIR: dir,
-      CR_NOW: NOW,
-      TZ: 'UTC',
-      LANG: 'C.UTF-8',
-      TERM: 'xterm-256color',
-      CI: '1',
-    },
-    timeoutMs: 30_000,
-  });
-  const lines = String(r.stdout)
-    .replace(/\u001b\[[0-9;]*m/g, '')
-    .replace(/\r/g, '')
-    .split('\n');
-  return { lines, code: r.exitCode ?? -1 };
+  return linesOnPty(args, cols, { CR_NOW: NOW, LANG: 'C.UTF-8' });
 }
 
 describe.skipIf(!hasScript)('help on a pseudo-terminal', () => {

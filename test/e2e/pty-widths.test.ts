@@ -6,8 +6,7 @@ import { fixedClock } from '../../src/server/clock.js';
 import { initStore } from '../../src/server/init-store.js';
 import { READABLE_TEXT } from '../../src/render/fit.js';
 import { displayWidth } from '../../src/render/width.js';
-import { crCommand } from '../helpers/cli.js';
-import { shellQuote as quote, spawnProcess } from '../helpers/process.js';
+import { linesOnPty } from '../helpers/pty.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { NOW } from '../helpers/fixture-store.js';
 import { NAME_COLUMNS, TABLE_COMMANDS } from '../helpers/table-commands.js';
@@ -47,23 +46,7 @@ afterAll(async () => {
 });
 
 async function onPty(args: string[], cols: number): Promise<{ lines: string[]; code: number }> {
-  const dir = tempDir('cr-pty-widths-cfg-');
-  const command = `stty cols ${cols} rows 50; exec ${crCommand(args).map(quote).join(' ')}`;
-  const r = await spawnProcess(SCRIPT, ['-qfec', command, '/dev/null'], {
-    env: {
-      HOME: dir,
-      CR_CONFIG_DIR: dir,
-      CR_NOW: NOW,
-      TZ: 'UTC',
-      TERM: 'xterm-256color',
-      CI: '1',
-      NO_COLOR: '1',
-      CR_BASE_URL: `${server.url}/api/v1`,
-      CR_API_KEY: key,
-    },
-    timeoutMs: 30_000,
-  });
-  return { lines: String(r.stdout).replace(/\r/g, '').split('\n'), code: r.exitCode ?? -1 };
+  return linesOnPty(args, cols, { CR_NOW: NOW, NO_COLOR: '1', CR_BASE_URL: `${server.url}/api/v1`, CR_API_KEY: key });
 }
 
 /** The cells shown under a name header: in a table, from the header's offset; in blocks, the `NAME  value` lines. */

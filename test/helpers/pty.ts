@@ -1,5 +1,6 @@
 import { crCommand } from './cli.js';
 import { type Child, shellQuote, spawnProcess } from './process.js';
+import { tempDir } from './tmp.js';
 
 /**
  * The built CLI on a real pseudo-terminal: util-linux `script` gives it a terminal as
@@ -43,4 +44,23 @@ export function runOnPty(args: string[], env: Record<string, string>, timeoutMs 
     done,
     kill: () => void child.kill('SIGKILL'),
   };
+}
+
+/**
+ * `cr ARGS` run to its end on a pseudo-terminal `cols` wide (util-linux `script`, stty), with a
+ * config folder of its own and `env` over HOME, CR_CONFIG_DIR, TZ=UTC, TERM and CI: the lines the
+ * terminal showed (colour and CR removed) and the exit code.
+ */
+export async function linesOnPty(args: string[], cols: number, env: Record<string, string>): Promise<{ lines: string[]; code: number }> {
+  const dir = tempDir('cr-pty-cfg-');
+  const command = `stty cols ${cols} rows 50; exec ${crCommand(args).map(shellQuote).join(' ')}`;
+  const r = await spawnProcess('/usr/bin/script', ['-qfec', command, '/dev/null'], {
+    env: { HOME: dir, CR_CONFIG_DIR: dir, TZ: 'UTC', TERM: 'xterm-256color', CI: '1', ...env },
+    timeoutMs: 30_000,
+  });
+  const lines = String(r.stdout)
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .replace(/\r/g, '')
+    .split('\n');
+  return { lines, code: r.exitCode ?? -1 };
 }
