@@ -6,7 +6,7 @@ import { DispatcherBase } from './undici-core.js';
 import { plainHeaders, refusedHeader } from './request-headers.js';
 import { bodyTimeout as bodyTimeoutError, connectTimeout, headersOverflow, headersTimeout, requestAborted, socketError } from './dispatch-errors.js';
 import type { ProxyRoute, ProxyRoutes } from './proxy-env.js';
-import { proxyRefused, proxyUnreachable, tunnelClosed } from './proxy-errors.js';
+import { proxyCertificate, proxyRefused, proxyUnreachable, tunnelClosed } from './proxy-errors.js';
 
 /**
  * The HTTP core's connection pool for network requests: Node's own `http` client (its native
@@ -227,6 +227,9 @@ export class NodeHttpDispatcher extends DispatcherBase {
       if (res?.complete) return;
       // Before its tunnel is open, an https request has spoken only to the proxy; an http one
       // always speaks to it, the server's own failures coming back as the proxy's answers.
+      // An https:// proxy's own certificate fails before any tunnel: the proxy's, whatever the URL's scheme.
+      const proxyCert = proxy && !res && !tunnelled && proxy.url.protocol === 'https:' ? proxyCertificate(proxy, err) : undefined;
+      if (proxyCert) return fail(proxyCert);
       if (proxy && !res && !tunnelled && (origin.protocol === 'https:' || isConnectionFailure(err))) return fail(proxyUnreachable(proxy, err));
       if (proxy && !res && tunnelled && isConnectionFailure(err)) return fail(tunnelClosed(proxy, `${origin.hostname}:${origin.port || 443}`, err));
       fail(undiciError(err));
