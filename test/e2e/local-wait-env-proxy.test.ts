@@ -4,6 +4,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, NODE } from '../helpers/paths.js';
 import { spawnProcess } from '../helpers/process.js';
+import { runBin } from '../helpers/cli.js';
+import { spawnServe } from '../helpers/serve.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { startServer } from '../../src/server/serve.js';
 
@@ -23,6 +25,8 @@ async function nodeMajor(node: string): Promise<number> {
 const cached = join(homedir(), '.cache', 'cr-node-lines', 'node-24', 'node_modules', `node-linux-${process.arch}`, 'bin', 'node');
 const NODE_24 = (await nodeMajor(NODE)) >= 24 ? NODE : existsSync(cached) ? cached : undefined;
 
+const ENV_PROXY = { NODE_USE_ENV_PROXY: '1', HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9' };
+
 describe.skipIf(NODE_24 === undefined)('loopback requests with NODE_USE_ENV_PROXY=1 and HTTP_PROXY at a dead port', () => {
   it('cr local wait --url-file still finds the server', async () => {
     const dir = tempDir();
@@ -31,7 +35,7 @@ describe.skipIf(NODE_24 === undefined)('loopback requests with NODE_USE_ENV_PROX
       const file = join(dir, 'url.txt');
       writeFileSync(file, `${server.url}/api/v1\n`);
       const r = await spawnProcess(NODE_24!, [BIN, 'local', 'wait', '--url-file', file, '--timeout', '3'], {
-        env: { HOME: dir, CR_CONFIG_DIR: dir, NO_COLOR: '1', NODE_USE_ENV_PROXY: '1', HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9' },
+        env: { HOME: dir, CR_CONFIG_DIR: dir, NO_COLOR: '1', ...ENV_PROXY },
         timeoutMs: 20_000,
       });
       expect(r.stderr).toBe('');
@@ -39,6 +43,25 @@ describe.skipIf(NODE_24 === undefined)('loopback requests with NODE_USE_ENV_PROX
       expect(String(r.stdout).trim()).toBe(`${server.url}/api/v1`);
     } finally {
       await server.close();
+    }
+  });
+
+  it('cr local reset goes to the cr serve holding the store (the admin client)', async () => {
+    const cfg = tempDir();
+    const store = join(cfg, 'store.json');
+    expect((await runBin(['local', 'init', '--demo', '--store', store], { configDir: cfg })).exitCode).toBe(0);
+    // A --local run keeps the store's admin key beside it, which the admin client sends.
+    expect((await runBin(['--local', 'finance', 'summary', '--json'], { configDir: cfg, env: { CR_STORE: store } })).exitCode).toBe(0);
+    const server = await spawnServe(['--store', store], { dir: cfg, env: { CR_CONFIG_DIR: cfg } });
+    try {
+      const r = await spawnProcess(NODE_24!, [BIN, 'local', 'reset', '--all-data', '--yes', '--store', store], {
+        env: { HOME: cfg, CR_CONFIG_DIR: cfg, NO_COLOR: '1', ...ENV_PROXY },
+        timeoutMs: 20_000,
+      });
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+      expect(`${r.stdout}${r.stderr}`).toContain('removed');
+    } finally {
+      await server.stop();
     }
   });
 });
