@@ -37,8 +37,9 @@ Network (docs/install.md, "In a company network"):
   NODE_EXTRA_CA_CERTS  a PEM file of CAs to trust besides Node's own (a company CA)
   NODE_USE_SYSTEM_CA   1: trust the system's CA store too (Node 22.19+, 24.6+; on 22.15+
                    NODE_OPTIONS=--use-system-ca)
-A proxy that cannot be reached or refuses is its own error (PROXY_ERROR, exit 8); its
-password is never shown (--verbose masks it).
+A proxy that cannot be reached or refuses is its own error (PROXY_ERROR, exit 8), and so
+is an https:// proxy whose certificate is not trusted (named as the proxy's, not retried);
+its password is never shown (--verbose masks it).
 Redirects: GET and HEAD follow 301, 302, 303, 307 and 308; a write follows only 307 and
 308 (method and body kept). At most 5 hops, never from https to http; the key and the
 cr api -H headers go only to the origin first asked, and never again once a hop left it

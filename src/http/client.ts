@@ -108,10 +108,12 @@ export class ApiClient {
     const { NodeHttpDispatcher } = await import('./node-dispatcher.js');
     const env = this.options.proxyEnv;
     if (!env) return new NodeHttpDispatcher({ keepAliveTimeout: 10_000, connections: 16 });
-    const [{ proxyRoutes }, { proxyAgent }] = await Promise.all([import('./proxy-env.js'), import('./proxy-agents.js')]);
+    const { proxyRoutes } = await import('./proxy-env.js');
     const routes = proxyRoutes(env);
     this.routes = routes;
-    return new NodeHttpDispatcher({ keepAliveTimeout: 10_000, connections: 16, proxy: routes && { routes, agent: proxyAgent } });
+    // The proxy pools load with the first request that goes through one (src/http/node-dispatcher.ts).
+    const loadAgent = async () => (await import('./proxy-agents.js')).proxyAgent;
+    return new NodeHttpDispatcher({ keepAliveTimeout: 10_000, connections: 16, proxy: routes && { routes, loadAgent } });
   }
 
   /**

@@ -31,14 +31,19 @@ export function failureCode(cause: unknown): 'HTTP2_ONLY' | 'TLS_CERTIFICATE' | 
  * What to do about a certificate failure: trusting a CA fixes only a certificate no known CA
  * vouches for; an expired one, one for another name or a revoked one is the server's to fix.
  */
-function certificateAdvice(code: string): string {
+export function certificateAdvice(code: string, whose: Whose = 'server'): string {
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_REVOKED')
-    return "Trusting another CA does not fix this: the server's administrator must replace the certificate";
-  if (code === 'CERT_NOT_YET_VALID') return "Check this machine's date and time; otherwise the server's administrator must replace the certificate";
+    return `Trusting another CA does not fix this: the ${whose}'s administrator must replace the certificate`;
+  if (code === 'CERT_NOT_YET_VALID') return `Check this machine's date and time; otherwise the ${whose}'s administrator must replace the certificate`;
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH')
-    return 'Trusting another CA does not fix this: use the host name the certificate names in the base URL, or have the server given a certificate for this one';
+    return whose === 'proxy'
+      ? 'Trusting another CA does not fix this: use the host name the certificate names in the proxy URL, or have the proxy given a certificate for this one'
+      : 'Trusting another CA does not fix this: use the host name the certificate names in the base URL, or have the server given a certificate for this one';
   return TRUST_A_CA;
 }
+
+/** Whose certificate failed: the API server's, or an https:// proxy's (src/http/proxy-errors.ts). */
+export type Whose = 'server' | 'proxy';
 
 /**
  * An answer Node's HTTP parser refuses (a control character in a header, a broken status
@@ -62,15 +67,16 @@ const HTTP2_ONLY =
  * What failed in the server's certificate, by OpenSSL's and Node's codes; undefined for a TLS
  * failure that is not the certificate's (a protocol mismatch).
  */
-function certificateProblem(code: string): string | undefined {
+export function certificateProblem(code: string, whose: Whose = 'server'): string | undefined {
+  const its = `The ${whose}'s TLS certificate`;
   if (/^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|SELF_SIGNED_CERT_IN_CHAIN|CERT_UNTRUSTED|INVALID_CA)$/.test(code))
-    return "The server's TLS certificate is not trusted: no certificate authority this Node knows vouches for it";
-  if (code === 'DEPTH_ZERO_SELF_SIGNED_CERT') return "The server's TLS certificate is not trusted: it is self-signed";
-  if (code === 'CERT_HAS_EXPIRED') return "The server's TLS certificate has expired";
-  if (code === 'CERT_NOT_YET_VALID') return "The server's TLS certificate is not valid yet (or this machine's clock is wrong)";
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') return "The server's TLS certificate is for another host name";
-  if (code === 'CERT_REVOKED') return "The server's TLS certificate has been revoked";
-  if (/CERT|SIGNATURE/.test(code) && !/^ERR_SSL_/.test(code)) return "The server's TLS certificate could not be verified";
+    return `${its} is not trusted: no certificate authority this Node knows vouches for it`;
+  if (code === 'DEPTH_ZERO_SELF_SIGNED_CERT') return `${its} is not trusted: it is self-signed`;
+  if (code === 'CERT_HAS_EXPIRED') return `${its} has expired`;
+  if (code === 'CERT_NOT_YET_VALID') return `${its} is not valid yet (or this machine's clock is wrong)`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') return `${its} is for another host name`;
+  if (code === 'CERT_REVOKED') return `${its} has been revoked`;
+  if (/CERT|SIGNATURE/.test(code) && !/^ERR_SSL_/.test(code)) return `${its} could not be verified`;
   return undefined;
 }
 

@@ -6,7 +6,7 @@ import { DispatcherBase } from './undici-core.js';
 import { plainHeaders, refusedHeader } from './request-headers.js';
 import { bodyTimeout as bodyTimeoutError, connectTimeout, headersOverflow, headersTimeout, requestAborted, socketError } from './dispatch-errors.js';
 import type { ProxyRoute, ProxyRoutes } from './proxy-env.js';
-import { proxyRefused, proxyUnreachable, tunnelClosed } from './proxy-errors.js';
+import { proxyCertificate, proxyRefused, proxyUnreachable, tunnelClosed } from './proxy-errors.js';
 
 /**
  * The HTTP core's connection pool for network requests: Node's own `http` client (its native
@@ -44,9 +44,16 @@ export interface NodeDispatcherOptions {
   keepAliveTimeout?: number;
   /** How long a connection may take to open, in ms (undici's default: 10 s). */
   connectTimeout?: number;
-  /** Which requests go through a proxy (src/http/proxy-env.ts), and the pools that carry them (src/http/proxy-agents.ts). */
-  proxy?: { routes: ProxyRoutes; agent: (protocol: string, proxy: URL, options: AgentOptions) => Agent };
+  /**
+   * Which requests go through a proxy (src/http/proxy-env.ts), and how to load the pools that
+   * carry them (src/http/proxy-agents.ts): loaded on the first request a proxy carries, so a
+   * run whose requests all go direct (loopback, NO_PROXY) never loads them, nor the tls,
+   * https and assert they bring.
+   */
+  proxy?: { routes: ProxyRoutes; loadAgent: () => Promise<ProxyAgentFactory> };
 }
+
+export type ProxyAgentFactory = (protocol: string, proxy: URL, options: AgentOptions) => Agent;
 
 /** undici's handler protocol as request() drives it (src/local/in-process-dispatcher.ts speaks the same). */
 interface Handler {
@@ -65,6 +72,8 @@ const rawBuffers = (raw: string[]): Buffer[] => raw.map((s) => Buffer.from(s, 'l
 
 export class NodeHttpDispatcher extends DispatcherBase {
   private readonly agents = new Map<string, Agent>();
+  /** The proxy pools' maker, once a request has gone through a proxy. */
+  private proxyAgent?: ProxyAgentFactory;
   private readonly open = new Set<ClientRequest>();
   private idle?: () => void;
 
@@ -98,13 +107,37 @@ export class NodeHttpDispatcher extends DispatcherBase {
         // handshake rather than answer a 403 (src/http/network-errors.ts).
         ...(https ? { ALPNProtocols: ['http/1.1'] } : {}),
       };
-      agent = proxy ? this.options.proxy!.agent(protocol, proxy.url, options) : new mod.Agent(options);
+      agent = proxy ? this.proxyAgent!(protocol, proxy.url, options) : new mod.Agent(options);
       this.agents.set(key, agent);
     }
     return { agent, request: mod.request as typeof httpRequest, proxy };
   }
 
   override dispatch(opts: Dispatcher.DispatchOptions, dispatchHandler: Dispatcher.DispatchHandler): boolean {
+    if (this.options.proxy && !this.proxyAgent && this.throughProxy(opts)) {
+      // The first request a proxy carries loads its pools, then goes.
+      this.options.proxy.loadAgent().then(
+        (make) => {
+          this.proxyAgent = make;
+          this.send(opts, dispatchHandler);
+        },
+        (err: Error) => (dispatchHandler as Handler).onError?.(err),
+      );
+      return true;
+    }
+    return this.send(opts, dispatchHandler);
+  }
+
+  /** Whether this request's origin goes through a proxy (a proxy URL that cannot be read fails it in send()). */
+  private throughProxy(opts: Dispatcher.DispatchOptions): boolean {
+    try {
+      return this.options.proxy?.routes.proxyFor(new URL(String(opts.origin))) !== undefined;
+    } catch {
+      return false;
+    }
+  }
+
+  private send(opts: Dispatcher.DispatchOptions, dispatchHandler: Dispatcher.DispatchHandler): boolean {
     // Only cr's request() (src/http/undici-core.ts) calls this dispatcher: its handler is undici's classic protocol.
     const handler = dispatchHandler as Handler;
     let req: ClientRequest | undefined;
@@ -194,6 +227,9 @@ export class NodeHttpDispatcher extends DispatcherBase {
       if (res?.complete) return;
       // Before its tunnel is open, an https request has spoken only to the proxy; an http one
       // always speaks to it, the server's own failures coming back as the proxy's answers.
+      // An https:// proxy's own certificate fails before any tunnel: the proxy's, whatever the URL's scheme.
+      const proxyCert = proxy && !res && !tunnelled && proxy.url.protocol === 'https:' ? proxyCertificate(proxy, err) : undefined;
+      if (proxyCert) return fail(proxyCert);
       if (proxy && !res && !tunnelled && (origin.protocol === 'https:' || isConnectionFailure(err))) return fail(proxyUnreachable(proxy, err));
       if (proxy && !res && tunnelled && isConnectionFailure(err)) return fail(tunnelClosed(proxy, `${origin.hostname}:${origin.port || 443}`, err));
       fail(undiciError(err));

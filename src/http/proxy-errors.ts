@@ -1,4 +1,5 @@
 import { DispatchError } from './dispatch-errors.js';
+import { certificateAdvice, certificateProblem } from './network-errors.js';
 import type { ProxyRoute } from './proxy-env.js';
 import { proxyOrigin } from './proxy-vars.js';
 import { shownValue } from './shown.js';
@@ -37,6 +38,17 @@ export function proxyUnreachable(route: ProxyRoute, cause: Error & { code?: stri
   if (!NOT_REACHED.has(cause.code ?? '') && !cause.code?.startsWith('UND_ERR_CONNECT'))
     return Object.assign(new ProxyError(`${named(route)} closed the connection without answering the request for a tunnel (${why})`, true), { cause });
   return Object.assign(new ProxyError(`${named(route)} cannot be reached: ${why}`, true), { cause });
+}
+
+/**
+ * An https:// proxy whose certificate cr does not trust (or that fails otherwise): the
+ * certificate wording of src/http/network-errors.ts, naming the proxy and its variable. Not
+ * retried: the same certificate comes back. Undefined when the failure is no certificate's.
+ */
+export function proxyCertificate(route: ProxyRoute, cause: Error & { code?: string }): ProxyError | undefined {
+  const problem = cause.code ? certificateProblem(cause.code, 'proxy') : undefined;
+  if (!problem) return undefined;
+  return Object.assign(new ProxyError(`${named(route)}: ${problem} (${cause.code}). ${certificateAdvice(cause.code!, 'proxy')}`, false), { cause });
 }
 
 /** The tunnel was opened (CONNECT answered 200), then closed before the server answered: by the proxy or the server behind it. */

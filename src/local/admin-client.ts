@@ -1,5 +1,6 @@
 import { EXIT, LocalError, NetworkError } from '../errors.js';
 import { escapeControls } from '../render/escape.js';
+import { type LoopbackResponse, loopbackRequest } from './loopback-request.js';
 import type { ServeAd } from './serve-ad.js';
 
 /**
@@ -41,11 +42,12 @@ export async function adminClientFor(storePath: string, ad: ServeAd): Promise<Ad
     );
   }
   const origin = new URL(ad.url).origin;
-  const request = async (method: string, path: string, body?: unknown): Promise<Response> => {
+  const request = async (method: string, path: string, body?: unknown): Promise<LoopbackResponse> => {
     const url = `${origin}/_local${path}`;
-    let res: Response;
+    let res: LoopbackResponse;
     try {
-      res = await fetch(url, {
+      // Loopback, never through a proxy (src/local/loopback-request.ts).
+      res = await loopbackRequest(url, {
         method,
         headers: { authorization: `Bearer ${credential.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LocalError, EXIT } from '../errors.js';
 import { checkBaseUrl } from '../config/credentials.js';
 import { escapeControls } from '../render/escape.js';
+import { loopbackRequest } from './loopback-request.js';
 import { ownFile, readTextFile } from './url-file.js';
 
 const POLL_MS = 50;
@@ -48,8 +49,8 @@ function writtenBy(writer: number | undefined, pid: number): boolean {
 /** Whether a cr server answers at the base URL (its OpenAPI document needs no key). */
 async function answers(baseUrl: string): Promise<boolean> {
   try {
-    const res = await fetch(`${baseUrl}/openapi.json`, { signal: AbortSignal.timeout(2000) });
-    await res.body?.cancel();
+    // Never through a proxy, whatever the Node line reads (src/local/loopback-request.ts).
+    const res = await loopbackRequest(`${baseUrl}/openapi.json`, { timeoutMs: 2000 });
     return res.status === 200;
   } catch {
     return false;

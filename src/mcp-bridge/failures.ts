@@ -1,5 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { redactKeys } from '../config/redact.js';
+import { describeNetworkFailure, failureCode } from '../http/network-errors.js';
 import { localResetOf, retryAfterMsOf } from '../http/rate-budget.js';
 
 /**
@@ -106,7 +107,11 @@ export function failingFetch(base: FetchLike = fetch): FetchLike {
     } catch (err) {
       if (!post || (err as Error)?.name === 'AbortError') throw err;
       const code = codeOf(err) ?? codeOf((err as { cause?: unknown })?.cause);
-      const detail = code ?? ((err as { cause?: { message?: string } })?.cause?.message || (err as Error)?.message || 'network error');
+      // A proxy's failure and a certificate's are told in the CLI's words (src/http/network-errors.ts, proxy-errors.ts).
+      const worded = code === 'PROXY_ERROR' || failureCode(err) === 'TLS_CERTIFICATE';
+      const detail = worded
+        ? describeNetworkFailure(err, 0)
+        : (code ?? ((err as { cause?: { message?: string } })?.cause?.message || (err as Error)?.message || 'network error'));
       throw new NetworkFailure(`connection to the MCP endpoint failed (${detail})`, code !== undefined && CONNECT_CODES.has(code), { cause: err });
     }
     if (post && response.status >= 400) throw await httpFailureOf(response);

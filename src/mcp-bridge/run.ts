@@ -5,6 +5,7 @@ import { userAgent } from '../startup/version.js';
 import { Bridge } from './bridge.js';
 import { LineLimit, MAX_LINE_BYTES } from './line-limit.js';
 import { oneLine } from './log.js';
+import { upstreamFetch } from './upstream-fetch.js';
 
 /** Where the bridge sends: the profile's (or the embedded server's) `/mcp`, and with which key. */
 async function endpointOf(ctx: Context): Promise<{ url: URL; key: string; profile?: string; keyAdvice?: string; close: () => Promise<void> }> {
@@ -48,7 +49,10 @@ export async function runStdioBridge(
   const client = new StdioServerTransport(lines as unknown as typeof process.stdin, streams.stdout as typeof process.stdout, {
     maxBufferSize: MAX_LINE_BYTES + 1,
   });
+  // The API's proxy and certificate rules, as for every other request (upstream-fetch.ts).
+  const upstream = upstreamFetch(ctx.env);
   const bridge: Bridge = new Bridge({
+    fetch: upstream.fetch,
     client,
     url: endpoint.url,
     key: endpoint.key,
@@ -92,6 +96,7 @@ export async function runStdioBridge(
     streams.stdin.off('end', onEnd);
     streams.stdin.off('close', onEnd);
     await bridge.close();
+    await upstream.close().catch(() => undefined);
     await endpoint.close().catch(() => undefined);
   }
 }

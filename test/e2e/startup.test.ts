@@ -120,6 +120,25 @@ describe('startup stays light', () => {
     });
   }
 
+  it('with a proxy variable set, a loopback target loads no proxy pool (src/http/proxy-agents.ts, *-proxy-agent); a proxied target does', async () => {
+    const PROXY_POOL = /node_modules\/(https?-proxy-agent|agent-base)\/|\/src\/http\/proxy-agents\.ts$/;
+    const port = await deadPort();
+    const proxyEnv = { HTTPS_PROXY: `http://127.0.0.1:${port}`, HTTP_PROXY: `http://127.0.0.1:${port}` };
+    const srv = await startFixtureServer();
+    try {
+      const direct = await loadsOf(['finance', 'summary', '--json'], { ...proxyEnv, CR_API_KEY: KEYS.viewerW1, CR_BASE_URL: `${srv.url}/api/v1` });
+      expect(direct.r.exitCode, direct.r.stderr).toBe(0);
+      expect(direct.sources.filter((u) => PROXY_POOL.test(u))).toEqual([]);
+    } finally {
+      await srv.stop();
+    }
+    // Positive control: a host the proxy carries loads them (and fails on the dead proxy, exit 8).
+    const proxied = await loadsOf(['api', '/x'], { ...proxyEnv, CR_API_KEY: makeKey(), CR_BASE_URL: 'http://api.example.test/api/v1' });
+    expect(proxied.r.exitCode).toBe(8);
+    expect(proxied.r.stderr).toContain('(HTTP_PROXY) cannot be reached');
+    expect(proxied.sources.some((u) => PROXY_POOL.test(u))).toBe(true);
+  });
+
   it('`cr finance summary` checks the response without zod: no zod, schemas, hono or server code runs', async () => {
     const srv = await startFixtureServer();
     try {

@@ -64,6 +64,8 @@ export interface Seen {
 export interface Live {
   port: number;
   seen: Seen[];
+  /** TCP connections accepted (a TLS handshake that failed counts too). */
+  connections: () => number;
   close: () => Promise<void>;
 }
 
@@ -76,7 +78,9 @@ export async function closeAll(): Promise<void> {
 
 async function listen(server: Server, seen: Seen[]): Promise<Live> {
   const sockets = new Set<Socket>();
+  let connections = 0;
   server.on('connection', (s: Socket) => {
+    connections++;
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -84,6 +88,7 @@ async function listen(server: Server, seen: Seen[]): Promise<Live> {
   const live: Live = {
     port: (server.address() as AddressInfo).port,
     seen,
+    connections: () => connections,
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise((r) => server.close(r));
@@ -118,11 +123,12 @@ export async function startTarget(answer: Answer = envelope, pki?: Pki): Promise
 
 /**
  * A forward proxy: CONNECT tunnels and plain forwarding (the `proxy` package), TARGET_HOST
- * resolved to 127.0.0.1; with `credentials` ("user:password") it asks for them (407).
+ * resolved to 127.0.0.1; with `credentials` ("user:password") it asks for them (407); with
+ * `tls`, spoken to over TLS with that certificate (an https:// proxy).
  */
-export async function startProxy(credentials?: string): Promise<Live> {
+export async function startProxy(credentials?: string, tls?: Pki): Promise<Live> {
   const seen: Seen[] = [];
-  const server = createServer();
+  const server = tls ? createTlsServer({ key: tls.key, cert: tls.cert }) : createServer();
   const toLoopback = (url: string) => url.replace(TARGET_HOST, '127.0.0.1');
   // Ahead of the proxy's own listeners: log, then point the name at this machine.
   server.prependListener('connect', (req: IncomingMessage) => {
