@@ -37,6 +37,13 @@ describe('cr serve --log-format json: usage errors', () => {
     const badPort = join(dir, 'port.json');
     writeFileSync(badPort, JSON.stringify({ 'log-format': 'json', port: 'eighty' }), { mode: 0o600 });
     expectJsonUsage(await runCli(['serve', '--config', badPort]), '"port"');
+    // A file others can read that holds a password: its warning is a JSON line before the error.
+    const shared = join(dir, 'shared.json');
+    writeFileSync(shared, JSON.stringify({ 'log-format': 'json', store: 'postgres://cr:secret@127.0.0.1:1/cr', port: 'eighty' }), { mode: 0o644 });
+    const r = await runCli(['serve', '--config', shared]);
+    expectJsonUsage(r, '"port"');
+    expect(r.stderr).toContain('others can read it');
+    expect(r.stderr).not.toContain('secret');
   });
 
   it('the command line wins: --log-format text over a file that says json keeps the plain line', async () => {
