@@ -5,6 +5,7 @@ import { CrError, ApiError, ResponseError, UsageError, exitCodeOf, InterruptedEr
 import { groups } from './cli/groups.js';
 import { redactKeys } from './config/redact.js';
 import { writeJsonError } from './render/json.js';
+import { servesJsonLog } from '../commands/serve/log-format-prescan.js';
 import { escapeControls } from './render/escape.js';
 import { checkScriptFlags } from './output/flags.js';
 import { answerVersion, version } from './startup/version.js';
@@ -100,12 +101,14 @@ export async function buildProgram(ctx: Context, argv: string[], all = false): P
       program.command(g.name).description(g.summary);
     }
   }
+  // `cr serve --log-format json` (or its --config file's): its usage errors are JSON lines (log-format-prescan.ts).
+  const jsonLog = servesJsonLog(argv);
   program.hook('preAction', async (_this, action) => {
     const o = action.optsWithGlobals() as Record<string, unknown>;
     ctx.setGlobals({
       profile: o.profile as string | undefined,
       baseUrl: o.baseUrl as string | undefined,
-      json: Boolean(o.json),
+      json: Boolean(o.json) || jsonLog,
       website: o.website as string | undefined,
       local: Boolean(o.local),
       verbose: Boolean(o.verbose),
@@ -181,7 +184,8 @@ export async function run(given: string[], ctx: Context = createContext()): Prom
   // The completion scripts' call-back for values known only at run time (profile names).
   if (given[0] === '__complete') return (await import('../commands/completion/dynamic.js')).complete(given.slice(1), ctx);
   // Pre-read the global output flags so errors before parsing still honour --json.
-  ctx.setGlobals({ json: given.includes('--json'), verbose: given.includes('--verbose') });
+  // `cr serve --log-format json` (or its --config file's): its usage errors are JSON lines too.
+  ctx.setGlobals({ json: given.includes('--json') || servesJsonLog(given), verbose: given.includes('--verbose') });
   let program: Command | undefined;
   let argv = given;
   try {

@@ -7,6 +7,7 @@ import { asCliError } from '../../src/local/errors.js';
 import { LOOPBACK_HOSTS, MAX_RATE_LIMIT } from '../../src/api/vocabulary.js';
 import { addDatabaseOptions, databaseOpenOptions } from './serve-db-options.js';
 import { applyConfigFile } from './serve-config.js';
+import { jsonNoticeLine } from '../../src/server/log-format.js';
 import { escapeControls } from '../../src/bulk/escape.js';
 
 interface ServeOptions {
@@ -79,7 +80,9 @@ export const serveCommand = (ctx: Context) =>
       )
       .addOption(vocabularyOption('--log-level <level>', 'debug also logs /healthz, /readyz and /metrics requests', ['info', 'debug']).default('info'))
       .action((f: ServeOptions & { config?: string }, cmd: Command) => {
-        if (f.config !== undefined) applyConfigFile(cmd, f.config, (line) => ctx.notice(line));
+        // With a JSON log (asked here or in the file: the CLI read it first) its notice is a JSON line too.
+        const configNotice = (line: string) => (ctx.globals.json ? !ctx.globals.quiet && ctx.io.err.write(`${jsonNoticeLine(line)}\n`) : ctx.notice(line));
+        if (f.config !== undefined) applyConfigFile(cmd, f.config, configNotice);
         return serve(ctx, cmd.opts<ServeOptions>());
       }),
     ['cr serve', 'cr serve --store ./ci-store.json --port 0 --url-file url.txt &  cr local wait --url-file url.txt'],

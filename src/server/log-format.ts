@@ -22,11 +22,25 @@ export const formatLogLine = (e: RequestLogEntry, at = new Date()) =>
     e.cause === undefined ? '' : ` cause=${logSafe(e.cause, 64)}`
   }`;
 
+/**
+ * The `level` of a JSON line (docs/local-server.md "Request log"): `error` for a request
+ * answered 5xx and for the server losing its store, stopping or failing; `warn` while it waits
+ * for its store or retries; `info` otherwise.
+ */
+export type LineLevel = 'info' | 'warn' | 'error';
+
+/** The notices' fixed openings (open-core.ts, lost-store-exit.ts, connections.ts, serve.ts, store-wait.ts). */
+const ERROR_NOTICE = /^cr serve: (?:stopping|error while stopping|internal error|the lock on .* was taken over)/s;
+const WARN_NOTICE = /^cr serve: (?:waiting for the store|.*; staying up, not ready|folding the journal .* failed)/s;
+
+/** A notice's level, by the words it opens with: every notice the server writes opens with fixed ones. */
+export const noticeLevel = (text: string): LineLevel => (ERROR_NOTICE.test(text) ? 'error' : WARN_NOTICE.test(text) ? 'warn' : 'info');
+
 /** One request as a JSON line. */
 export const jsonLogLine = (e: RequestLogEntry, at = new Date()) =>
   safeJson({
     time: at.toISOString(),
-    level: 'info',
+    level: e.status >= 500 ? 'error' : 'info',
     msg: 'request',
     request_id: e.requestId ?? null,
     method: cut(e.method, 32),
@@ -38,7 +52,7 @@ export const jsonLogLine = (e: RequestLogEntry, at = new Date()) =>
   });
 
 /** A notice (start, stop, the store's events, faults) as a JSON line; its text is escaped already. */
-export const jsonNoticeLine = (text: string, at = new Date()) => safeJson({ time: at.toISOString(), level: 'info', msg: text });
+export const jsonNoticeLine = (text: string, at = new Date()) => safeJson({ time: at.toISOString(), level: noticeLevel(text), msg: text });
 
 const cut = (s: string, max: number) => (s.length > max ? `${s.slice(0, max)}…` : s);
 

@@ -36,7 +36,7 @@ export async function openCore(opts: OpenCoreOptions): Promise<OpenCore> {
   const maxStoreBytes = opts.maxStoreMb === undefined ? undefined : opts.maxStoreMb * 1024 * 1024;
   const onLockLost = () => {
     notice(
-      `cr serve: the lock on ${logSafe(storePath)} was taken over by another server while this one was not running (stopped or frozen); writes are refused from now on, reads too (503, lock_lost)`,
+      `cr serve: the lock on ${logSafe(storePath)} was taken over by another process (a server or a cr local command) while this one was not running (stopped or frozen); writes are refused from now on, reads too (503, lock_lost)`,
     );
     opts.onStoreLost?.();
   };

@@ -44,7 +44,7 @@ export const CLIENT_CLOSED_REQUEST = 499;
  * The path the log names: decoded as Hono decodes it (what `c.req.path` gives), so one
  * request is logged alike whichever carrier took it; the log escapes it (log-text.ts).
  */
-function logPath(url: string): string {
+export function logPath(url: string): string {
   if (url.includes('%')) return getPath({ url: `http://localhost${url}` } as Request);
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);

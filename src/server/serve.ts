@@ -27,6 +27,7 @@ import { continueWhenBodyIsRead } from './expect-continue.js';
 import type { ConnectionLimits } from './connections.js';
 import { DEFAULT_WAIT_FOR_STORE_S, openWaiting } from './store-wait.js';
 import { openingAnswer } from './opening-answer.js';
+import { finishOpening } from './opening-log.js';
 
 /** Where the store is when no path is given (re-exported: commands find it here). */
 export { defaultStorePath } from './store/store-path.js';
@@ -138,7 +139,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const beforeOpen = openingAnswer({ probes, readiness, allowed });
   const answerBeforeOpen = (req: IncomingMessage, res: ServerResponse): boolean => {
     const early = beforeOpen(req);
-    if (early) void early.then((answer) => writeAnswer(res, { ...answer, headers: { ...answer.headers, date: new Date().toUTCString() } }));
+    const logged = { log: log?.request, observe: metrics?.observe, logProbes: opts.logLevel === 'debug' };
+    if (early) void early.then((answer) => writeAnswer(res, finishOpening(req, answer, logged)));
     return early !== undefined;
   };
   const connections = manageConnections(s, opts.limits ?? {}, write ?? (() => undefined));
@@ -151,7 +153,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       // Host names are case-insensitive; the Fetch adapter refuses `LOCALHOST:4010` otherwise.
       if (req.headers.host) req.headers.host = req.headers.host.toLowerCase();
       // The log's duration counts from here, injected latency included; without a log nothing reads it.
-      if (write) receivedAt.set(req, performance.now());
+      if (write || metrics) receivedAt.set(req, performance.now());
       if (handle) return handle(req, res);
       // The store is not open yet: a probe is answered now by the same probe routes the pipeline
       // answers later (`starting`, or what the start-up waits for), and once the start-up waits,

@@ -145,7 +145,7 @@ describe('cr serve: readiness, the rate limit and the log', () => {
       expect(res.status).toBe(503);
       await turn();
       const entry = JSON.parse(debugLines.at(-1)!);
-      expect(entry).toMatchObject({ level: 'info', msg: 'request', request_id: 'probe-1', method: 'GET', path: '/readyz', status: 503, key_id: null, cause: 'database_unreachable' });
+      expect(entry).toMatchObject({ level: 'error', msg: 'request', request_id: 'probe-1', method: 'GET', path: '/readyz', status: 503, key_id: null, cause: 'database_unreachable' });
     } finally {
       await srv.stop();
     }

@@ -190,6 +190,20 @@ describe('cr serve and a database that is not there', () => {
     expect(r.stderr).not.toContain('waiting for the store');
   }, 60_000);
 
+  it("sslmode=require against a server without TLS ends the start (and cr local migrate) at once, in libpq's words (exit 1), never retried as a reset", async () => {
+    // This file's cluster runs with ssl off (scripts/pg-cluster.sh): it answers N to the SSLRequest.
+    const required = Object.assign(new URL(url), { search: '?sslmode=require' }).toString();
+    const r = await runBin(['serve', '--store', required, '--port', '0'], { env: { CR_NOW: NOW }, timeoutMs: 30_000 });
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('server does not support SSL, but SSL was required (SSL_NOT_SUPPORTED)');
+    expect(r.stderr).not.toContain('waiting for the store');
+    expect(r.stderr).not.toContain('reset');
+    const migrate = await runBin(['local', 'migrate', '--store', required], { env: { CR_NOW: NOW }, timeoutMs: 30_000 });
+    expect(migrate.exitCode).toBe(1);
+    expect(migrate.stderr).toContain('server does not support SSL, but SSL was required (SSL_NOT_SUPPORTED)');
+  }, 60_000);
+
   it('a schema newer than this build at start: stays up, not ready (schema_newer), the API 503 with Retry-After 60; --wait-for-store 0 exits 78', async () => {
     const admin = postgres(url, { max: 1, onnotice: () => undefined });
     await admin.unsafe('CREATE DATABASE cr_newer');

@@ -1,6 +1,7 @@
 import type { Sql } from 'postgres';
 import { UsageError } from '../../errors.js';
 import { connectionSettings, type ConnectionContext } from './connection.js';
+import { explainTlsRefusal } from './ssl-refused.js';
 import { migrate, migrationsAfter, SchemaTooNewError, schemaVersion } from './migrate.js';
 import { NEWEST_SCHEMA } from './migrations.js';
 import { SETTINGS_SCHEMA, setRateLimit, storedRateLimit } from './settings.js';
@@ -60,7 +61,7 @@ export async function migrateDatabase(url: string, o: ConnectionContext & { dryR
     };
   } catch (err) {
     if (err instanceof SchemaTooNewError || err instanceof UsageError) throw err;
-    throw new DatabaseUnreachableError(location, hostPortOf(url), err);
+    throw new DatabaseUnreachableError(location, hostPortOf(url), await explainTlsRefusal(err, sql.options));
   } finally {
     await sql.end({ timeout: 5 });
   }

@@ -67,6 +67,12 @@ const CERTIFICATE: Record<string, Described> = {
     hint: 'connect by a name the certificate carries, or use sslmode=verify-ca',
     transient: false,
   },
+  // The server answered `N` to the SSLRequest (ssl-refused.ts): libpq's words.
+  SSL_NOT_SUPPORTED: {
+    what: 'server does not support SSL, but SSL was required',
+    hint: 'turn ssl on in the server (postgresql.conf), or connect with sslmode=prefer or disable where the network is trusted',
+    transient: false,
+  },
   CERT_HAS_EXPIRED: { what: "the server's certificate is not valid now (expired)", transient: false },
   CERT_NOT_YET_VALID: { what: "the server's certificate is not valid yet", transient: false },
 };

@@ -10,6 +10,7 @@ import { columnsOf, revenueColumnsOf } from './derive.js';
 import { checkSchema, migrate, SchemaTooNewError, SchemaTooOldError } from './migrate.js';
 import { redactUrl } from '../../config/store-url.js';
 import { connectionSettings } from './connection.js';
+import { explainTlsRefusal } from './ssl-refused.js';
 import { agreedRateLimit } from './settings.js';
 import { FinanceAnswers, findRows } from './finance-cache.js';
 import type { Serialized } from '../compute/serialized.js';
@@ -111,7 +112,7 @@ export class PgStore implements ApiStore {
     } catch (err) {
       await Promise.all([sql.end({ timeout: 1 }), rateSql.end({ timeout: 1 })]);
       if (err instanceof SchemaTooNewError || err instanceof SchemaTooOldError) throw err;
-      throw new DatabaseUnreachableError(location, hostPortOf(url), err);
+      throw new DatabaseUnreachableError(location, hostPortOf(url), await explainTlsRefusal(err, sql.options));
     }
     return new PgStore(url, sql, rateSql, opts.max ?? 20);
   }
