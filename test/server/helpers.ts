@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { startServer } from '../../src/server/serve.js';
 import type { RunningServer, StartServerOptions } from '../../src/server/serve.js';
 import { fixedClock } from '../../src/server/clock.js';
+import { nodeFs, type StoreFs } from '../../src/server/store/fs-layer.js';
 
 export const FIXTURE = fileURLToPath(new URL('./fixtures/store.json', import.meta.url));
 /** The fixture's "now": today is 2025-06-15. */
@@ -47,6 +48,19 @@ export async function tempDir(): Promise<string> {
 }
 
 /** A copy of the fixture store in a fresh temp folder. */
+/**
+ * A fixture store whose first file read waits until `release()`: a server opening it stays in
+ * its opening window (src/server/opening-answer.ts) for as long as the test needs.
+ */
+export async function heldFixtureStore(): Promise<{ path: string; cleanup: () => Promise<void>; fs: StoreFs; release: () => void }> {
+  const { path, cleanup } = await fixtureStore();
+  let release!: () => void;
+  const opened = new Promise<void>((r) => (release = r));
+  let reads = 0;
+  const fs: StoreFs = { ...nodeFs, readFile: async (p) => (reads++ === 0 ? opened.then(() => nodeFs.readFile(p)) : nodeFs.readFile(p)) };
+  return { path, cleanup, fs, release };
+}
+
 export async function fixtureStore(content?: string): Promise<{ dir: string; path: string; cleanup: () => Promise<void> }> {
   const dir = await tempDir();
   const path = join(dir, 'store.json');

@@ -1,37 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { createServer } from 'node:net';
-import { nodeFs } from '../../src/server/store/fs-layer.js';
-import type { StoreFs } from '../../src/server/store/fs-layer.js';
 import { startServer } from '../../src/server/serve.js';
 import { fixedClock } from '../../src/server/clock.js';
 import { ReadinessGate } from '../../src/server/readiness-gate.js';
-import { KEYS, NOW, fixtureStore, request } from './helpers.js';
+import { KEYS, NOW, heldFixtureStore, request } from './helpers.js';
+import { deadPort } from '../helpers/http-server.js';
 
 /**
  * The 503s `cr serve` answers while its start-up waits for the store (src/server/opening-answer.ts)
  * are requests like any other: each has its request log line and is counted by the metrics,
  * the same counters the server keeps once the store is open (docs/local-server.md "Request log").
  */
-const freePort = () =>
-  new Promise<number>((r) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => r(port));
-    });
-  });
-
 describe('requests answered before the store is open', () => {
   it('each 503 starting has its log line (cause=starting) and is counted; the counts go on after the store opens', async () => {
-    const { path, cleanup } = await fixtureStore();
-    let release!: () => void;
-    const opened = new Promise<void>((r) => (release = r));
-    let reads = 0;
-    const slowFs: StoreFs = { ...nodeFs, readFile: async (p) => (reads++ === 0 ? opened.then(() => nodeFs.readFile(p)) : nodeFs.readFile(p)) };
+    const { path, cleanup, fs: slowFs, release } = await heldFixtureStore();
     // A start-up that waits already: what store-wait.ts says while a database is not up.
     const readiness = new ReadinessGate();
     readiness.waiting('starting', 'nothing listens at 127.0.0.1:5432 (ECONNREFUSED)');
     const lines: string[] = [];
-    const port = await freePort();
+    const port = await deadPort();
     const origin = `http://127.0.0.1:${port}`;
     const starting = startServer({
       port,

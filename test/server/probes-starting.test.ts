@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { nodeFs } from '../../src/server/store/fs-layer.js';
-import type { StoreFs } from '../../src/server/store/fs-layer.js';
 import { startServer } from '../../src/server/serve.js';
 import { fixedClock } from '../../src/server/clock.js';
-import { KEYS, NOW, fixtureStore, request } from './helpers.js';
+import { KEYS, NOW, heldFixtureStore, request } from './helpers.js';
+import { deadPort } from '../helpers/http-server.js';
 
 /**
  * `cr serve` listens before its store is open (docs/api-decisions.md §7): meanwhile a load
@@ -12,20 +11,10 @@ import { KEYS, NOW, fixtureStore, request } from './helpers.js';
  */
 describe('probes while the store opens', () => {
   it('/healthz 200 and /readyz 503 starting before the store is open; 200 and the waiting request answered after', async () => {
-    const { path, cleanup } = await fixtureStore();
     // The store's first read waits for the test: the server stays in its opening window.
-    let release!: () => void;
-    const opened = new Promise<void>((r) => (release = r));
-    let reads = 0;
-    const slowFs: StoreFs = { ...nodeFs, readFile: async (p) => (reads++ === 0 ? opened.then(() => nodeFs.readFile(p)) : nodeFs.readFile(p)) };
-    // startServer resolves once the store is open: the port is found from the listening socket meanwhile.
-    const { createServer } = await import('node:net');
-    const free = await new Promise<number>((r) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as { port: number };
-        probe.close(() => r(port));
-      });
-    });
+    const { path, cleanup, fs: slowFs, release } = await heldFixtureStore();
+    // startServer resolves once the store is open: the port is chosen before.
+    const free = await deadPort();
     const starting = startServer({ port: free, storePath: path, fs: slowFs, log: false, clock: fixedClock(NOW), onInternalError: () => {} });
     const origin = `http://127.0.0.1:${free}`;
     try {
