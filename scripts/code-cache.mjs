@@ -18,7 +18,7 @@ const CACHE = 'dist/bundle/cli.js.cache';
 const LOCAL_CACHE = 'dist/bundle/cli.js.local.cache';
 const dir = mkdtempSync(join(tmpdir(), 'cr-code-cache-'));
 try {
-  const { initStore } = await import('../dist/src/server/init-store.js');
+  const { initStore } = await import('../dist/src/server/ops/init-store.js');
   const { startServer } = await import('../dist/src/server/serve.js');
   const storePath = join(dir, 'store.json');
   const { key } = await initStore(storePath, { demo: true });

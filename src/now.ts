@@ -4,7 +4,7 @@ import { UsageError } from './errors.js';
  * The business "now" (docs/api-decisions.md §5): CR_NOW when set (tests, demos), else the real clock.
  * CR_NOW is parsed here only, on first use, and the result kept: the context hands this
  * clock to the embedded server and `cr serve` too, so one process reads it once. The rule
- * is the local server's (src/server/clock.ts): an ISO 8601 date-time.
+ * is the local server's (src/server/domain/clock.ts): an ISO 8601 date-time.
  */
 export function nowFrom(env: NodeJS.ProcessEnv): () => Date {
   let fixed: number | null | undefined;

@@ -22,8 +22,8 @@ export const exportCommand = (ctx: Context) =>
 export async function exportData(ctx: Context, o: { store?: string; only?: string }): Promise<void> {
   const [{ readStore }, { exportStore }, { checkOnly, FixtureError }] = await Promise.all([
     import('../../src/local/read-store.js'),
-    import('../../src/server/admin/store-ops.js'),
-    import('../../src/server/admin/fixtures.js'),
+    import('../../src/server/ops/admin/store-ops.js'),
+    import('../../src/server/ops/admin/fixtures.js'),
   ]);
   let only;
   try {

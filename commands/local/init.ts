@@ -34,7 +34,7 @@ interface InitFlags {
 async function init(ctx: Context, o: InitFlags): Promise<void> {
   const [{ defaultStorePath }, { initStore }, { withStoreLock, lockWaitFromEnv }] = await Promise.all([
     import('../../src/server/serve.js'),
-    import('../../src/server/init-store.js'),
+    import('../../src/server/ops/init-store.js'),
     import('../../src/local/lock-wait.js'),
   ]);
   const given = o.store ?? defaultStorePath(ctx.env);
@@ -70,7 +70,7 @@ async function init(ctx: Context, o: InitFlags): Promise<void> {
 async function initIntoDatabase(ctx: Context, url: string, o: { demo?: boolean; force?: boolean }) {
   if (o.force)
     throw new UsageError('--force replaces a store file; a database is filled only when it is empty', 'drop and create the database, or name an empty one');
-  const { initDatabase } = await import('../../src/server/init-store.js');
+  const { initDatabase } = await import('../../src/server/ops/init-store.js');
   try {
     // The context's clock (CR_NOW from its env), as every other command's: the demo's dates and the key's.
     return await initDatabase(url, { demo: Boolean(o.demo), clock: { now: () => ctx.now() }, env: ctx.env });

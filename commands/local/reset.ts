@@ -5,7 +5,7 @@ import { LocalError, UsageError } from '../../src/errors.js';
 import { storePathOf } from '../../src/local/store-path.js';
 import { writeJson } from '../../src/render/json.js';
 import { escapeControls } from '../../src/render/escape.js';
-import type { ResetCounts, ResetScope } from '../../src/server/admin/reset.js';
+import type { ResetCounts, ResetScope } from '../../src/server/ops/admin/reset.js';
 
 interface ResetOptions {
   allData?: boolean;
@@ -46,7 +46,10 @@ export async function reset(ctx: Context, o: ResetOptions): Promise<void> {
     const answer = await ctx.prompt.input(`Remove ${what} from ${where}? Type yes to go on`, { flag: '--yes' });
     if (answer.trim().toLowerCase() !== 'yes') throw new LocalError('Not confirmed; nothing was removed', 1, { code: 'NOT_CONFIRMED' });
   }
-  const [{ administer }, { resetStore, ResetError }] = await Promise.all([import('../../src/local/administer.js'), import('../../src/server/admin/reset.js')]);
+  const [{ administer }, { resetStore, ResetError }] = await Promise.all([
+    import('../../src/local/administer.js'),
+    import('../../src/server/ops/admin/reset.js'),
+  ]);
   let counts: ResetCounts;
   try {
     counts = await administer(

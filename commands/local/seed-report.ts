@@ -1,5 +1,5 @@
 import type { Context } from '../../src/cli/context.js';
-import type { FixtureProblem } from '../../src/server/admin/fixtures.js';
+import type { FixtureProblem } from '../../src/server/ops/admin/fixtures.js';
 import { escapeControls } from '../../src/render/escape.js';
 import { redactKeys } from '../../src/config/redact.js';
 import { andMore, capped, LISTED_PROBLEMS, ProblemsError } from '../../src/render/problem-cap.js';

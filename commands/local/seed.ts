@@ -8,7 +8,7 @@ import { readAllBytes } from '../../src/io/streams.js';
 import { storePathOf } from '../../src/local/store-path.js';
 import { writeJson } from '../../src/render/json.js';
 import { escapeControls } from '../../src/render/escape.js';
-import type { SeedCounts } from '../../src/server/admin/store-ops.js';
+import type { SeedCounts } from '../../src/server/ops/admin/store-ops.js';
 import { isDatabaseUrl, shownStore } from '../../src/config/store-url.js';
 
 interface SeedOptions {
@@ -39,16 +39,16 @@ const countsText = (counts: SeedCounts) =>
 
 export async function seed(ctx: Context, file: string | undefined, o: SeedOptions): Promise<void> {
   if (o.schema) {
-    const { fixtureJsonSchema } = await import('../../src/server/admin/fixtures.js');
+    const { fixtureJsonSchema } = await import('../../src/server/ops/admin/fixtures.js');
     writeJson(ctx.io, fixtureJsonSchema());
     return;
   }
   if (file === undefined) throw new UsageError('Name the fixture file (or - for standard input)', 'the format: cr local seed --schema, docs/fixtures.md');
   const name = escapeControls(file === '-' ? '<stdin>' : file);
-  const { MAX_SEED_BYTES } = await import('../../src/server/admin/fixtures.js');
+  const { MAX_SEED_BYTES } = await import('../../src/server/ops/admin/fixtures.js');
   let bytes: Buffer | undefined;
   try {
-    // The server holding a store takes no more (src/server/admin/routes.ts): the same limit offline.
+    // The server holding a store takes no more (src/server/app/admin-routes.ts): the same limit offline.
     if (file === '-') bytes = await readAllBytes(ctx.io.stdin, MAX_SEED_BYTES);
     else if ((await stat(file)).size <= MAX_SEED_BYTES) bytes = await readFile(file);
   } catch (err) {
@@ -70,8 +70,8 @@ export async function seed(ctx: Context, file: string | undefined, o: SeedOption
   }
   const [{ administer }, { seedStore }, { FixtureError, planSeed }, { safeJsonParse }] = await Promise.all([
     import('../../src/local/administer.js'),
-    import('../../src/server/admin/store-ops.js'),
-    import('../../src/server/admin/fixtures.js'),
+    import('../../src/server/ops/admin/store-ops.js'),
+    import('../../src/server/ops/admin/fixtures.js'),
     import('../../src/server/json.js'),
   ]);
   let doc: unknown;
@@ -99,7 +99,7 @@ export async function seed(ctx: Context, file: string | undefined, o: SeedOption
     );
   } catch (err) {
     if (!(err instanceof FixtureError)) throw err;
-    // Every problem at once, then exit 2 with nothing written (the cause first: src/server/admin/fixtures.ts).
+    // Every problem at once, then exit 2 with nothing written (the cause first: src/server/ops/admin/fixtures.ts).
     const { reportFixtureProblems } = await import('./seed-report.js');
     throw reportFixtureProblems(ctx, file, err.problems);
   }

@@ -7,7 +7,7 @@ import { asCliError } from '../../src/local/errors.js';
 import { LOOPBACK_HOSTS, MAX_RATE_LIMIT } from '../../src/api/vocabulary.js';
 import { addDatabaseOptions, databaseOpenOptions } from './serve-db-options.js';
 import { applyConfigFile } from './serve-config.js';
-import { jsonNoticeLine } from '../../src/server/log-format.js';
+import { jsonNoticeLine } from '../../src/server/app/log-format.js';
 import { escapeControls } from '../../src/bulk/escape.js';
 
 interface ServeOptions {
@@ -114,7 +114,7 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   const [{ startServer, defaultStorePath, handleShutdownSignals }, { announceServe }, { jsonNoticeLine }] = await Promise.all([
     import('../../src/server/serve.js'),
     import('../../src/local/serve-ad.js'),
-    import('../../src/server/log-format.js'),
+    import('../../src/server/app/log-format.js'),
   ]);
   // With --log-format json every line of standard error is one JSON object, these notices too.
   const notice =
@@ -140,7 +140,7 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   };
   // A signal while a database not up yet is waited for ends the process at once, exit 0.
   const [{ ReadinessGate }, { exitOnSignalWhileWaiting }] = await Promise.all([
-    import('../../src/server/readiness-gate.js'),
+    import('../../src/server/app/readiness-gate.js'),
     import('../../src/server/wait-signals.js'),
   ]);
   const readiness = new ReadinessGate();
@@ -218,9 +218,9 @@ function removeEarlierUrlFile(file: string): void {
   }
 }
 
-/** Parses --faults (src/server/faults.ts); the seed is printed so a run can be repeated. */
+/** Parses --faults (src/server/app/faults.ts); the seed is printed so a run can be repeated. */
 async function faultPlan(notice: (line: string) => void, spec: string, seed?: number) {
-  const { parseFaults, FaultSpecError } = await import('../../src/server/faults.js');
+  const { parseFaults, FaultSpecError } = await import('../../src/server/app/faults.js');
   const chosen = seed ?? Math.floor(Math.random() * 2 ** 31);
   try {
     const plan = parseFaults(spec, chosen);

@@ -7,7 +7,7 @@ export type NewAdCreativeFields = Pick<AdCreative, 'id' | 'platform' | 'adFormat
 /**
  * A new ad creative as the API returns it (docs/api-decisions.md §5): a draft from the API, with
  * no campaign or image unless given and every metric at zero. The server's stored record
- * (src/server/compute/writes.ts) and the OpenAPI example (src/api/examples.ts) are built by it.
+ * (src/server/domain/compute/writes.ts) and the OpenAPI example (src/api/examples.ts) are built by it.
  * Zod-free, so that the example does not load the schemas.
  */
 export function newAdCreativeView(f: NewAdCreativeFields): AdCreative {

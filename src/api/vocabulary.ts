@@ -32,7 +32,7 @@ export const CRM_PATH_SEGMENT = 'crm';
  * Host names that mean "this machine" (docs/api-decisions.md §8): `cr serve` bound to one of them
  * needs no --allowed-host.
  */
-/** The hourly rate limit a local server counts with when none is given or stored (src/server/rate-limit.ts). */
+/** The hourly rate limit a local server counts with when none is given or stored (src/server/app/rate-limit.ts). */
 export const DEFAULT_RATE_LIMIT = 1000;
 
 /** The highest hourly rate limit a local server counts with: a PostgreSQL store's windows count in an `integer` (src/server/store-pg/migrations.ts). */

@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 /**
  * Request headers as undici's request() takes them (an object, or a flat name/value list),
  * lower-cased. A field named twice is both values joined by ", ", as a web Headers and
- * cr serve give it (src/server/request-target.ts): two Authorization headers are no key,
+ * cr serve give it (src/server/transport/request-target.ts): two Authorization headers are no key,
  * never the last one.
  */
 export function plainHeaders(headers: Dispatcher.DispatchOptions['headers']): Record<string, string> {

@@ -4,7 +4,7 @@ import { type LoopbackResponse, loopbackRequest } from './loopback-request.js';
 import type { ServeAd } from './serve-ad.js';
 
 /**
- * The CLI's side of the local administration extension (src/server/admin/routes.ts): when a
+ * The CLI's side of the local administration extension (src/server/app/admin-routes.ts): when a
  * server holds the store, `cr local keys`, `seed` and `export` send their work to it over
  * loopback with the store's admin key kept beside it (`<store>.local-key`,
  * src/local/credential.ts). Whoever can read that file could edit the store itself, which is

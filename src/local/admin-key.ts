@@ -10,7 +10,7 @@ import type { ApiStore } from '../server/store/api-store.js';
 export async function ensureAdminKey(store: ApiStore, storePath: string, now: Date, notice: (line: string) => void): Promise<void> {
   const [{ credentialState, readCredential, saveCredential, credentialPathOf }, { createStoreKey }] = await Promise.all([
     import('./credential.js'),
-    import('../server/admin/store-ops.js'),
+    import('../server/ops/admin/store-ops.js'),
   ]);
   const found = await credentialState((id) => store.apiKey(id), readCredential(storePath));
   if (found.state !== 'none') return;

@@ -19,7 +19,7 @@ export interface Administration<T> {
  */
 export async function administer<T>(storePath: string, work: Administration<T>, env: NodeJS.ProcessEnv, opts: { migrate?: boolean } = {}): Promise<T> {
   if (isDatabaseUrl(storePath)) return administerDatabase(storePath, work, env, opts.migrate === true);
-  const [{ withStoreLock, lockWaitFromEnv }, { withOpenStore }] = await Promise.all([import('./lock-wait.js'), import('../server/admin/store-ops.js')]);
+  const [{ withStoreLock, lockWaitFromEnv }, { withOpenStore }] = await Promise.all([import('./lock-wait.js'), import('../server/ops/admin/store-ops.js')]);
   try {
     return await withStoreLock(() => withOpenStore(storePath, work.offline), {
       storePath,
@@ -59,15 +59,15 @@ async function administerDatabase<T>(url: string, work: Administration<T>, env: 
 async function asStoreError(err: unknown): Promise<unknown> {
   const [{ AdminRefusal }, { FixtureError }, { KeyError }] = await Promise.all([
     import('./admin-client.js'),
-    import('../server/admin/fixtures.js'),
-    import('../server/keys.js'),
+    import('../server/ops/admin/fixtures.js'),
+    import('../server/domain/keys.js'),
   ]);
   if (!(err instanceof AdminRefusal)) return err;
   const b = err.body;
   if (b.code === 'FIXTURE_INVALID' && Array.isArray(b.problems)) return new FixtureError(b.problems as never);
   if (b.code === 'KEY_REQUEST' && typeof b.kind === 'string') return new KeyError(b.kind as never, err.message);
   if (b.code === 'RESET_REQUEST' && typeof b.kind === 'string') {
-    const { ResetError } = await import('../server/admin/reset.js');
+    const { ResetError } = await import('../server/ops/admin/reset.js');
     return new ResetError(b.kind as never, err.message);
   }
   const { LocalError } = await import('../errors.js');

@@ -1,4 +1,4 @@
-import { sha256Hex } from '../server/auth.js';
+import { sha256Hex } from '../server/domain/auth.js';
 import { API_KEY_PATTERN } from '../api/vocabulary.js';
 import type { ApiKeyRecord } from '../server/store/schema.js';
 import { writeFileAtomic } from '../config/atomic-write.js';

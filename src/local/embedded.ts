@@ -47,8 +47,8 @@ function revokedError(storePath: string, keyId: string, revokedAt: string): Loca
 async function keyFor(store: ApiStore, storePath: string, host: EmbeddedHost): Promise<string> {
   const [{ credentialState, readCredential, saveCredential, credentialPathOf }, { createApiKey }, { DEMO }] = await Promise.all([
     import('./credential.js'),
-    import('../server/keys.js'),
-    import('../server/seed.js'),
+    import('../server/domain/keys.js'),
+    import('../server/ops/seed.js'),
   ]);
   const found = await credentialState((id) => store.apiKey(id), readCredential(storePath));
   if (found.state === 'ok') return found.key;
@@ -68,7 +68,7 @@ async function openLocal<T extends { core: { store: ApiStore }; close: () => Pro
   storePath: string,
   open: (initial: () => StoreData) => Promise<T>,
 ): Promise<{ opened: T; key: string }> {
-  const { demoStore } = await import('../server/seed.js');
+  const { demoStore } = await import('../server/ops/seed.js');
   const clock = { now: () => host.now() };
   let created = false;
   const opened = await open(() => {
@@ -115,7 +115,7 @@ async function embed(host: EmbeddedHost, storePath: string, opts: EmbedOptions):
   }
   const [{ openCore }, { inProcessServer, IN_PROCESS_ORIGIN }, { InProcessDispatcher }, { errorSummary }] = await Promise.all([
     import('../server/open-core.js'),
-    import('../server/in-process.js'),
+    import('../server/transport/in-process.js'),
     import('./in-process-dispatcher.js'),
     import('../server/log-text.js'),
   ]);

@@ -1,5 +1,5 @@
 import { LocalError, UsageError } from '../errors.js';
-import type { KeyErrorKind } from '../server/keys.js';
+import type { KeyErrorKind } from '../server/domain/keys.js';
 import { dirname } from 'node:path';
 import { escapeControls } from '../render/escape.js';
 
@@ -44,7 +44,7 @@ export async function asCliError(err: unknown, storePath?: string): Promise<unkn
   const [{ StoreError }, { StoreLockedError, LockUnreadableError }, { KeyError }] = await Promise.all([
     import('../server/store/errors.js'),
     import('../server/store/lock.js'),
-    import('../server/keys.js'),
+    import('../server/domain/keys.js'),
   ]);
   if (err instanceof StoreError) return new LocalError(err.message, EXIT_BAD_STORE, { cause: err, code: 'STORE_INVALID' });
   // The PostgreSQL store's (docs/shared-sandbox.md): named, not internal errors; no database client loads for this.

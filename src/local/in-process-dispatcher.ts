@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { DispatcherBase } from '../http/undici-core.js';
 import { plainHeaders, refusedHeader } from '../http/request-headers.js';
-import type { InProcessServer, PlainRequest } from '../server/in-process.js';
+import type { InProcessServer, PlainRequest } from '../server/transport/in-process.js';
 
 function bodyText(body: Dispatcher.DispatchOptions['body']): string | undefined {
   if (body === undefined || body === null) return undefined;
@@ -13,7 +13,7 @@ function bodyText(body: Dispatcher.DispatchOptions['body']): string | undefined 
 
 /**
  * An undici dispatcher that hands each request to the local server in this process instead
- * of a socket (src/server/in-process.ts). The HTTP core (src/http/client.ts) stays the same
+ * of a socket (src/server/transport/in-process.ts). The HTTP core (src/http/client.ts) stays the same
  * for --local as for a remote call: its request(), timeouts and abort signal, retries,
  * body cap and response checks all run; only the bytes do not cross a loopback connection.
  */

@@ -1,5 +1,5 @@
-import type { ServerCore } from './core-types.js';
-import type { Clock, RealClock } from './clock.js';
+import type { ServerCore } from './app/core-types.js';
+import type { Clock, RealClock } from './domain/clock.js';
 import type { Store, OpenStoreOptions } from './store/store.js';
 import type { StoreFs } from './store/fs-layer.js';
 

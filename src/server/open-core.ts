@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
-import { createCore } from './core.js';
-import { clockFromEnv, realClock } from './clock.js';
+import { createCore } from './app/core.js';
+import { clockFromEnv, realClock } from './domain/clock.js';
 import type { OpenStoreOptions } from './store/store.js';
 import type { OpenCore, OpenCoreOptions } from './open-core-types.js';
 import { JsonStore } from './store/json-store.js';
 import { collectLoadGarbage } from './memory.js';
-import { RateLimiter } from './rate-limit.js';
+import { RateLimiter } from './app/rate-limit.js';
 import { errorSummary, logSafe } from './log-text.js';
 import { defaultStorePath, resolveStorePath } from './store/store-path.js';
 import { isDatabaseUrl } from '../config/store-url.js';

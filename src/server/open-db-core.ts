@@ -1,6 +1,6 @@
-import { createCore } from './core.js';
-import { clockFromEnv, realClock } from './clock.js';
-import { DEFAULT_RATE_LIMIT, RateLimiter } from './rate-limit.js';
+import { createCore } from './app/core.js';
+import { clockFromEnv, realClock } from './domain/clock.js';
+import { DEFAULT_RATE_LIMIT, RateLimiter } from './app/rate-limit.js';
 import { errorSummary } from './log-text.js';
 import type { OpenCore, OpenCoreOptions } from './open-core-types.js';
 

@@ -2,32 +2,32 @@ import { LOOPBACK_HOSTS } from '../api/vocabulary.js';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { ServerCore } from './core-types.js';
+import type { ServerCore } from './app/core-types.js';
 import type { Store } from './store/store.js';
 import { openCore } from './open-core.js';
-import { nodeListener, writeAnswer } from './node-listener.js';
-import { createPipeline } from './pipeline.js';
-import { receivedAt, refusedWith } from './received-at.js';
-import { normaliseTarget } from './request-target.js';
-import { allowedHostSet } from './host-check.js';
-import { ReadinessGate } from './readiness-gate.js';
-import { probeRoutes } from './probe-routes.js';
-import { serverLog } from './log-format.js';
-import type { LogFormat, LogLevel } from './log-format.js';
+import { nodeListener, writeAnswer } from './transport/node-listener.js';
+import { createPipeline } from './app/pipeline.js';
+import { receivedAt, refusedWith } from './app/received-at.js';
+import { normaliseTarget } from './transport/request-target.js';
+import { allowedHostSet } from './app/host-check.js';
+import { ReadinessGate } from './app/readiness-gate.js';
+import { probeRoutes } from './app/probe-routes.js';
+import { serverLog } from './app/log-format.js';
+import type { LogFormat, LogLevel } from './app/log-format.js';
 import type { OpenCoreOptions } from './open-core.js';
-import { extraRoutes } from './extra-routes.js';
-import type { Route } from './router.js';
-import { createFaultInjector } from './faults.js';
+import { extraRoutes } from './app/extra-routes.js';
+import type { Route } from './app/router.js';
+import { createFaultInjector } from './app/faults.js';
 import { LocalError } from '../errors.js';
-import { errorEnvelope } from './errors.js';
-import type { FaultPlan } from './faults.js';
+import { errorEnvelope } from './domain/errors.js';
+import type { FaultPlan } from './app/faults.js';
 import { errorSummary, ignoreClosedOutput } from './log-text.js';
-import { SERVER_TIMEOUTS, manageConnections } from './connections.js';
-import { continueWhenBodyIsRead } from './expect-continue.js';
-import type { ConnectionLimits } from './connections.js';
+import { SERVER_TIMEOUTS, manageConnections } from './transport/connections.js';
+import { continueWhenBodyIsRead } from './transport/expect-continue.js';
+import type { ConnectionLimits } from './transport/connections.js';
 import { DEFAULT_WAIT_FOR_STORE_S, openWaiting } from './store-wait.js';
-import { openingAnswer } from './opening-answer.js';
-import { finishOpening } from './opening-log.js';
+import { openingAnswer } from './app/opening-answer.js';
+import { finishOpening } from './app/opening-log.js';
 
 /** Where the store is when no path is given (re-exported: commands find it here). */
 export { defaultStorePath } from './store/store-path.js';
@@ -43,7 +43,7 @@ export interface StartServerOptions extends Omit<OpenCoreOptions, 'notice'> {
   notice?: (line: string) => void;
   /** Extra routes; default: MCP at /api/v1/mcp and OpenAPI at /api/v1/openapi.json. */
   extend?: (core: ServerCore) => Route[];
-  /** Injected faults (`cr serve --faults`, src/server/faults.ts), a step of the request pipeline. */
+  /** Injected faults (`cr serve --faults`, src/server/app/faults.ts), a step of the request pipeline. */
   faults?: FaultPlan;
   /** Open connections at most, and how long a stop drains (connections.ts). */
   limits?: ConnectionLimits;
@@ -79,7 +79,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export { formatLogLine } from './log-format.js';
+export { formatLogLine } from './app/log-format.js';
 
 /** Standard error, whose reader may be gone: a failed write never stops the server. */
 const stderrLine = (line: string) => {
@@ -134,7 +134,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   if (!LOOPBACK_HOSTS.has(host) && host !== '0.0.0.0' && host !== '::') allowedHosts.push(host);
   const allowed = allowedHostSet(allowedHosts);
   const readiness = opts.readiness ?? new ReadinessGate();
-  const metrics = opts.metrics ? (await import('./metrics.js')).createMetrics(readiness) : undefined;
+  const metrics = opts.metrics ? (await import('./app/metrics.js')).createMetrics(readiness) : undefined;
   const probes = probeRoutes({ readiness, metrics: metrics?.text });
   const beforeOpen = openingAnswer({ probes, readiness, allowed });
   const answerBeforeOpen = (req: IncomingMessage, res: ServerResponse): boolean => {

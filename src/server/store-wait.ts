@@ -1,4 +1,4 @@
-import type { ReadinessGate } from './readiness-gate.js';
+import type { ReadinessGate } from './app/readiness-gate.js';
 
 /** `--wait-for-store` when not given: a database starting with the machine is usually up within a minute. */
 export const DEFAULT_WAIT_FOR_STORE_S = 60;

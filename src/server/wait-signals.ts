@@ -1,4 +1,4 @@
-import type { ReadinessGate } from './readiness-gate.js';
+import type { ReadinessGate } from './app/readiness-gate.js';
 
 /**
  * SIGINT/SIGTERM while `cr serve` waits for its store (store-wait.ts, `--wait-for-store`):

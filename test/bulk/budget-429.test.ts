@@ -3,7 +3,7 @@ import { runRows } from '../../src/bulk/runner.js';
 import type { SendOutcome } from '../../src/bulk/send.js';
 import type { PlanRow } from '../../src/bulk/types.js';
 import { RateBudget } from '../../src/bulk/budget.js';
-import { parseFaults } from '../../src/server/faults.js';
+import { parseFaults } from '../../src/server/app/faults.js';
 import { cleanupTempDirs } from '../helpers/tmp.js';
 import { AT, ids, KEYS, startBulkServer } from './support.js';
 

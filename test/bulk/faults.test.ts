@@ -5,7 +5,7 @@ import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { runBin } from '../helpers/cli.js';
 import { spawnServe } from '../helpers/serve.js';
 import { KEYS, IDS } from '../server/helpers.js';
-import { createFaultInjector, parseFaults, seededRandom } from '../../src/server/faults.js';
+import { createFaultInjector, parseFaults, seededRandom } from '../../src/server/app/faults.js';
 
 afterAll(() => cleanupTempDirs());
 

@@ -20,7 +20,11 @@ const byName = (results: StepResult[]) => Object.fromEntries(results.map((r) => 
 
 /** The real local server in this process over `storePath`, with a fault spec or none; its request log. */
 async function serve(storePath: string, faults?: string) {
-  const [{ startServer }, { fixedClock }, { parseFaults }] = await Promise.all([import('../../src/server/serve.js'), import('../../src/server/clock.js'), import('../../src/server/faults.js')]);
+  const [{ startServer }, { fixedClock }, { parseFaults }] = await Promise.all([
+    import('../../src/server/serve.js'),
+    import('../../src/server/domain/clock.js'),
+    import('../../src/server/app/faults.js'),
+  ]);
   const log: string[] = [];
   const server = await startServer({
     storePath,

@@ -7,8 +7,8 @@ import { runBin, type BinResult } from '../helpers/cli.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { storeFrom } from '../helpers/store-under-test.js';
-import type { RealClock } from '../../src/server/clock.js';
-import type { FaultPlan } from '../../src/server/faults.js';
+import type { RealClock } from '../../src/server/domain/clock.js';
+import type { FaultPlan } from '../../src/server/app/faults.js';
 
 export { KEYS, NOW, SITE };
 
@@ -65,7 +65,7 @@ export async function startBulkServer(n: number, opts: { rateLimit?: number; rea
   // The JSON file, or in the `commands-pg` project a database loaded with it (test/helpers/store-under-test.ts).
   const storePath = await storeFrom(writeBulkStore(dir, n));
   const { startServer } = await import('../../src/server/serve.js');
-  const { fixedClock } = await import('../../src/server/clock.js');
+  const { fixedClock } = await import('../../src/server/domain/clock.js');
   const log: string[] = [];
   const server = await startServer({
     storePath,

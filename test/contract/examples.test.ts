@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { endpointList } from '../../src/api/endpoints.js';
 import { EXAMPLES } from '../../src/api/examples.js';
-import { buildOpenApiDocument } from '../../src/server/openapi.js';
+import { buildOpenApiDocument } from '../../src/server/app/openapi.js';
 import { type OpenApiDoc, type OpenApiOperation, ResponseValidator } from './openapi-validator.js';
 
 /**

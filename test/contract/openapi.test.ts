@@ -4,7 +4,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OpenAPI } from 'openapi-types';
 import type { z } from 'zod';
 import { endpointList } from '../../src/api/endpoints.js';
-import { buildOpenApiDocument, defaultsAsText } from '../../src/server/openapi.js';
+import { buildOpenApiDocument, defaultsAsText } from '../../src/server/app/openapi.js';
 import { jsonSchemaOf, jsonSchemaWithRefs } from '../../src/api/json-schema.js';
 import { cleanupTempDirs } from '../helpers/tmp.js';
 import { ensureBuilt } from '../helpers/cli.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { SOURCE_TYPES, queryConfigIssues, type SourceType } from '../../src/api/listener-rules.js';
-import { buildOpenApiDocument } from '../../src/server/openapi.js';
+import { buildOpenApiDocument } from '../../src/server/app/openapi.js';
 import { type OpenApiDoc, ResponseValidator } from './openapi-validator.js';
 
 /**

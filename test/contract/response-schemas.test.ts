@@ -6,9 +6,9 @@ import { cliResponseSchemaOf } from '../../src/api/json-schema.js';
 import { Ajv2020, addFormats } from './ajv.js';
 import { responseSchemas } from '../../src/api/generated/response-schemas.js';
 import { CHECKED_KEYWORDS, checkJson, type JsonSchema } from '../../src/api/check-json.js';
-import { createCore } from '../../src/server/app.js';
+import { createCore } from '../../src/server/transport/fetch-handler.js';
 import { MemoryStore } from '../../src/server/store/memory-store.js';
-import { fixedClock } from '../../src/server/clock.js';
+import { fixedClock } from '../../src/server/domain/clock.js';
 import { FIXTURE, IDS, KEYS, NOW } from '../server/helpers.js';
 
 /**

@@ -6,7 +6,7 @@ import { ROOT, TEST_BIN, runBin } from '../helpers/cli.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { fixtureStore, KEYS, NOW, SITE } from '../helpers/fixture-store.js';
 import { startServer, type RunningServer } from '../../src/server/serve.js';
-import { fixedClock } from '../../src/server/clock.js';
+import { fixedClock } from '../../src/server/domain/clock.js';
 
 /**
  * `cr nurture list --all --jsonl` streams (docs/cli-contract.md "For scripts"): a page is written before

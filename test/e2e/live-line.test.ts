@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseFaults } from '../../src/server/faults.js';
+import { parseFaults } from '../../src/server/app/faults.js';
 import { displayWidth } from '../../src/render/width.js';
 import { runOnPty } from '../helpers/pty.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';

@@ -7,7 +7,7 @@ import { spawnProcess } from '../helpers/process.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 import { KEYS, NOW, writeFixtureStore } from '../helpers/fixture-store.js';
 import { startServer, type RunningServer } from '../../src/server/serve.js';
-import { fixedClock } from '../../src/server/clock.js';
+import { fixedClock } from '../../src/server/domain/clock.js';
 
 /**
  * The "For scripts" examples of docs/output.md, run as written by bash (with pipefail) against the

@@ -6,7 +6,7 @@ import { cleanupTempDirs, tempDir } from './tmp.js';
 import { KEYS, NOW, writeFixtureStore } from './fixture-store.js';
 import { storeFrom } from './store-under-test.js';
 import { startServer } from '../../src/server/serve.js';
-import { fixedClock } from '../../src/server/clock.js';
+import { fixedClock } from '../../src/server/domain/clock.js';
 
 export interface Seen {
   method: string;

@@ -285,7 +285,7 @@ describe('one rate limit across REST and MCP (`cr serve --rate-limit 5`)', () =>
   it('tool calls and REST requests draw from the same per-key budget', async () => {
     srv = await spawnServe(['--rate-limit', '5'], { fixture: true });
     /*
-     * How the implementation counts (src/server/extra-routes.ts, src/server/mcp.ts):
+     * How the implementation counts (src/server/app/extra-routes.ts, src/server/app/mcp.ts):
      * - every MCP HTTP request is authenticated at /api/v1/mcp, but only a tools/call runs
      *   through core.invoke, which counts it once against the key's limit, exactly like a
      *   REST request;

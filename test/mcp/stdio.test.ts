@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { createApiKey } from '../../src/server/keys.js';
+import { createApiKey } from '../../src/server/domain/keys.js';
 import { routes } from '../../src/api/routes.js';
 import { runBin } from '../helpers/cli.js';
 import { crStdioTransport } from '../helpers/mcp-stdio.js';

@@ -4,7 +4,7 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Store, StoreError, StoreUnavailableError } from '../../src/server/store/store.js';
 import { lockPathOf } from '../../src/server/store/lock.js';
-import { rateLimitFileOf } from '../../src/server/rate-limit.js';
+import { rateLimitFileOf } from '../../src/server/app/rate-limit.js';
 import { nodeFs } from '../../src/server/store/fs-layer.js';
 import type { FileHandleLike, StoreFs } from '../../src/server/store/fs-layer.js';
 import { journalPathOf } from '../../src/server/store/journal.js';

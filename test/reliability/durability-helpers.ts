@@ -1,7 +1,7 @@
 import { type Agent, request as httpRequest } from 'node:http';
 import { BIN, ROOT, ensureBuilt, runBin } from '../helpers/cli.js';
 import { type ServerModuleOptions, spawnServe } from '../helpers/serve.js';
-import { seededRandom } from '../../src/server/faults.js';
+import { seededRandom } from '../../src/server/app/faults.js';
 
 export { ensureBuilt, BIN, ROOT, runBin, spawnServe };
 

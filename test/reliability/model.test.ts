@@ -6,7 +6,7 @@ import type { Mutation } from '../../src/server/store/store.js';
 import { nodeFs } from '../../src/server/store/fs-layer.js';
 import type { StoreFs } from '../../src/server/store/fs-layer.js';
 import { journalPathOf } from '../../src/server/store/journal.js';
-import { newAdCreative } from '../../src/server/compute/writes.js';
+import { newAdCreative } from '../../src/server/domain/compute/writes.js';
 import { FIXTURE, fixtureStore } from '../server/helpers.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 import { listenerRecord } from './durability-helpers.js';

@@ -4,7 +4,7 @@ import { fail, ok, useTestServer } from '../helpers/http-server.js';
 import { cleanupTempDirs, makeKey, tempDir } from '../helpers/tmp.js';
 import { cliEnv, csvPlan, ids } from '../bulk/support.js';
 import { spawnBin } from '../helpers/cli.js';
-import { FaultSpecError, parseFaults } from '../../src/server/faults.js';
+import { FaultSpecError, parseFaults } from '../../src/server/app/faults.js';
 
 /**
  * Rate-limit headers out of range (docs/reliability.md "Rate-limit headers out of range"): a

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, cleanupTempDirs } from '../helpers/tmp.js';
-import { rateLimitFileOf } from '../../src/server/rate-limit.js';
+import { rateLimitFileOf } from '../../src/server/app/rate-limit.js';
 import { FIXTURE, KEYS, V, ensureBuilt, keepAliveClient, pool, sleep, spawnServe, startFixtureServer, stopServe } from './support.js';
 
 /**

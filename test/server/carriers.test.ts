@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCore } from '../../src/server/open-core.js';
 import type { OpenCore } from '../../src/server/open-core.js';
-import { inProcessServer, IN_PROCESS_ORIGIN } from '../../src/server/in-process.js';
-import { createApp } from '../../src/server/app.js';
-import { fixedClock } from '../../src/server/clock.js';
+import { inProcessServer, IN_PROCESS_ORIGIN } from '../../src/server/transport/in-process.js';
+import { createApp } from '../../src/server/transport/fetch-handler.js';
+import { fixedClock } from '../../src/server/domain/clock.js';
 import { InProcessDispatcher } from '../../src/local/in-process-dispatcher.js';
 import { KEYS, NOW, fixtureStore, startFixtureServer } from './helpers.js';
 import type { TestServer } from './helpers.js';
@@ -11,8 +11,8 @@ import { parseRawResponse, rawExchange } from '../reliability/support.js';
 
 /**
  * Requests a browser never sends, through each carrier of the request pipeline
- * (src/server/pipeline.ts): raw bytes to `cr serve`'s socket (its listener), the Fetch handler
- * (src/server/app.ts) and --local's in-process dispatcher. What one carrier answers,
+ * (src/server/app/pipeline.ts): raw bytes to `cr serve`'s socket (its listener), the Fetch handler
+ * (src/server/transport/fetch-handler.ts) and --local's in-process dispatcher. What one carrier answers,
  * the others answer alike, with the envelope, Date and one log line (docs/api-decisions.md §1, §8).
  */
 const V = '/api/v1';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { daysBetween, financeSummary, monthlyEquivalent } from '../../src/server/compute/finance.js';
-import { truncateCodePoints, toCrmAgent } from '../../src/server/compute/crm.js';
-import { publicUrlOf, toBrandSubject } from '../../src/server/compute/brand.js';
-import { listNurture } from '../../src/server/compute/nurture.js';
+import { daysBetween, financeSummary, monthlyEquivalent } from '../../src/server/domain/compute/finance.js';
+import { truncateCodePoints, toCrmAgent } from '../../src/server/domain/compute/crm.js';
+import { publicUrlOf, toBrandSubject } from '../../src/server/domain/compute/brand.js';
+import { listNurture } from '../../src/server/domain/compute/nurture.js';
 import type { RevenueRecord } from '../../src/api/schemas/finance.js';
 
 const entity = (id: string, name: string, owner = 'u1') => ({ id, name, accounting_tenant_id: null, owner_id: owner, created_at: '2024-01-01T00:00:00Z' });

@@ -11,8 +11,8 @@ import type { FixtureTarget } from './in-process-fixture.js';
 /**
  * docs/api-decisions.md §1–§6, one table row per line, against the real server (fixture store in
  * a temp folder, clock fixed at 2025-06-15T12:00:00Z), over every carrier of the request
- * pipeline (src/server/pipeline.ts): HTTP (127.0.0.1:0), --local's in-process carrier, and the
- * Fetch handler (src/server/app.ts), which must answer every row the same way.
+ * pipeline (src/server/app/pipeline.ts): HTTP (127.0.0.1:0), --local's in-process carrier, and the
+ * Fetch handler (src/server/transport/fetch-handler.ts), which must answer every row the same way.
  */
 const carriers = {
   HTTP: startFixtureServer,

@@ -1,13 +1,13 @@
 import { openCore } from '../../src/server/open-core.js';
-import { createApp } from '../../src/server/app.js';
-import { fixedClock } from '../../src/server/clock.js';
+import { createApp } from '../../src/server/transport/fetch-handler.js';
+import { fixedClock } from '../../src/server/domain/clock.js';
 import { fixtureStore, NOW } from './helpers.js';
 import type { ReqOptions, Res } from './helpers.js';
 import { fixtureTarget } from './in-process-fixture.js';
 import type { FixtureTarget } from './in-process-fixture.js';
 
 /**
- * The fixture store behind the server's Fetch handler (src/server/app.ts): the third carrier
+ * The fixture store behind the server's Fetch handler (src/server/transport/fetch-handler.ts): the third carrier
  * of the request pipeline and its router, beside `cr serve`'s listener and
  * --local's in-process dispatcher. Requests name Host `localhost` unless given one.
  */

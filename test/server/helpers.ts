@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../../src/server/serve.js';
 import type { RunningServer, StartServerOptions } from '../../src/server/serve.js';
-import { fixedClock } from '../../src/server/clock.js';
+import { fixedClock } from '../../src/server/domain/clock.js';
 import { nodeFs, type StoreFs } from '../../src/server/store/fs-layer.js';
 
 export const FIXTURE = fileURLToPath(new URL('./fixtures/store.json', import.meta.url));
@@ -50,7 +50,7 @@ export async function tempDir(): Promise<string> {
 /** A copy of the fixture store in a fresh temp folder. */
 /**
  * A fixture store whose first file read waits until `release()`: a server opening it stays in
- * its opening window (src/server/opening-answer.ts) for as long as the test needs.
+ * its opening window (src/server/app/opening-answer.ts) for as long as the test needs.
  */
 export async function heldFixtureStore(): Promise<{ path: string; cleanup: () => Promise<void>; fs: StoreFs; release: () => void }> {
   const { path, cleanup } = await fixtureStore();

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { openCore } from '../../src/server/open-core.js';
-import { inProcessServer, IN_PROCESS_ORIGIN } from '../../src/server/in-process.js';
-import { fixedClock } from '../../src/server/clock.js';
+import { inProcessServer, IN_PROCESS_ORIGIN } from '../../src/server/transport/in-process.js';
+import { fixedClock } from '../../src/server/domain/clock.js';
 import { InProcessDispatcher } from '../../src/local/in-process-dispatcher.js';
 import { fixtureStore, NOW } from './helpers.js';
 import type { ReqOptions, Res, TestServer } from './helpers.js';

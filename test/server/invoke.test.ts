@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { createApp, createCore, knownRoutes } from '../../src/server/app.js';
+import { createApp, createCore, knownRoutes } from '../../src/server/transport/fetch-handler.js';
 import { MemoryStore } from '../../src/server/store/memory-store.js';
 import { answeringLater } from '../store/async-store.js';
-import { fixedClock } from '../../src/server/clock.js';
+import { fixedClock } from '../../src/server/domain/clock.js';
 import { endpointList } from '../../src/api/endpoints.js';
 import { FIXTURE, IDS, KEYS, NOW } from './helpers.js';
 

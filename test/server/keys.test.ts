@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { KeyError, buildApiKey } from '../../src/server/keys.js';
-import type { KeyErrorKind } from '../../src/server/keys.js';
-import { initStore } from '../../src/server/init-store.js';
-import { demoStore, DEMO } from '../../src/server/seed.js';
+import { KeyError, buildApiKey } from '../../src/server/domain/keys.js';
+import type { KeyErrorKind } from '../../src/server/domain/keys.js';
+import { initStore } from '../../src/server/ops/init-store.js';
+import { demoStore, DEMO } from '../../src/server/ops/seed.js';
 import { emptyStore } from '../../src/server/store/schema.js';
 import { MemoryStore } from '../../src/server/store/memory-store.js';
-import { fixedClock } from '../../src/server/clock.js';
+import { fixedClock } from '../../src/server/domain/clock.js';
 import { asCliError } from '../../src/local/errors.js';
 import { exitCodeOf } from '../../src/errors.js';
 import { runCli } from '../helpers/run-cli.js';

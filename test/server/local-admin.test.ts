@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../src/server/app.js';
+import { createApp } from '../../src/server/transport/fetch-handler.js';
 import { MemoryStore } from '../../src/server/store/memory-store.js';
-import { demoStore, DEMO } from '../../src/server/seed.js';
-import { buildApiKey } from '../../src/server/keys.js';
+import { demoStore, DEMO } from '../../src/server/ops/seed.js';
+import { buildApiKey } from '../../src/server/domain/keys.js';
 
 /**
  * The local administration extension (docs/api-decisions.md, "Local server extensions"): only a loopback peer with an

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { jsonLogLine, jsonNoticeLine } from '../../src/server/log-format.js';
+import { jsonLogLine, jsonNoticeLine } from '../../src/server/app/log-format.js';
 import { exitAfterStoreLoss } from '../../src/server/lost-store-exit.js';
 import { openWaiting } from '../../src/server/store-wait.js';
-import { ReadinessGate } from '../../src/server/readiness-gate.js';
+import { ReadinessGate } from '../../src/server/app/readiness-gate.js';
 
 /**
- * The `level` of each JSON line of `cr serve` (src/server/log-format.ts, docs/local-server.md
+ * The `level` of each JSON line of `cr serve` (src/server/app/log-format.ts, docs/local-server.md
  * "Request log"), over the lines the server's own code writes.
  */
 const levelOf = (line: string) => (JSON.parse(line) as { level: string }).level;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/server/store/memory-store.js';
 import type { ApiStore } from '../../src/server/store/api-store.js';
-import { memoByGeneration } from '../../src/server/compute/memo.js';
+import { memoByGeneration } from '../../src/server/domain/compute/memo.js';
 
 describe('memoByGeneration', () => {
   it('computes once per key while the store is unchanged, and again after a commit', async () => {

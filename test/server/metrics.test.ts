@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeFs } from '../../src/server/store/fs-layer.js';
 import type { FileHandleLike, StoreFs } from '../../src/server/store/fs-layer.js';
-import { createMetrics } from '../../src/server/metrics.js';
-import { ReadinessGate } from '../../src/server/readiness-gate.js';
+import { createMetrics } from '../../src/server/app/metrics.js';
+import { ReadinessGate } from '../../src/server/app/readiness-gate.js';
 import type { PooledStore } from '../../src/server/store/metrics-hooks.js';
 import { KEYS, startFixtureServer } from './helpers.js';
 import type { TestServer } from './helpers.js';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { IncomingMessage } from 'node:http';
-import { openingAnswer } from '../../src/server/opening-answer.js';
-import { probeRoutes } from '../../src/server/probe-routes.js';
-import { ReadinessGate } from '../../src/server/readiness-gate.js';
-import { allowedHostSet } from '../../src/server/host-check.js';
+import { openingAnswer } from '../../src/server/app/opening-answer.js';
+import { probeRoutes } from '../../src/server/app/probe-routes.js';
+import { ReadinessGate } from '../../src/server/app/readiness-gate.js';
+import { allowedHostSet } from '../../src/server/app/host-check.js';
 
 /**
- * What `cr serve`'s listener answers before its store is open (src/server/opening-answer.ts):
+ * What `cr serve`'s listener answers before its store is open (src/server/app/opening-answer.ts):
  * the probe routes themselves, and once the start-up waits, the API's 503 with the cause it
  * waits for, after the Host check. The whole server over a database that is not up yet:
  * test/store-pg/store-health.test.ts.

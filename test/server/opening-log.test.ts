@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/serve.js';
-import { fixedClock } from '../../src/server/clock.js';
-import { ReadinessGate } from '../../src/server/readiness-gate.js';
+import { fixedClock } from '../../src/server/domain/clock.js';
+import { ReadinessGate } from '../../src/server/app/readiness-gate.js';
 import { KEYS, NOW, heldFixtureStore, request } from './helpers.js';
 import { deadPort } from '../helpers/http-server.js';
 
 /**
- * The 503s `cr serve` answers while its start-up waits for the store (src/server/opening-answer.ts)
+ * The 503s `cr serve` answers while its start-up waits for the store (src/server/app/opening-answer.ts)
  * are requests like any other: each has its request log line and is counted by the metrics,
  * the same counters the server keeps once the store is open (docs/local-server.md "Request log").
  */

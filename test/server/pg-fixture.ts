@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { startServer } from '../../src/server/serve.js';
-import { fixedClock } from '../../src/server/clock.js';
+import { fixedClock } from '../../src/server/domain/clock.js';
 import { PgStore } from '../../src/server/store-pg/pg-store.js';
 import { loadInto } from '../../src/server/store-pg/bulk-load.js';
 import { freshDatabase } from '../helpers/postgres.js';

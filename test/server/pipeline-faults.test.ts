@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
-import { parseFaults } from '../../src/server/faults.js';
+import { parseFaults } from '../../src/server/app/faults.js';
 import { KEYS, startFixtureServer, type TestServer } from './helpers.js';
 
 /**
- * `cr serve --faults` as a step of the request pipeline (src/server/faults.ts, pipeline.ts;
+ * `cr serve --faults` as a step of the request pipeline (src/server/app/faults.ts, pipeline.ts;
  * docs/fault-injection.md): after the Host check, logged like any answer, and a `drop` on a
  * path outside the endpoint table (the router's 404) closes the connection too.
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server/serve.js';
-import { fixedClock } from '../../src/server/clock.js';
+import { fixedClock } from '../../src/server/domain/clock.js';
 import { KEYS, NOW, heldFixtureStore, request } from './helpers.js';
 import { deadPort } from '../helpers/http-server.js';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReadinessGate } from '../../src/server/readiness-gate.js';
+import { ReadinessGate } from '../../src/server/app/readiness-gate.js';
 import { openCore } from '../../src/server/open-core.js';
 import type { OpenCore } from '../../src/server/open-core.js';
-import { inProcessServer, IN_PROCESS_ORIGIN } from '../../src/server/in-process.js';
-import { fixedClock } from '../../src/server/clock.js';
+import { inProcessServer, IN_PROCESS_ORIGIN } from '../../src/server/transport/in-process.js';
+import { fixedClock } from '../../src/server/domain/clock.js';
 import { InProcessDispatcher } from '../../src/local/in-process-dispatcher.js';
 import { KEYS, NOW, fixtureStore, startFixtureServer } from './helpers.js';
 import type { TestServer } from './helpers.js';

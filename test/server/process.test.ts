@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { lockPathOf } from '../../src/server/store/lock.js';
 import { Store } from '../../src/server/store/store.js';
-import { rateLimitFileOf } from '../../src/server/rate-limit.js';
+import { rateLimitFileOf } from '../../src/server/app/rate-limit.js';
 import { KEYS, fixtureStore, request } from './helpers.js';
 import { cleanupsAfterAll } from '../helpers/cleanups.js';
 import { ensureBuilt } from '../helpers/cli.js';

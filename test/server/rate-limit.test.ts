@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFile, writeFile } from 'node:fs/promises';
-import { RateLimiter, rateLimitFileOf } from '../../src/server/rate-limit.js';
+import { RateLimiter, rateLimitFileOf } from '../../src/server/app/rate-limit.js';
 import { RateWindows } from '../../src/server/store/rate-windows.js';
 
 /** The rate-limit half of the store interface over a store's windows (as the JSON and memory stores hold them). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { READINESS_CACHE_MS, ReadinessGate, STARTING } from '../../src/server/readiness-gate.js';
+import { READINESS_CACHE_MS, ReadinessGate, STARTING } from '../../src/server/app/readiness-gate.js';
 import type { Readiness } from '../../src/server/store/readiness.js';
 import { READY } from '../../src/server/store/readiness.js';
 

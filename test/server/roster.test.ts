@@ -1,7 +1,7 @@
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { Roster } from '../../src/server/roster.js';
+import { Roster } from '../../src/server/transport/roster.js';
 
 describe('Roster', () => {
   it('holds what was added until it is removed, reuses emptied slots, and iterates what is left', () => {
@@ -38,7 +38,7 @@ describe('Roster', () => {
     expect(roster.size).toBe(0);
   });
 
-  // What the roster is for (src/server/roster.ts): a container that reached V8's old generation
+  // What the roster is for (src/server/transport/roster.ts): a container that reached V8's old generation
   // before requests started must not keep removed entries alive through young-generation
   // collections. A Set in its place fails this: the old space grew by all of the 5 MB made (Node 20).
   it('keeps nothing it let go of alive through young-generation collections, once it is old itself', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openWaiting, SCHEMA_RECHECK_MS } from '../../src/server/store-wait.js';
-import { ReadinessGate } from '../../src/server/readiness-gate.js';
+import { ReadinessGate } from '../../src/server/app/readiness-gate.js';
 
 /**
  * `cr serve`'s wait for its store (src/server/store-wait.ts, docs/shared-sandbox.md "When the

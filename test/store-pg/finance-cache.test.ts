@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgStore } from '../../src/server/store-pg/pg-store.js';
 import { loadInto } from '../../src/server/store-pg/bulk-load.js';
-import { financeSummary } from '../../src/server/compute/finance.js';
+import { financeSummary } from '../../src/server/domain/compute/finance.js';
 import { fixtureStore, SITE, USER } from '../helpers/fixture-store.js';
 import postgres from 'postgres';
 import { freshDatabase } from '../helpers/postgres.js';

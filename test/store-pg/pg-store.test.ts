@@ -4,7 +4,7 @@ import { loadInto } from '../../src/server/store-pg/bulk-load.js';
 import { pgFinanceSummary } from '../../src/server/store-pg/finance-sql.js';
 import { SchemaTooNewError } from '../../src/server/store-pg/migrate.js';
 import { NEWEST_SCHEMA } from '../../src/server/store-pg/migrations.js';
-import { financeSummary } from '../../src/server/compute/finance.js';
+import { financeSummary } from '../../src/server/domain/compute/finance.js';
 import { fixtureStore, USER } from '../helpers/fixture-store.js';
 import { freshDatabase } from '../helpers/postgres.js';
 import type { StoreData } from '../../src/server/store/schema.js';

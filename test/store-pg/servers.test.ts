@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { PgStore } from '../../src/server/store-pg/pg-store.js';
 import { loadInto } from '../../src/server/store-pg/bulk-load.js';
-import { createApiKey } from '../../src/server/keys.js';
+import { createApiKey } from '../../src/server/domain/keys.js';
 import { FIXTURE, IDS, KEYS, NOW } from '../server/helpers.js';
 import { freshDatabase } from '../helpers/postgres.js';
 import { spawnServe, type ServeProcess } from '../helpers/serve.js';

@@ -7,7 +7,7 @@ import { PgStore } from '../../src/server/store-pg/pg-store.js';
 import { loadInto } from '../../src/server/store-pg/bulk-load.js';
 import { NEWEST_SCHEMA } from '../../src/server/store-pg/migrations.js';
 import { StoreUnavailableError } from '../../src/server/store/errors.js';
-import { STARTING } from '../../src/server/readiness-gate.js';
+import { STARTING } from '../../src/server/app/readiness-gate.js';
 
 const STARTING_REASON = STARTING.ready ? '' : STARTING.reason;
 import { FIXTURE, IDS, KEYS, NOW } from '../server/helpers.js';

@@ -5,13 +5,13 @@ import { MemoryStore } from '../../src/server/store/memory-store.js';
 import { JsonStore } from '../../src/server/store/json-store.js';
 import { StoreUnavailableError } from '../../src/server/store/errors.js';
 import type { StoreData } from '../../src/server/store/schema.js';
-import { sha256Hex } from '../../src/server/auth.js';
+import { sha256Hex } from '../../src/server/domain/auth.js';
 import { FIXTURE, IDS, KEYS, fixtureStore } from '../server/helpers.js';
 import { answeringLater } from './async-store.js';
 import { PgStore } from '../../src/server/store-pg/pg-store.js';
 import { loadInto } from '../../src/server/store-pg/bulk-load.js';
 import { freshDatabase } from '../helpers/postgres.js';
-import { ResetError, resetStore } from '../../src/server/admin/reset.js';
+import { ResetError, resetStore } from '../../src/server/ops/admin/reset.js';
 
 /**
  * The store interface (src/server/store/api-store.ts) as a contract: every implementation

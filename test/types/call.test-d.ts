@@ -5,7 +5,7 @@
  * function that is never called.
  */
 import type { ApiClient } from '../../src/http/client.js';
-import type { Handler } from '../../src/server/handlers.js';
+import type { Handler } from '../../src/server/domain/handlers.js';
 import type { ValidInputOf } from '../../src/api/io-types.js';
 import type { routes as Routes } from '../../src/api/routes.js';
 

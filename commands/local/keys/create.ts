@@ -3,7 +3,7 @@ import type { Context } from '../../../src/cli/context.js';
 import { withExamples, storeOption, vocabularyOption } from '../../../src/cli/options.js';
 import { UsageError } from '../../../src/errors.js';
 import { ROLES, type Role } from '../../../src/api/vocabulary.js';
-import type { KeyInfo } from '../../../src/server/keys.js';
+import type { KeyInfo } from '../../../src/server/domain/keys.js';
 import { storePathOf } from '../../../src/local/store-path.js';
 import { writeJson } from '../../../src/render/json.js';
 
@@ -36,7 +36,7 @@ export async function create(ctx: Context, o: CreateOptions): Promise<void> {
   if (!website === !o.agency) throw new UsageError('Pass exactly one of --website ID or --agency ID');
   const [{ administer }, { createStoreKey }] = await Promise.all([
     import('../../../src/local/administer.js'),
-    import('../../../src/server/admin/store-ops.js'),
+    import('../../../src/server/ops/admin/store-ops.js'),
   ]);
   const storePath = await storePathOf(ctx.env, o.store);
   const { isDatabaseUrl } = await import('../../../src/config/store-url.js');

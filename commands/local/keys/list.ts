@@ -4,7 +4,7 @@ import { withExamples, storeOption } from '../../../src/cli/options.js';
 import { scriptable } from '../../../src/output/flags.js';
 import { asCliError } from '../../../src/local/errors.js';
 import { storePathOf } from '../../../src/local/store-path.js';
-import type { KeyInfo } from '../../../src/server/keys.js';
+import type { KeyInfo } from '../../../src/server/domain/keys.js';
 import { render } from '../../../src/render/output.js';
 import { dateColumn, shownTime } from '../../../src/render/dates.js';
 

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import type { Context } from '../../../src/cli/context.js';
 import { withExamples, storeOption } from '../../../src/cli/options.js';
-import type { KeyInfo } from '../../../src/server/keys.js';
+import type { KeyInfo } from '../../../src/server/domain/keys.js';
 import { storePathOf } from '../../../src/local/store-path.js';
 import { writeJson } from '../../../src/render/json.js';
 import { escapeControls } from '../../../src/render/escape.js';
@@ -19,7 +19,7 @@ export const revokeCommand = (ctx: Context) =>
 export async function revoke(ctx: Context, id: string, o: { store?: string }): Promise<void> {
   const [{ administer }, { revokeStoreKey }] = await Promise.all([
     import('../../../src/local/administer.js'),
-    import('../../../src/server/admin/store-ops.js'),
+    import('../../../src/server/ops/admin/store-ops.js'),
   ]);
   const storePath = await storePathOf(ctx.env, o.store);
   // Works beside a running server too: then the server revokes it (src/local/administer.ts).

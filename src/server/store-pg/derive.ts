@@ -1,5 +1,5 @@
 import type { CollectionName } from '../store/schema.js';
-import { monthlyEquivalent } from '../compute/finance.js';
+import { monthlyEquivalent } from '../domain/compute/finance.js';
 
 /**
  * The columns a record is found by in the PostgreSQL store (migrations.ts), derived from its
@@ -29,7 +29,7 @@ export function columnsOf(collection: CollectionName, record: Record<string, unk
   return { id, websiteId, lookup: field ? str(record[field]) : null };
 }
 
-/** What the finance summary aggregates of one revenue record (src/server/compute/finance.ts). */
+/** What the finance summary aggregates of one revenue record (src/server/domain/compute/finance.ts). */
 export interface RevenueColumns {
   entityId: string;
   active: boolean;

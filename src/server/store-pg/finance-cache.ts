@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import type { FinanceSummary } from '../../api/schemas/finance.js';
-import { Serialized } from '../compute/serialized.js';
+import { Serialized } from '../domain/compute/serialized.js';
 import type { CollectionName, RecordOf } from '../store/schema.js';
 import { pgFinanceSummary } from './finance-sql.js';
 

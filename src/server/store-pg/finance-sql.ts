@@ -1,7 +1,7 @@
 import { BusinessEntity, RevenueRecord } from '../../api/schemas/finance.js';
 import type { EntitySummary, FinanceSummary, InvoiceAlert } from '../../api/schemas/finance.js';
-import { addDays, daysBetween } from '../compute/finance.js';
-import { pickShape } from '../compute/pick.js';
+import { addDays, daysBetween } from '../domain/compute/finance.js';
+import { pickShape } from '../domain/compute/pick.js';
 import type { CollectionName, CostItemRecord, RecordOf } from '../store/schema.js';
 import type { Sql } from 'postgres';
 
@@ -15,7 +15,7 @@ const byName = (a: BusinessEntity, b: BusinessEntity) => (a.name < b.name ? -1 :
 
 /**
  * GET /finance/summary over PostgreSQL: the same answer as financeSummary()
- * (src/server/compute/finance.ts), from the running totals that the revenue trigger keeps
+ * (src/server/domain/compute/finance.ts), from the running totals that the revenue trigger keeps
  * (migrations.ts) and two index range scans, so its cost does not grow with the number of
  * revenue records (docs/shared-sandbox.md has the figures).
  */

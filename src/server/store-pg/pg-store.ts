@@ -13,7 +13,7 @@ import { connectionSettings } from './connection.js';
 import { explainTlsRefusal } from './ssl-refused.js';
 import { agreedRateLimit } from './settings.js';
 import { FinanceAnswers, findRows } from './finance-cache.js';
-import type { Serialized } from '../compute/serialized.js';
+import type { Serialized } from '../domain/compute/serialized.js';
 import { Coalescer } from './coalesce.js';
 import { CLOCK_SKEW_MS, DB_NOW, insertRecords, keysBySha256, rateHits } from './batched.js';
 import type { NewRecord, RateHit } from './batched.js';

@@ -1,7 +1,7 @@
 import type { Mutation } from './batch.js';
 import type { Readiness } from './readiness.js';
 import type { FinanceSummary } from '../../api/schemas/finance.js';
-import type { Serialized } from '../compute/serialized.js';
+import type { Serialized } from '../domain/compute/serialized.js';
 import type {
   AdCampaignRecord,
   AgencyRecord,
@@ -43,7 +43,7 @@ export interface FinanceRows {
   costs: readonly CostItemRecord[];
 }
 
-/** The websites a read covers (a key's resolved scope, src/server/auth.ts). */
+/** The websites a read covers (a key's resolved scope, src/server/domain/auth.ts). */
 export type WebsiteIds = ReadonlySet<string>;
 
 /**

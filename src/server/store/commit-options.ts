@@ -30,7 +30,7 @@ export interface CommitOptions {
    * it is not. Set by Store.open; none for a memory-only store.
    */
   ownership?: { owned(): boolean; lost(): void };
-  /** Told the number of writes of each group made durable (`GET /metrics`, src/server/metrics.ts). */
+  /** Told the number of writes of each group made durable (`GET /metrics`, src/server/app/metrics.ts). */
   onGroupCommit?: (writes: number) => void;
 }
 

@@ -1,5 +1,5 @@
 /**
- * What a store may tell `GET /metrics` (src/server/metrics.ts), kept to callbacks so that a
+ * What a store may tell `GET /metrics` (src/server/app/metrics.ts), kept to callbacks so that a
  * store never loads the metrics library: the server reads `poolStats` on each scrape when a
  * store has it, and hands the JSON store's group commit an `onGroupCommit` (commit-options.ts).
  */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../../src/server/serve.js';
-import { fixedClock } from '../../../src/server/clock.js';
+import { fixedClock } from '../../../src/server/domain/clock.js';
 import { runCli, type RunCliOptions } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { KEYS, NOW } from '../../helpers/fixture-store.js';

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../../src/server/serve.js';
-import { fixedClock } from '../../../src/server/clock.js';
-import { initStore } from '../../../src/server/init-store.js';
+import { fixedClock } from '../../../src/server/domain/clock.js';
+import { initStore } from '../../../src/server/ops/init-store.js';
 import { IDS_LEFT_OUT } from '../../../src/render/table.js';
 import { displayWidth } from '../../../src/render/width.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../../src/server/serve.js';
-import { fixedClock } from '../../../src/server/clock.js';
+import { fixedClock } from '../../../src/server/domain/clock.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { fixtureStore, KEYS, NOW } from '../../helpers/fixture-store.js';

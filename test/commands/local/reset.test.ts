@@ -9,7 +9,7 @@ import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { onPostgres, storeFrom } from '../../helpers/store-under-test.js';
 import { FIXTURE, IDS, KEYS } from '../../server/helpers.js';
 import { JsonStore } from '../../../src/server/store/json-store.js';
-import { resetStore } from '../../../src/server/admin/reset.js';
+import { resetStore } from '../../../src/server/ops/admin/reset.js';
 
 /**
  * `cr local reset` (docs/local-server.md "Resetting a store"): one website's records, or all

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { EDITOR_2, cliEnv, crAt, csvPlan, ids, jsonLines, startBulkServer } from '../../bulk/support.js';
 import { spawnBin } from '../../helpers/cli.js';
-import { parseFaults } from '../../../src/server/faults.js';
+import { parseFaults } from '../../../src/server/app/faults.js';
 import { onPostgres } from '../../helpers/store-under-test.js';
 
 afterAll(() => cleanupTempDirs());

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../../src/server/serve.js';
-import { parseFaults } from '../../../src/server/faults.js';
+import { parseFaults } from '../../../src/server/app/faults.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { runOnPty } from '../../helpers/pty.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
