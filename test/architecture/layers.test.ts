@@ -26,7 +26,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   'src/mcp-bridge': ['src/cli/context.ts', 'src/local', 'src/http', 'src/render', 'src/config', 'src/startup'],
   'src/local': ['src/server', 'src/http', 'src/render', 'src/config'],
   // The client side's parts, which know no command, server or mode.
-  'src/http': ['src/io', 'src/config', 'src/startup'],
+  'src/http': ['src/io', 'src/config', 'src/startup', 'src/render/escape.ts'],
   'src/render': ['src/io', 'src/output', ...HTTP_LIMITS],
   'src/output': ['src/io', 'src/render', ...HTTP_LIMITS],
   'src/io': ['src/render'],
