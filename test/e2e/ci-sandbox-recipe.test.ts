@@ -15,8 +15,9 @@ import { expectWorkflowHygiene } from '../bulk/workflow-hygiene.js';
  * is checked to install the pinned package; a `cr` on PATH stands for what it installs. A
  * real process: the recipe is shell steps.
  */
-const cleanups = cleanupsAfterAll();
+// Hooks run newest first: the servers are stopped (and gone) before their folders are removed.
 afterAll(() => cleanupTempDirs());
+const cleanups = cleanupsAfterAll();
 
 const WORKFLOW = join(ROOT, 'docs', 'workflows', 'rehearse-schedule.yml');
 const EXAMPLE = join(ROOT, 'docs', 'workflows', 'sandbox');
@@ -42,6 +43,16 @@ function workspace(): { dir: string; env: Record<string, string> } {
   return { dir, env };
 }
 
+/** Whether a process still runs (signal 0 checks without sending). */
+function alive(pid: string): boolean {
+  try {
+    process.kill(Number(pid), 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const byName = (results: StepResult[]) => Object.fromEntries(results.map((r) => [r.name, r]));
 
 /** The attempt's last step stops its server; it is killed anyway in case a step failed before. */
@@ -57,6 +68,8 @@ function stopLater(dir: string) {
         // already stopped by the workflow's last step
       }
     }
+    // The workflow's `kill` does not wait; the server drains and writes its last log line.
+    for (let i = 0; i < 200 && pids.some(alive); i++) await new Promise((r) => setTimeout(r, 25));
   });
 }
 

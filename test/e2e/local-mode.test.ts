@@ -10,8 +10,8 @@ import { cleanupsAfterAll } from '../helpers/cleanups.js';
  * Local mode end to end with the built binary (the README quick start): `cr local init
  * --demo`, `cr serve`, then `cr api` and an area command against it.
  */
-const cleanups = cleanupsAfterAll();
 afterAll(() => cleanupTempDirs());
+const cleanups = cleanupsAfterAll();
 
 const KEY = /^cr_[0-9a-f]{40}$/;
 

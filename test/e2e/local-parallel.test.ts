@@ -12,8 +12,8 @@ import { cleanupsAfterAll } from '../helpers/cleanups.js';
  * eight beside a `cr serve` of the same store, eight `cr local keys create`; and a read-only
  * folder, which only a real process in its own mount namespace can be given.
  */
-const cleanups = cleanupsAfterAll();
 afterAll(() => cleanupTempDirs());
+const cleanups = cleanupsAfterAll();
 
 const PARALLEL = 8;
 const storeOf = (home: string) => join(home, '.local', 'share', 'cr', 'store.json');

@@ -9,8 +9,8 @@ import { startServer } from '../../src/server/serve.js';
  * A 429 names the reset as a clock time in the local time zone: a real process, because the
  * time zone (TZ) is the process's. Kathmandu (UTC+05:45) is never mistaken for UTC.
  */
-const cleanups = cleanupsAfterAll();
 afterAll(() => cleanupTempDirs());
+const cleanups = cleanupsAfterAll();
 
 describe('429 message', () => {
   it('says `retry after HH:MM (in N min)` in TZ, from the window reset', async () => {

@@ -13,8 +13,8 @@ import { soak } from '../helpers/soak.js';
  * with faults injected, checked, and scheduled with --retry; a row for a foreign website
  * fails alone; keys are made and revoked while the server runs.
  */
-const cleanups = cleanupsAfterAll();
 afterAll(() => cleanupTempDirs());
+const cleanups = cleanupsAfterAll();
 
 const OWNER = 'a0000000-0000-4000-8000-000000000001';
 const SITE = 'b0000000-0000-4000-8000-000000000001';

@@ -12,8 +12,8 @@ import { cleanupsAfterAll } from '../helpers/cleanups.js';
  * node_modules above it, and with an empty PATH: no Node anywhere. Its output is compared
  * byte for byte with `node bin/cr.js` from this checkout.
  */
-const cleanups = cleanupsAfterAll();
 afterAll(() => cleanupTempDirs());
+const cleanups = cleanupsAfterAll();
 
 const NOW = '2026-11-22T09:00:00Z';
 let exe: string;

@@ -22,8 +22,12 @@ export function tempDir(prefix = 'cr-test-'): string {
   return dir;
 }
 
+/**
+ * Removes every folder tempDir() made. A process a test stopped may still be closing its log
+ * as the folder goes (ENOTEMPTY): rmSync retries those, as `rm -rf` run twice would.
+ */
 export function cleanupTempDirs(): void {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 }
 
 export interface ConfigProfile {
