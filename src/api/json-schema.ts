@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CHECKED_KEYWORDS } from './check-json.js';
 
 export type JsonSchema = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { dateTime, documentedEnum, httpUrl, uuid, websiteIdField } from './common.js';
 import { localEnum } from '../json-schema.js';
 

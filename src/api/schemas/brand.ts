@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { websiteIdField } from './common.js';
 
 export const ScopeFilterQuery = z.object({ website_id: websiteIdField() });

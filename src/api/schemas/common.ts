@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export { ROLES, API_KEY_PATTERN } from '../vocabulary.js';
 export type { Role } from '../vocabulary.js';

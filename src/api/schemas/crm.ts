@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { dateTime } from './common.js';
 
 export const PROMPT_PREVIEW_MAX = 200;

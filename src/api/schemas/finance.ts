@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { calendarDate, dateTime, nullableString } from './common.js';
 
 export const REVENUE_TYPES = ['recurring', 'project', 'one_time'] as const;

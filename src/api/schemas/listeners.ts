@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { dateTime, documentedEnum, websiteIdField } from './common.js';
 import { POLL_INTERVALS, SOURCE_TYPES, queryConfigIssues } from '../listener-rules.js';
 import { documentAs } from '../json-schema.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { REQUIRED_QUERY_KEYS, SOURCE_TYPES, type SourceType } from '../listener-rules.js';
 
 /**

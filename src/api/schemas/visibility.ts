@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { calendarDate, websiteIdField } from './common.js';
 
 export const GRID_SIZE = 9;

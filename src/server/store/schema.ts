@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ROLES } from '../../api/schemas/common.js';
 import { BusinessEntity, RevenueRecord } from '../../api/schemas/finance.js';
 import { AdCreative } from '../../api/schemas/ads.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { COLLECTIONS, COLLECTION_NAMES } from '../../store/schema.js';
 import type { CollectionName } from '../../store/schema.js';
 import type { Mutation } from '../../store/batch.js';
