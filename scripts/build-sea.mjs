@@ -104,10 +104,11 @@ const said = run(BIN, ['--version'], { env }).trim();
 if (said !== version) fail(`${BIN} --version said ${JSON.stringify(said)}, not ${version}`);
 const info = JSON.parse(run(BIN, ['version', '--json'], { env }));
 // The embedded caches come from this same Node (checked above), so a rejected one means the
-// entry runs the bundle under other V8 flags than the training runs did (src/startup/run-bundle.ts,
-// setBundleFlags): a defect of the entry, and every run of the executable would pay for it.
+// entry reads the caches under other V8 flags than the training runs made them with
+// (src/startup/run-bundle.ts, withCacheChecksum): a defect of the entry, and every run of the
+// executable would pay for it.
 if (info.startupCache.status === 'rejected')
-  fail(`${BIN} rejects its embedded code cache: src/startup/sea-main.ts must set the V8 flags src/startup/run-bundle.ts sets`);
+  fail(`${BIN} rejects its embedded code cache: src/startup/sea-main.ts must read them as src/startup/run-bundle.ts does (withCacheChecksum)`);
 if (!info.startupCache.inUse) console.warn(`warning: the single executable does not use its code cache (${info.startupCache.status})`);
 const mb = (statSync(BIN).size / 2 ** 20).toFixed(1);
 console.log(`${BIN}: cr ${version}, Node ${process.version}, ${process.platform}-${process.arch}, ${mb} MiB`);

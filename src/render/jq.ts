@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { setFlagsFromString } from 'node:v8';
 import type { IO } from '../io/streams.js';
 import { CrError, EXIT, LocalError, UsageError } from '../errors.js';
 import { deadlineIn, remainingMs, type Deadline } from '../http/deadline.js';
@@ -61,6 +62,7 @@ export interface JqLimits {
 async function runJq(json: string, expression: string, limits: JqLimits): Promise<{ out: string | undefined; warnings: string[] }> {
   // jq-web's file in node_modules, or none in the single executable (src/render/jq-source.ts).
   const workerData = { ...jqSource(), json, expression, cap: limits.cap, errCap: MAX_WARNING_BYTES };
+  wasmBaselineOnly();
   const worker = new Worker(JQ_WORKER_SOURCE, { eval: true, workerData, stdout: true, stderr: true });
   let timer: NodeJS.Timeout | undefined;
   const reply = await new Promise<JqReply>((resolve) => {
@@ -86,6 +88,17 @@ async function runJq(json: string, expression: string, limits: JqLimits): Promis
   const message = `--jq: ${jqMessage(reply.error.stderr, reply.error.message ?? 'jq failed')}`;
   if (reply.error.exitCode === JQ_COMPILE_ERROR) throw new UsageError(message, 'see the jq manual, https://jqlang.org/manual/');
   throw new JqRuntimeError(message, reply.out ? new TextDecoder().decode(reply.out) : undefined);
+}
+
+/**
+ * jq runs as WebAssembly; V8 optimises hot wasm in background threads that process exit must
+ * wait for: ~40 ms a run for a CLI that runs it briefly, where the baseline compiler alone is
+ * plenty (docs/benchmarks-analysis.md, rule 8). Set here, before the worker compiles jq, and
+ * not at start: V8 flags are part of the hash every code cache must match, so set at start
+ * it made every run compile Node's own modules from source (src/startup/run-bundle.ts).
+ */
+function wasmBaselineOnly(): void {
+  setFlagsFromString('--liftoff-only');
 }
 
 /**

@@ -25,7 +25,6 @@ import { recordCodeCache } from './startup-cache.js';
 type BundleFn = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
 
 export function runBundle(): void {
-  setBundleFlags();
   const argv = process.argv.slice(2);
   zodWithoutJit(argv);
   const bundle = join(import.meta.dirname, 'cli.js');
@@ -43,11 +42,14 @@ export function runBundle(): void {
   }
   const own = cacheFile && !plan.shipped ? readOwnFile(cacheFile) : {};
   const cachedData = !cacheFile ? undefined : plan.shipped ? readOptional(cacheFile) : own.data;
-  const script = new Script(source, {
-    filename: bundle,
-    cachedData,
-    importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  const script = withCacheChecksum(
+    () =>
+      new Script(source, {
+        filename: bundle,
+        cachedData,
+        importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+      }),
+  );
   // For `cr version` (src/startup/startup-cache.ts).
   recordCodeCache(cacheFile, cachedData, script);
   if (process.env.CR_STARTUP_DEBUG) {
@@ -57,34 +59,39 @@ export function runBundle(): void {
   }
   const out = process.env.CR_CODE_CACHE_OUT;
   // Build only: keep the bytecode of everything this run compiled, once it is done.
-  if (out) process.once('exit', () => writeAtomically(out, script.createCachedData()));
+  if (out) process.once('exit', () => writeAtomically(out, withCacheChecksum(() => script.createCachedData())));
   // A per-user cache this Node lacked (or rejected): made from a run that succeeded, once.
   else if (plan.mayWrite && cacheFile && (!cachedData || script.cachedDataRejected))
-    process.once('exit', (code) => code === 0 && writeUserCache(cacheFile, script.createCachedData()));
+    process.once('exit', (code) => code === 0 && writeUserCache(cacheFile, withCacheChecksum(() => script.createCachedData())));
   const mod = { exports: {} as { main?: () => Promise<void> } };
   (script.runInThisContext() as BundleFn)(mod.exports, createRequire(bundle), mod, bundle, dirname(bundle));
   void mod.exports.main!();
 }
 
 /**
- * The V8 flags the bundle runs under. The build trains the code caches under them
- * (scripts/code-cache.mjs runs bin/cr.js) and V8 rejects a cache made under other flags, so
- * every launcher of the bundle (this file, and src/startup/sea-main.ts for the single executable)
- * sets exactly these, before it compiles the bundle.
+ * Runs `fn` (a code cache's deserialisation or making) with V8's `--verify-snapshot-checksum`,
+ * and no other time.
+ *
+ * V8 checks a code cache's header (version, flags, source length) but, in release builds, not
+ * its body: a cache damaged past the header (a disk fault, a write lost in a crash) is
+ * deserialised and aborts the process ("Fatal error … unreachable code") on every run. With
+ * the flag V8 writes a checksum into each cache it makes and rejects one that does not match,
+ * so a damaged cache only costs a compile (CONTRIBUTING.md, "How cr starts").
+ *
+ * Only around the two calls: V8 flags are part of the hash every code cache must match, Node's
+ * own built-in modules' included. Left set, every built-in loaded later (node:http, net and
+ * the streams of a request) was compiled from source: ~4 ms of a remote `finance summary`
+ * (docs/benchmarks-analysis.md, "Start-up"). Set back, the hash is the one Node's caches were
+ * made under. The flag is on while a cache is made and while one is read, so the hash written
+ * into a cache is the one it is checked against.
  */
-export function setBundleFlags(): void {
-  // jq-web (--jq) runs jq compiled to WebAssembly (as undici's client parsed HTTP, before
-  // src/http/node-dispatcher.ts). V8 optimises hot wasm in background threads that process
-  // exit must wait for: ~40 ms a run for a CLI that runs it briefly. The baseline compiler
-  // alone is plenty for that. Set before compiling:
-  // V8's flags are part of what a code cache must match.
-  setFlagsFromString('--liftoff-only');
-  // V8 checks a code cache's header (version, flags, source length) but, in release builds,
-  // not its body: a cache damaged past the header (a disk fault, a write lost in a crash)
-  // is deserialised and aborts the process ("Fatal error … unreachable code") on every run.
-  // With this flag V8 writes a checksum into each cache it makes and rejects one that does
-  // not match, so a damaged cache only costs a compile (CONTRIBUTING.md, "How cr starts").
+export function withCacheChecksum<T>(fn: () => T): T {
   setFlagsFromString('--verify-snapshot-checksum');
+  try {
+    return fn();
+  } finally {
+    setFlagsFromString('--no-verify-snapshot-checksum');
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { getAsset } from 'node:sea';
 import { Script, constants as vmConstants } from 'node:vm';
-import { runsServerCode, setBundleFlags, zodWithoutJit } from './run-bundle.js';
+import { runsServerCode, withCacheChecksum, zodWithoutJit } from './run-bundle.js';
 import { recordCodeCache, startupCache } from './startup-cache.js';
 import { answerVersion } from './version.js';
 
@@ -21,15 +21,14 @@ const BUNDLE_NAME = 'cli.js';
 function main(): void {
   const argv = process.argv.slice(2);
   if (answerVersion(argv, process.stdout)) return;
-  // The flags and zod setting run-bundle.ts gives the bundle: the code caches were trained with them.
-  setBundleFlags();
+  // The zod setting run-bundle.ts gives the bundle: the code caches were trained with it.
   zodWithoutJit(argv);
   // The bundle is ASCII (esbuild charset: 'ascii'), so latin1 reads it exactly.
   const source = Buffer.from(getAsset(BUNDLE_NAME)).toString('latin1');
   const cacheKey = `${BUNDLE_NAME}${runsServerCode(argv) ? '.local' : ''}.cache`;
   const cachedData = optionalAsset(cacheKey);
   const filename = `${process.execPath}/${BUNDLE_NAME}`;
-  const script = new Script(source, { filename, cachedData, importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+  const script = withCacheChecksum(() => new Script(source, { filename, cachedData, importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER }));
   recordCodeCache(`embedded asset ${cacheKey}`, cachedData, script);
   if (process.env.CR_STARTUP_DEBUG) process.stderr.write(`cr: code cache ${startupCache().status} (embedded asset ${cacheKey})\n`);
   const mod = { exports: {} as { main?: () => Promise<void> } };
