@@ -59,10 +59,24 @@ export function runBundle(): void {
   }
   const out = process.env.CR_CODE_CACHE_OUT;
   // Build only: keep the bytecode of everything this run compiled, once it is done.
-  if (out) process.once('exit', () => writeAtomically(out, withCacheChecksum(() => script.createCachedData())));
+  if (out)
+    process.once('exit', () =>
+      writeAtomically(
+        out,
+        withCacheChecksum(() => script.createCachedData()),
+      ),
+    );
   // A per-user cache this Node lacked (or rejected): made from a run that succeeded, once.
   else if (plan.mayWrite && cacheFile && (!cachedData || script.cachedDataRejected))
-    process.once('exit', (code) => code === 0 && writeUserCache(cacheFile, withCacheChecksum(() => script.createCachedData())));
+    process.once(
+      'exit',
+      (code) =>
+        code === 0 &&
+        writeUserCache(
+          cacheFile,
+          withCacheChecksum(() => script.createCachedData()),
+        ),
+    );
   const mod = { exports: {} as { main?: () => Promise<void> } };
   (script.runInThisContext() as BundleFn)(mod.exports, createRequire(bundle), mod, bundle, dirname(bundle));
   void mod.exports.main!();
