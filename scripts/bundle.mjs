@@ -71,3 +71,5 @@ await build({
   },
 });
 await import('./code-cache.mjs');
+// Last: the pages are what this bundle prints (scripts/help-pages.mjs).
+await import('./help-pages.mjs');

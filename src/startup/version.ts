@@ -7,16 +7,16 @@ let cached: string | undefined;
 
 /**
  * The package version: the constant the build wrote into the bundles, else (the sources
- * run directly, in tests) read once from package.json: two folders up from the built
- * code (dist/src), one folder up from the sources.
+ * run directly, in tests) read once from package.json: two folders up from the sources
+ * (src/startup), three from the built code (dist/src/startup).
  */
 export function version(): string {
   if (typeof __CR_VERSION__ === 'string') return __CR_VERSION__;
   if (!cached) {
-    for (const rel of ['../../package.json', '../package.json']) {
+    for (const rel of ['../../package.json', '../../../package.json']) {
       try {
         const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version: string };
-        // From the sources, two folders up is outside the project: only cr's own file counts.
+        // Three folders up from the sources is outside the project: only cr's own file counts.
         if (pkg.name !== 'cr-cli') continue;
         cached = pkg.version;
         break;
