@@ -26,7 +26,10 @@ function paths(cmd, path = []) {
   return [path, ...cmd.commands.filter((c) => !c._hidden).flatMap((c) => paths(c, [...path, c.name()]))];
 }
 const program = await buildProgram(createContext({}), [], true);
-const requests = [...paths(program).map((p) => ({ page: pageName(p), argv: [...p, '--help'] })), ...Object.keys(TOPICS).map((t) => ({ page: pageName(['help', t]), argv: ['help', t] }))];
+const requests = [
+  ...paths(program).map((p) => ({ page: pageName(p), argv: [...p, '--help'] })),
+  ...Object.keys(TOPICS).map((t) => ({ page: pageName(['help', t]), argv: ['help', t] })),
+];
 const names = new Set(requests.map((r) => r.page));
 if (names.size !== requests.length) throw new Error('scripts/help-pages.mjs: two help pages would share a file name');
 

@@ -52,8 +52,17 @@ export function answerHelp(pages: readonly string[], dir: string, docs: string |
       continue;
     }
     // The bundle says where the docs are only when they are installed (src/cli/help-docs.ts).
-    writeWhole(docs ? page.replace(DOCS_MARKER, docs) : page.replace(/\nOn this machine: \u0000DOCS\u0000[^\n]*/, ''));
+    writeWhole(docs ? page.replace(DOCS_MARKER, docs) : withoutDocsLine(page));
     return true;
   }
   return false;
+}
+
+/** The page without its "On this machine: …" line (no docs folder installed). */
+function withoutDocsLine(page: string): string {
+  const at = page.indexOf(DOCS_MARKER);
+  if (at < 0) return page;
+  const start = page.lastIndexOf('\n', at);
+  const end = page.indexOf('\n', at);
+  return page.slice(0, start) + (end < 0 ? '' : page.slice(end));
 }

@@ -13,7 +13,10 @@ import { writeWhole } from './write-whole.js';
 export function launch(argv: string[] = process.argv.slice(2)): void {
   if (answerVersion(argv, { write: writeWhole })) return;
   const pages = helpRequestPages(argv);
-  if (pages.length === 0) return runBundle();
+  if (pages.length === 0) {
+    runBundle();
+    return;
+  }
   // node:tty only for a help request: other runs never load it (test/e2e/startup.test.ts).
   void import('node:tty').then(({ isatty }) => {
     if (isatty(1) || !answerHelp(pages, resolve(import.meta.dirname, 'help'), installedDocs())) runBundle();

@@ -70,7 +70,10 @@ describe('help pages (src/startup/help-pages.ts)', () => {
     const requests = PAGES.flatMap((f) => {
       const words = pageWords(f);
       if (words[0] === 'help') return [words];
-      return [[...words, '--help'], ['help', ...words]];
+      return [
+        [...words, '--help'],
+        ['help', ...words],
+      ];
     });
     requests.push([], ['-h'], ['finance', 'summary', '-h'], ['local', 'keys', 'create', '-h']);
     for (const { args, fast: f, slow: s } of await bothWays(fast, slow, requests)) {
@@ -97,7 +100,13 @@ describe('help pages (src/startup/help-pages.ts)', () => {
   it('anything but a plain help request goes to the bundle: options, aliases, operands, unknown words, a missing page', async () => {
     const fast = installedCopy(true, true);
     rmSync(join(fast, 'dist', 'bundle', 'help', 'visibility.grid.txt'));
-    for (const args of [['--json', '--help'], ['finance', 'summary', '--json', '--help'], ['help', 'finance', 'summry'], ['nope', '--help'], ['visibility', 'grid', '--help']]) {
+    for (const args of [
+      ['--json', '--help'],
+      ['finance', 'summary', '--json', '--help'],
+      ['help', 'finance', 'summry'],
+      ['nope', '--help'],
+      ['visibility', 'grid', '--help'],
+    ]) {
       const r = await run(fast, args);
       expect(r.stderr, `cr ${args.join(' ')}`).toMatch(/^cr: code cache \w+/);
     }
