@@ -63,7 +63,7 @@ async function keyFor(store: ApiStore, storePath: string, host: EmbeddedHost): P
 }
 
 /** Opens the store under its lock (made with demo data when missing) and --local's key for it. */
-async function openLocal<T extends { core: { store: ApiStore }; close: () => Promise<void> }>(
+async function openLocal<T extends { operations: { store: ApiStore }; close: () => Promise<void> }>(
   host: EmbeddedHost,
   storePath: string,
   open: (initial: () => StoreData) => Promise<T>,
@@ -77,7 +77,7 @@ async function openLocal<T extends { core: { store: ApiStore }; close: () => Pro
   });
   try {
     if (created) host.notice(`cr: created the local store ${storePath} with demo data`);
-    const key = await keyFor(opened.core.store, storePath, host);
+    const key = await keyFor(opened.operations.store, storePath, host);
     host.notice(`cr: --local: embedded server over ${storePath}`);
     return { opened, key };
   } catch (err) {
@@ -122,7 +122,7 @@ async function embed(host: EmbeddedHost, storePath: string, opts: EmbedOptions):
   const notice = (line: string) => host.notice(line);
   const { opened, key } = await openLocal(host, storePath, (initial) => openCore({ ...common, notice, storeOptions: { initial } }));
   const onInternalError = (err: unknown) => notice(`cr: --local: internal error: ${errorSummary(err)}`);
-  const dispatcher = new InProcessDispatcher(inProcessServer(opened.core, onInternalError));
+  const dispatcher = new InProcessDispatcher(inProcessServer(opened.operations, onInternalError));
   return { baseUrl: `${IN_PROCESS_ORIGIN}/api/v1`, key, dispatcher, close: () => opened.close() };
 }
 

@@ -1,9 +1,9 @@
-import type { ServerCore } from './app/core-types.js';
+import type { Operations } from './app/operation-types.js';
 import type { Clock, RealClock } from './domain/clock.js';
 import type { Store, OpenStoreOptions } from './store/store.js';
 import type { StoreFs } from './store/fs-layer.js';
 
-// The options and result of opening the server's core (open-core.ts), apart so that the
+// The options and result of opening the server's operations (open-core.ts), apart so that the
 // database's opener (open-db-core.ts) shares them without an import circle.
 
 /** What the server's request pipeline needs, whatever carries the requests to it. */
@@ -47,9 +47,9 @@ export interface DatabaseOpenOptions {
 /** The open store under its lock, its rate limiter, and the pipeline over both. */
 export interface OpenCore {
   storePath: string;
-  /** The store file itself (its stats and compaction, for tests); none for a database. The pipeline reads `core.store`. */
+  /** The store file itself (its stats and compaction, for tests); none for a database. The pipeline reads `operations.store`. */
   store: Store | undefined;
-  core: ServerCore;
+  operations: Operations;
   /** Flushes the rate-limit counters and the store, and releases the lock. */
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createCore } from './app/core.js';
+import { createOperations } from './app/operations.js';
 import { clockFromEnv, realClock } from './domain/clock.js';
 import type { OpenStoreOptions } from './store/store.js';
 import type { OpenCore, OpenCoreOptions } from './open-core-types.js';
@@ -60,8 +60,8 @@ export async function openCore(opts: OpenCoreOptions): Promise<OpenCore> {
     throw err;
   }
   const onInternalError = opts.onInternalError ?? ((err: unknown) => notice(`cr serve: internal error: ${errorSummary(err)}`));
-  const core = createCore({ store, clock, rateLimiter, onInternalError });
+  const operations = createOperations({ store, clock, rateLimiter, onInternalError });
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= store.close());
-  return { storePath, store: store.file, core, close };
+  return { storePath, store: store.file, operations, close };
 }

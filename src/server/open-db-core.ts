@@ -1,11 +1,11 @@
-import { createCore } from './app/core.js';
+import { createOperations } from './app/operations.js';
 import { clockFromEnv, realClock } from './domain/clock.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter } from './app/rate-limit.js';
 import { errorSummary } from './log-text.js';
 import type { OpenCore, OpenCoreOptions } from './open-core-types.js';
 
 /**
- * The request pipeline over a PostgreSQL store (docs/shared-sandbox.md): the same core as
+ * The request pipeline over a PostgreSQL store (docs/shared-sandbox.md): the same operations as
  * over the JSON file (open-core.ts), with the database in place of the file, its lock and
  * its sidecars. The client library loads here, only for such a store.
  */
@@ -23,7 +23,7 @@ export async function openDatabaseCore(url: string, opts: OpenCoreOptions): Prom
     throw err;
   }
   const onInternalError = opts.onInternalError ?? ((err: unknown) => opts.notice(`cr serve: internal error: ${errorSummary(err)}`));
-  const core = createCore({ store, clock: opts.clock ?? clockFromEnv(), rateLimiter, onInternalError });
+  const operations = createOperations({ store, clock: opts.clock ?? clockFromEnv(), rateLimiter, onInternalError });
   let closing: Promise<void> | undefined;
-  return { storePath: store.location, store: undefined, core, close: () => (closing ??= store.close()) };
+  return { storePath: store.location, store: undefined, operations, close: () => (closing ??= store.close()) };
 }

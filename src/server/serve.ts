@@ -2,7 +2,7 @@ import { LOOPBACK_HOSTS } from '../api/vocabulary.js';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { ServerCore } from './app/core-types.js';
+import type { Operations } from './app/operation-types.js';
 import type { Store } from './store/store.js';
 import { openCore } from './open-core.js';
 import { nodeListener, writeAnswer } from './transport/node-listener.js';
@@ -42,7 +42,7 @@ export interface StartServerOptions extends Omit<OpenCoreOptions, 'notice'> {
   /** Lines about the store (a fold failing, then working again); default: the log, else standard error. */
   notice?: (line: string) => void;
   /** Extra routes; default: MCP at /api/v1/mcp and OpenAPI at /api/v1/openapi.json. */
-  extend?: (core: ServerCore) => Route[];
+  extend?: (operations: Operations) => Route[];
   /** Injected faults (`cr serve --faults`, src/server/app/faults.ts), a step of the request pipeline. */
   faults?: FaultPlan;
   /** Open connections at most, and how long a stop drains (connections.ts). */
@@ -71,7 +71,7 @@ export interface RunningServer {
   readiness: ReadinessGate;
   /** The JSON store file (tests read its stats); reading it over a database (docs/shared-sandbox.md) throws. */
   readonly store: Store;
-  core: ServerCore;
+  operations: Operations;
   /**
    * Stops accepting, finishes in-flight requests (for at most the drain timeout, then closes
    * what is left), flushes store and counters, releases the lock.
@@ -199,21 +199,22 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     await connections.drain();
     throw err;
   }
-  const { storePath, store, core } = opened;
-  const { rateLimiter } = core;
-  readiness.attach(core.store);
-  metrics?.attachStore(core.store);
+  const { storePath, store, operations } = opened;
+  const { rateLimiter } = operations;
+  readiness.attach(operations.store);
+  metrics?.attachStore(operations.store);
   // One pipeline and one router for every request (router.ts).
   const pipeline = createPipeline({
-    core,
+    operations,
     allowed,
     log: log?.request,
     onInternalError,
     probes,
     logProbes: opts.logLevel === 'debug',
     observe: metrics?.observe,
-    routes: (opts.extend ?? extraRoutes)(core),
-    faults: opts.faults && createFaultInjector(opts.faults, { limit: rateLimiter.limit, log: write, businessNow: () => core.clock.now().getTime() }).decide,
+    routes: (opts.extend ?? extraRoutes)(operations),
+    faults:
+      opts.faults && createFaultInjector(opts.faults, { limit: rateLimiter.limit, log: write, businessNow: () => operations.clock.now().getTime() }).decide,
   });
   handle = nodeListener(pipeline);
 
@@ -235,7 +236,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
       if (!store) throw new Error(`${storePath} is a database: it has no store file`);
       return store;
     },
-    core,
+    operations,
     close,
   };
 }

@@ -14,7 +14,7 @@ import type { FixtureTarget } from './in-process-fixture.js';
 export async function startFetchFixture(): Promise<FixtureTarget> {
   const s = await fixtureStore();
   const opened = await openCore({ storePath: s.path, clock: fixedClock(NOW), notice: () => {}, onInternalError: () => {} });
-  const app = createApp({ store: opened.core.store, core: opened.core, onInternalError: () => {} });
+  const app = createApp({ store: opened.operations.store, operations: opened.operations, onInternalError: () => {} });
   const req = async (method: string, path: string, o: ReqOptions = {}): Promise<Res> => {
     const headers: Record<string, string> = { host: 'localhost', ...o.headers };
     if (o.key) headers.authorization = `Bearer ${o.key}`;

@@ -13,7 +13,7 @@ import type { FixtureTarget } from './in-process-fixture.js';
  * sent to the next server in turn, so that every table holds for several servers on one
  * database (a key's rate count, a write then its read, a revocation: each may cross servers).
  * `path` is the database URL; `store` (a store file) does not exist here, so tests that read
- * the file read `core.store` (the first server's) instead.
+ * the file read `operations.store` (the first server's) instead.
  */
 export async function startPgFixture(): Promise<FixtureTarget> {
   const db = await freshDatabase();
@@ -31,7 +31,7 @@ export async function startPgFixture(): Promise<FixtureTarget> {
     get store(): FixtureTarget['store'] {
       throw new Error('a PostgreSQL store has no store file');
     },
-    core: servers[0]!.core,
+    operations: servers[0]!.operations,
     req: (method, p, o) => request(servers[turn++ % servers.length]!.url, method, p, o),
     stop: async () => {
       await Promise.all(servers.map((s) => s.close()));

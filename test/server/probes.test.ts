@@ -26,7 +26,7 @@ beforeAll(async () => {
   const s = await fixtureStore();
   cleanupLocal = s.cleanup;
   local = await openCore({ storePath: s.path, clock: fixedClock(NOW), notice: () => {} });
-  dispatcher = new InProcessDispatcher(inProcessServer(local.core, () => {}));
+  dispatcher = new InProcessDispatcher(inProcessServer(local.operations, () => {}));
 });
 
 afterAll(async () => {
