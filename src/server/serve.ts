@@ -4,7 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Operations } from './app/operation-types.js';
 import type { Store } from './store/store.js';
-import { openCore } from './open-core.js';
+import { openForServing } from './open-for-serving.js';
+import { defaultStorePath } from './store/store-path.js';
 import { nodeListener, writeAnswer } from './transport/node-listener.js';
 import { createPipeline } from './app/pipeline.js';
 import { receivedAt, refusedWith } from './app/received-at.js';
@@ -14,7 +15,7 @@ import { ReadinessGate } from './app/readiness-gate.js';
 import { probeRoutes } from './app/probe-routes.js';
 import { serverLog } from './app/log-format.js';
 import type { LogFormat, LogLevel } from './app/log-format.js';
-import type { OpenCoreOptions } from './open-core.js';
+import type { ServingOptions } from './open-for-serving.js';
 import { extraRoutes } from './app/extra-routes.js';
 import type { Route } from './app/router.js';
 import { createFaultInjector } from './app/faults.js';
@@ -32,7 +33,9 @@ import { finishOpening } from './app/opening-log.js';
 /** Where the store is when no path is given (re-exported: commands find it here). */
 export { defaultStorePath } from './store/store-path.js';
 
-export interface StartServerOptions extends Omit<OpenCoreOptions, 'notice'> {
+export interface StartServerOptions extends Omit<ServingOptions, 'notice'> {
+  /** The store: a JSON file's path or a postgres:// URL (docs/shared-sandbox.md); default defaultStorePath(). */
+  storePath?: string;
   host?: string;
   /** 0 picks a free port. */
   port?: number;
@@ -115,8 +118,8 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
 }
 
 /**
- * Starts the local server over a store file (created when missing; refused when invalid or
- * held by another server).
+ * Starts the local server over a store (open-for-serving.ts): a JSON file (created when missing;
+ * refused when invalid or held by another server) or a PostgreSQL database.
  */
 export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
@@ -199,7 +202,7 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     await connections.drain();
     throw err;
   }
-  const { storePath, store, operations } = opened;
+  const { storePath, file, operations } = opened;
   const { rateLimiter } = operations;
   readiness.attach(operations.store);
   metrics?.attachStore(operations.store);
@@ -233,8 +236,8 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     storePath,
     readiness,
     get store(): Store {
-      if (!store) throw new Error(`${storePath} is a database: it has no store file`);
-      return store;
+      if (!file) throw new Error(`${storePath} is a database: it has no store file`);
+      return file;
     },
     operations,
     close,
@@ -254,7 +257,12 @@ function openStoreWaiting(
   firstTried: () => void,
 ) {
   const waitMs = (opts.waitForStoreS ?? DEFAULT_WAIT_FOR_STORE_S) * 1000;
-  return openWaiting(() => openCore({ ...opts, notice, onInternalError }), { waitMs, readiness, notice, firstTried });
+  return openWaiting(() => openForServing(opts.storePath ?? defaultStorePath(), { ...opts, notice, onInternalError }), {
+    waitMs,
+    readiness,
+    notice,
+    firstTried,
+  });
 }
 
 /**

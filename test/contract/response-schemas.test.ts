@@ -7,7 +7,7 @@ import { Ajv2020, addFormats } from './ajv.js';
 import { responseSchemas } from '../../src/api/generated/response-schemas.js';
 import { CHECKED_KEYWORDS, checkJson, type JsonSchema } from '../../src/api/check-json.js';
 import { createOperations } from '../../src/server/transport/fetch-handler.js';
-import { MemoryStore } from '../../src/server/store/memory-store.js';
+import { openStore } from '../../src/server/store/open-store.js';
 import { fixedClock } from '../../src/server/domain/clock.js';
 import { FIXTURE, IDS, KEYS, NOW } from '../server/helpers.js';
 
@@ -22,7 +22,7 @@ const OPS = Object.keys(endpoints) as OperationId[];
 
 /** One real response of every operation, from the real pipeline over the fixture store. */
 async function realResponses(): Promise<Record<OperationId, unknown>> {
-  const operations = createOperations({ store: new MemoryStore(JSON.parse(await readFile(FIXTURE, 'utf8'))), clock: fixedClock(NOW) });
+  const operations = createOperations({ store: await openStore({ memory: JSON.parse(await readFile(FIXTURE, 'utf8')) }), clock: fixedClock(NOW) });
   const headers = { authorization: `Bearer ${KEYS.editorW1}` };
   const calls: Record<OperationId, Parameters<typeof operations.invoke>[1]> = {
     getFinanceSummary: { headers },

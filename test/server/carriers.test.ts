@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCore } from '../../src/server/open-core.js';
-import type { OpenCore } from '../../src/server/open-core.js';
+import { openForServing } from '../../src/server/open-for-serving.js';
+import type { ServedStore } from '../../src/server/open-for-serving.js';
 import { inProcessServer, IN_PROCESS_ORIGIN } from '../../src/server/transport/in-process.js';
 import { createApp } from '../../src/server/transport/fetch-handler.js';
 import { fixedClock } from '../../src/server/domain/clock.js';
@@ -24,7 +24,7 @@ let http: TestServer;
 let port: number;
 const lines: string[] = [];
 const internal: unknown[] = [];
-let local: OpenCore;
+let local: ServedStore;
 let dispatcher: InProcessDispatcher;
 let cleanupLocal: () => Promise<void>;
 
@@ -33,7 +33,7 @@ beforeAll(async () => {
   port = http.port;
   const s = await fixtureStore();
   cleanupLocal = s.cleanup;
-  local = await openCore({ storePath: s.path, clock: fixedClock(NOW), notice: () => {}, onInternalError: (err) => internal.push(err) });
+  local = await openForServing(s.path, { clock: fixedClock(NOW), notice: () => {}, onInternalError: (err) => internal.push(err) });
   dispatcher = new InProcessDispatcher(inProcessServer(local.operations, (err) => internal.push(err)));
 });
 

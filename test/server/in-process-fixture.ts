@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { openCore } from '../../src/server/open-core.js';
+import { openForServing } from '../../src/server/open-for-serving.js';
+import type { ServedStore } from '../../src/server/open-for-serving.js';
 import { inProcessServer, IN_PROCESS_ORIGIN } from '../../src/server/transport/in-process.js';
 import { fixedClock } from '../../src/server/domain/clock.js';
 import { InProcessDispatcher } from '../../src/local/in-process-dispatcher.js';
@@ -16,7 +17,7 @@ export type FixtureTarget = Pick<TestServer, 'path' | 'dir' | 'store' | 'operati
  */
 export async function startInProcessFixture(): Promise<FixtureTarget> {
   const s = await fixtureStore();
-  const opened = await openCore({ storePath: s.path, clock: fixedClock(NOW), notice: () => {}, onInternalError: () => {} });
+  const opened = await openForServing(s.path, { clock: fixedClock(NOW), notice: () => {}, onInternalError: () => {} });
   const dispatcher = new InProcessDispatcher(inProcessServer(opened.operations, () => {}));
   const req = async (method: string, path: string, o: ReqOptions = {}): Promise<Res> => {
     const headers: Record<string, string> = { ...o.headers };
@@ -39,11 +40,11 @@ export async function startInProcessFixture(): Promise<FixtureTarget> {
 }
 
 /** A fixture target over a store opened for serving: its store file, its pipeline, and how to stop both. */
-export function fixtureTarget(opened: Awaited<ReturnType<typeof openCore>>, cleanup: () => Promise<void>, req: FixtureTarget['req']): FixtureTarget {
+export function fixtureTarget(opened: ServedStore, cleanup: () => Promise<void>, req: FixtureTarget['req']): FixtureTarget {
   return {
     path: opened.storePath,
     dir: join(opened.storePath, '..'),
-    store: opened.store!,
+    store: opened.file!,
     operations: opened.operations,
     req,
     stop: async () => {

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createApp, createOperations, knownRoutes } from '../../src/server/transport/fetch-handler.js';
-import { MemoryStore } from '../../src/server/store/memory-store.js';
+import { openStore } from '../../src/server/store/open-store.js';
 import { answeringLater } from '../store/async-store.js';
 import { fixedClock } from '../../src/server/domain/clock.js';
 import { endpointList } from '../../src/api/endpoints.js';
 import { FIXTURE, IDS, KEYS, NOW } from './helpers.js';
 
-const load = async () => new MemoryStore(JSON.parse(await readFile(FIXTURE, 'utf8')));
+const load = async () => openStore({ memory: JSON.parse(await readFile(FIXTURE, 'utf8')) });
 
 describe('invoke: the pipeline shared by REST and MCP', () => {
   it('takes parsed bodies and typed query values, and applies the same checks', async () => {

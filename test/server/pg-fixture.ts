@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { startServer } from '../../src/server/serve.js';
 import { fixedClock } from '../../src/server/domain/clock.js';
-import { PgStore } from '../../src/server/store-pg/pg-store.js';
+import { openStore } from '../../src/server/store/open-store.js';
 import { loadInto } from '../../src/server/store-pg/bulk-load.js';
 import { freshDatabase } from '../helpers/postgres.js';
 import { FIXTURE, NOW, request } from './helpers.js';
@@ -17,8 +17,9 @@ import type { FixtureTarget } from './in-process-fixture.js';
  */
 export async function startPgFixture(): Promise<FixtureTarget> {
   const db = await freshDatabase();
-  const loader = await PgStore.open(db.url, { max: 2 });
+  const loader = await openStore(db.url, { database: { max: 2 } });
   try {
+    if (loader.kind !== 'postgres') throw new Error(`${db.url} opened as a ${loader.kind} store`);
     await loadInto(loader, JSON.parse(readFileSync(FIXTURE, 'utf8')));
   } finally {
     await loader.close();
