@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../src/cli/context.js';
 import { intArg } from '../../src/cli/options.js';
 import { UsageError } from '../../src/errors.js';
-import type { DatabaseOpenOptions } from '../../src/server/open-core-types.js';
+import type { DatabaseOpenOptions } from '../../src/server/open-for-serving.js';
 
 /** Connections a server may keep for records (`--pool`); PostgreSQL's own default max_connections is 100. */
 export const MAX_POOL = 1000;

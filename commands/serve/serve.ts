@@ -188,7 +188,7 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   // `cr local keys/seed` reach this server with the store's admin key: it exists before the URL is out.
   const [{ ensureAdminKey }, { isDatabaseUrl }] = await Promise.all([import('../../src/local/admin-key.js'), import('../../src/config/store-url.js')]);
   // A database is administered directly, by any process that can reach it (docs/shared-sandbox.md): no key file beside it.
-  if (!isDatabaseUrl(server.storePath)) await ensureAdminKey(server.core.store, server.storePath, ctx.now(), notice);
+  if (!isDatabaseUrl(server.storePath)) await ensureAdminKey(server.operations.store, server.storePath, ctx.now(), notice);
   unannounce = announceServe(server.storePath, url, server.port, o.urlFile);
   // The URL once: on standard output for scripts; the notice names it only when standard
   // output is not the terminal the notice is read on.

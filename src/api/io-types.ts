@@ -53,7 +53,7 @@ export type ResponseData<Op extends OperationId> = z.infer<Endpoints[Op]['data']
 type Output<S, Else> = S extends z.ZodType ? z.output<S> : Else;
 
 /**
- * What a server handler gets after validation (src/server/app/core.ts): the parsed params, query
+ * What a server handler gets after validation (src/server/app/operations.ts): the parsed params, query
  * and body; an operation without a query schema may still be given website_id there.
  */
 export interface ValidInputOf<Op extends OperationId> {

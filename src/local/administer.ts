@@ -40,11 +40,11 @@ export async function administer<T>(storePath: string, work: Administration<T>, 
  * (docs/shared-sandbox.md). So the work is done here, directly.
  */
 async function administerDatabase<T>(url: string, work: Administration<T>, env: NodeJS.ProcessEnv, migrate: boolean): Promise<T> {
-  const { openApiStore } = await import('../server/store/open-api-store.js');
+  const { openStore, localCommandDatabase } = await import('../server/store/open-store.js');
   try {
     // Only a command that makes a store (seed) migrates the schema; the others check it
     // (docs/shared-sandbox.md "Upgrading").
-    const store = await openApiStore(url, { env, migrate });
+    const store = await openStore(url, { database: localCommandDatabase(env, migrate) });
     try {
       return await work.offline(store);
     } finally {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { StoreData } from '../server/store/schema.js';
+import type { PgStore } from '../server/store-pg/pg-store.js';
 import { COLLECTION_NAMES } from '../server/store/schema.js';
 import { isDatabaseUrl, redactUrl } from '../config/store-url.js';
 import { LocalError } from '../errors.js';
@@ -19,29 +20,33 @@ async function readAll(location: string, env: NodeJS.ProcessEnv | undefined): Pr
 
 const count = (data: StoreData) => COLLECTION_NAMES.reduce((n, c) => n + data[c].length, 0);
 
-/** Writes a whole store into an empty destination: a new JSON file, or an empty database. */
+/**
+ * Writes a whole store into an empty destination: a new JSON file, made with the records as its
+ * first content, or an empty database, loaded in one transaction (a database that holds records
+ * refuses the load).
+ */
 async function writeAll(location: string, data: StoreData, env: NodeJS.ProcessEnv | undefined): Promise<void> {
-  if (isDatabaseUrl(location)) {
-    const [{ PgStore }, { loadInto, DestinationNotEmptyError }] = await Promise.all([
-      import('../server/store-pg/pg-store.js'),
-      import('../server/store-pg/bulk-load.js'),
-    ]);
-    const store = await PgStore.open(location, { max: 2, env });
-    try {
-      await loadInto(store, data);
-    } catch (err) {
-      if (err instanceof DestinationNotEmptyError) throw new LocalError(`${store.location}: ${err.message}`, 1, { cause: err, code: 'DESTINATION_NOT_EMPTY' });
-      throw err;
-    } finally {
-      await store.close();
-    }
-    return;
+  const database = isDatabaseUrl(location);
+  const where = database ? location : resolve(location);
+  if (!database && existsSync(where)) throw new LocalError(`${where} already exists; copy only into a new store file`, 1, { code: 'DESTINATION_NOT_EMPTY' });
+  const { openStore } = await import('../server/store/open-store.js');
+  const store = await openStore(where, { file: { initial: () => data, lockLabel: 'cr local copy' }, database: { max: 2, env } });
+  try {
+    if (store.kind === 'postgres') await loadAll(store, data);
+  } finally {
+    await store.close();
   }
-  const path = resolve(location);
-  if (existsSync(path)) throw new LocalError(`${path} already exists; copy only into a new store file`, 1, { code: 'DESTINATION_NOT_EMPTY' });
-  const { JsonStore } = await import('../server/store/json-store.js');
-  const store = await JsonStore.open(path, { initial: () => data, lockLabel: 'cr local copy' });
-  await store.close();
+}
+
+/** A database's load (src/server/store-pg/bulk-load.ts), refused into one that holds records. */
+async function loadAll(store: PgStore, data: StoreData): Promise<void> {
+  const { loadInto, DestinationNotEmptyError } = await import('../server/store-pg/bulk-load.js');
+  try {
+    await loadInto(store, data);
+  } catch (err) {
+    if (err instanceof DestinationNotEmptyError) throw new LocalError(`${store.location}: ${err.message}`, 1, { cause: err, code: 'DESTINATION_NOT_EMPTY' });
+    throw err;
+  }
 }
 
 /**

@@ -63,7 +63,7 @@ async function keyFor(store: ApiStore, storePath: string, host: EmbeddedHost): P
 }
 
 /** Opens the store under its lock (made with demo data when missing) and --local's key for it. */
-async function openLocal<T extends { core: { store: ApiStore }; close: () => Promise<void> }>(
+async function openLocal<T extends { operations: { store: ApiStore }; close: () => Promise<void> }>(
   host: EmbeddedHost,
   storePath: string,
   open: (initial: () => StoreData) => Promise<T>,
@@ -77,7 +77,7 @@ async function openLocal<T extends { core: { store: ApiStore }; close: () => Pro
   });
   try {
     if (created) host.notice(`cr: created the local store ${storePath} with demo data`);
-    const key = await keyFor(opened.core.store, storePath, host);
+    const key = await keyFor(opened.operations.store, storePath, host);
     host.notice(`cr: --local: embedded server over ${storePath}`);
     return { opened, key };
   } catch (err) {
@@ -93,12 +93,12 @@ async function openLocal<T extends { core: { store: ApiStore }; close: () => Pro
  */
 async function embed(host: EmbeddedHost, storePath: string, opts: EmbedOptions): Promise<LocalTarget> {
   const clock = { now: () => host.now() };
-  const common = { storePath, clock, lockLabel: 'cr --local' } as const;
+  const common = { clock, lockLabel: 'cr --local' } as const;
   if (opts.listen) {
     const [{ startServer }, { announceServe }] = await Promise.all([import('../server/serve.js'), import('./serve-ad.js')]);
     const label = 'cr mcp stdio --local';
     const { opened, key } = await openLocal(host, storePath, (initial) =>
-      startServer({ ...common, lockLabel: label, host: '127.0.0.1', port: 0, log: false, storeOptions: { initial } }),
+      startServer({ ...common, storePath, lockLabel: label, host: '127.0.0.1', port: 0, log: false, storeOptions: { initial } }),
     );
     // Held for the agent's whole session: other --local runs and `cr local` commands send to
     // this listener (or are refused at once, naming it) instead of waiting for the lock.
@@ -113,16 +113,16 @@ async function embed(host: EmbeddedHost, storePath: string, opts: EmbedOptions):
       },
     };
   }
-  const [{ openCore }, { inProcessServer, IN_PROCESS_ORIGIN }, { InProcessDispatcher }, { errorSummary }] = await Promise.all([
-    import('../server/open-core.js'),
+  const [{ openForServing }, { inProcessServer, IN_PROCESS_ORIGIN }, { InProcessDispatcher }, { errorSummary }] = await Promise.all([
+    import('../server/open-for-serving.js'),
     import('../server/transport/in-process.js'),
     import('./in-process-dispatcher.js'),
     import('../server/log-text.js'),
   ]);
   const notice = (line: string) => host.notice(line);
-  const { opened, key } = await openLocal(host, storePath, (initial) => openCore({ ...common, notice, storeOptions: { initial } }));
+  const { opened, key } = await openLocal(host, storePath, (initial) => openForServing(storePath, { ...common, notice, storeOptions: { initial } }));
   const onInternalError = (err: unknown) => notice(`cr: --local: internal error: ${errorSummary(err)}`);
-  const dispatcher = new InProcessDispatcher(inProcessServer(opened.core, onInternalError));
+  const dispatcher = new InProcessDispatcher(inProcessServer(opened.operations, onInternalError));
   return { baseUrl: `${IN_PROCESS_ORIGIN}/api/v1`, key, dispatcher, close: () => opened.close() };
 }
 

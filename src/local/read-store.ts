@@ -24,8 +24,8 @@ const readOrUndefined = (path: string) =>
 export async function readStore(path: string, opts: { env?: NodeJS.ProcessEnv } = {}): Promise<StoreData> {
   // A PostgreSQL store (docs/shared-sandbox.md) is read in one transaction's view: its own last commit.
   if (isDatabaseUrl(path)) {
-    const { openApiStore } = await import('../server/store/open-api-store.js');
-    const store = await openApiStore(path, { env: opts.env });
+    const { openStore, localCommandDatabase } = await import('../server/store/open-store.js');
+    const store = await openStore(path, { database: localCommandDatabase(opts.env) });
     try {
       return (await store.snapshot()) as StoreData;
     } finally {

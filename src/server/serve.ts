@@ -2,9 +2,10 @@ import { LOOPBACK_HOSTS } from '../api/vocabulary.js';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { ServerCore } from './app/core-types.js';
+import type { Operations } from './app/operation-types.js';
 import type { Store } from './store/store.js';
-import { openCore } from './open-core.js';
+import { openForServing } from './open-for-serving.js';
+import { defaultStorePath } from './store/store-path.js';
 import { nodeListener, writeAnswer } from './transport/node-listener.js';
 import { createPipeline } from './app/pipeline.js';
 import { receivedAt, refusedWith } from './app/received-at.js';
@@ -14,7 +15,7 @@ import { ReadinessGate } from './app/readiness-gate.js';
 import { probeRoutes } from './app/probe-routes.js';
 import { serverLog } from './app/log-format.js';
 import type { LogFormat, LogLevel } from './app/log-format.js';
-import type { OpenCoreOptions } from './open-core.js';
+import type { ServingOptions } from './open-for-serving.js';
 import { extraRoutes } from './app/extra-routes.js';
 import type { Route } from './app/router.js';
 import { createFaultInjector } from './app/faults.js';
@@ -32,7 +33,9 @@ import { finishOpening } from './app/opening-log.js';
 /** Where the store is when no path is given (re-exported: commands find it here). */
 export { defaultStorePath } from './store/store-path.js';
 
-export interface StartServerOptions extends Omit<OpenCoreOptions, 'notice'> {
+export interface StartServerOptions extends Omit<ServingOptions, 'notice'> {
+  /** The store: a JSON file's path or a postgres:// URL (docs/shared-sandbox.md); default defaultStorePath(). */
+  storePath?: string;
   host?: string;
   /** 0 picks a free port. */
   port?: number;
@@ -42,7 +45,7 @@ export interface StartServerOptions extends Omit<OpenCoreOptions, 'notice'> {
   /** Lines about the store (a fold failing, then working again); default: the log, else standard error. */
   notice?: (line: string) => void;
   /** Extra routes; default: MCP at /api/v1/mcp and OpenAPI at /api/v1/openapi.json. */
-  extend?: (core: ServerCore) => Route[];
+  extend?: (operations: Operations) => Route[];
   /** Injected faults (`cr serve --faults`, src/server/app/faults.ts), a step of the request pipeline. */
   faults?: FaultPlan;
   /** Open connections at most, and how long a stop drains (connections.ts). */
@@ -71,7 +74,7 @@ export interface RunningServer {
   readiness: ReadinessGate;
   /** The JSON store file (tests read its stats); reading it over a database (docs/shared-sandbox.md) throws. */
   readonly store: Store;
-  core: ServerCore;
+  operations: Operations;
   /**
    * Stops accepting, finishes in-flight requests (for at most the drain timeout, then closes
    * what is left), flushes store and counters, releases the lock.
@@ -115,8 +118,8 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
 }
 
 /**
- * Starts the local server over a store file (created when missing; refused when invalid or
- * held by another server).
+ * Starts the local server over a store (open-for-serving.ts): a JSON file (created when missing;
+ * refused when invalid or held by another server) or a PostgreSQL database.
  */
 export async function startServer(opts: StartServerOptions = {}): Promise<RunningServer> {
   const host = opts.host ?? '127.0.0.1';
@@ -199,21 +202,22 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     await connections.drain();
     throw err;
   }
-  const { storePath, store, core } = opened;
-  const { rateLimiter } = core;
-  readiness.attach(core.store);
-  metrics?.attachStore(core.store);
+  const { storePath, file, operations } = opened;
+  const { rateLimiter } = operations;
+  readiness.attach(operations.store);
+  metrics?.attachStore(operations.store);
   // One pipeline and one router for every request (router.ts).
   const pipeline = createPipeline({
-    core,
+    operations,
     allowed,
     log: log?.request,
     onInternalError,
     probes,
     logProbes: opts.logLevel === 'debug',
     observe: metrics?.observe,
-    routes: (opts.extend ?? extraRoutes)(core),
-    faults: opts.faults && createFaultInjector(opts.faults, { limit: rateLimiter.limit, log: write, businessNow: () => core.clock.now().getTime() }).decide,
+    routes: (opts.extend ?? extraRoutes)(operations),
+    faults:
+      opts.faults && createFaultInjector(opts.faults, { limit: rateLimiter.limit, log: write, businessNow: () => operations.clock.now().getTime() }).decide,
   });
   handle = nodeListener(pipeline);
 
@@ -232,10 +236,10 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
     storePath,
     readiness,
     get store(): Store {
-      if (!store) throw new Error(`${storePath} is a database: it has no store file`);
-      return store;
+      if (!file) throw new Error(`${storePath} is a database: it has no store file`);
+      return file;
     },
-    core,
+    operations,
     close,
   };
 }
@@ -253,7 +257,12 @@ function openStoreWaiting(
   firstTried: () => void,
 ) {
   const waitMs = (opts.waitForStoreS ?? DEFAULT_WAIT_FOR_STORE_S) * 1000;
-  return openWaiting(() => openCore({ ...opts, notice, onInternalError }), { waitMs, readiness, notice, firstTried });
+  return openWaiting(() => openForServing(opts.storePath ?? defaultStorePath(), { ...opts, notice, onInternalError }), {
+    waitMs,
+    readiness,
+    notice,
+    firstTried,
+  });
 }
 
 /**

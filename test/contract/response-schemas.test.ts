@@ -6,8 +6,8 @@ import { cliResponseSchemaOf } from '../../src/api/json-schema.js';
 import { Ajv2020, addFormats } from './ajv.js';
 import { responseSchemas } from '../../src/api/generated/response-schemas.js';
 import { CHECKED_KEYWORDS, checkJson, type JsonSchema } from '../../src/api/check-json.js';
-import { createCore } from '../../src/server/transport/fetch-handler.js';
-import { MemoryStore } from '../../src/server/store/memory-store.js';
+import { createOperations } from '../../src/server/transport/fetch-handler.js';
+import { openStore } from '../../src/server/store/open-store.js';
 import { fixedClock } from '../../src/server/domain/clock.js';
 import { FIXTURE, IDS, KEYS, NOW } from '../server/helpers.js';
 
@@ -22,9 +22,9 @@ const OPS = Object.keys(endpoints) as OperationId[];
 
 /** One real response of every operation, from the real pipeline over the fixture store. */
 async function realResponses(): Promise<Record<OperationId, unknown>> {
-  const core = createCore({ store: new MemoryStore(JSON.parse(await readFile(FIXTURE, 'utf8'))), clock: fixedClock(NOW) });
+  const operations = createOperations({ store: await openStore({ memory: JSON.parse(await readFile(FIXTURE, 'utf8')) }), clock: fixedClock(NOW) });
   const headers = { authorization: `Bearer ${KEYS.editorW1}` };
-  const calls: Record<OperationId, Parameters<typeof core.invoke>[1]> = {
+  const calls: Record<OperationId, Parameters<typeof operations.invoke>[1]> = {
     getFinanceSummary: { headers },
     createAdCreative: { headers, body: { name: 'Summer ad', ad_format: 'carousel', destination_url: 'https://acme.example/summer' } },
     createContentListener: { headers, body: { name: 'Dental news', source_type: 'google_news', query_config: { keywords: ['dentist'] } } },
@@ -37,7 +37,7 @@ async function realResponses(): Promise<Record<OperationId, unknown>> {
   };
   const out = {} as Record<OperationId, unknown>;
   for (const op of OPS) {
-    const res = await core.invoke(op, calls[op]);
+    const res = await operations.invoke(op, calls[op]);
     expect(res.status, op).toBe(200);
     out[op] = res.body.data;
   }

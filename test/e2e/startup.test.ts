@@ -211,7 +211,7 @@ describe('startup stays light', () => {
       expect(JSON.parse(r.stdout)).toHaveProperty('summaries');
       // Positive controls: the request went through the carrier and the server's pipeline.
       expect(sources.some((u) => /\/src\/local\/in-process-dispatcher\.ts$/.test(u))).toBe(true);
-      expect(sources.some((u) => /\/src\/server\/app\/core\.ts$/.test(u))).toBe(true);
+      expect(sources.some((u) => /\/src\/server\/app\/operations\.ts$/.test(u))).toBe(true);
       const network = /\/src\/server\/(transport\/fetch-handler|serve)\.ts$|node_modules\/@hono\/node-server\/|\/src\/http\/node-dispatcher\.ts$/;
       expect(sources.filter((u) => network.test(u))).toEqual([]);
     }

@@ -287,7 +287,7 @@ describe('one rate limit across REST and MCP (`cr serve --rate-limit 5`)', () =>
     /*
      * How the implementation counts (src/server/app/extra-routes.ts, src/server/app/mcp.ts):
      * - every MCP HTTP request is authenticated at /api/v1/mcp, but only a tools/call runs
-     *   through core.invoke, which counts it once against the key's limit, exactly like a
+     *   through operations.invoke, which counts it once against the key's limit, exactly like a
      *   REST request;
      * - protocol traffic (initialize, notifications/initialized, tools/list, the optional
      *   GET stream probe) is authenticated but NOT counted, so a client can always connect

@@ -119,7 +119,7 @@ beforeAll(async () => {
   srv = await startFixtureServer();
   proxy = await startProxy(srv.port);
   baseUrl = `http://127.0.0.1:${proxy.port}/api/v1`;
-  const made = await createApiKey(srv.core.store, { role: 'viewer', websiteId: IDS.W1, name: 'to be revoked' });
+  const made = await createApiKey(srv.operations.store, { role: 'viewer', websiteId: IDS.W1, name: 'to be revoked' });
   extraKey = { key: made.key, id: made.record.id };
   configDir = tempDir('cr-stdio-cfg-');
   writeConfig(configDir, {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { tempDir, cleanupTempDirs } from '../helpers/tmp.js';
 import { DEMO } from '../../src/server/ops/seed.js';
 import { createApiKey } from '../../src/server/domain/keys.js';
-import { openApiStore } from '../../src/server/store/open-api-store.js';
+import { openStore } from '../../src/server/store/open-store.js';
 import { deadPort } from '../helpers/http-server.js';
 import { runCli } from '../helpers/run-cli.js';
 import { NOW, ensureBuilt, runBin, spawnServe, stopServe } from './support.js';
@@ -71,7 +71,7 @@ describe('keys never leak', () => {
     }
     const editorKey = keys[1]!;
     // The rest in one opening of the store (each opening reads and rewrites the whole file).
-    const bulk = await openApiStore(storePath);
+    const bulk = await openStore(storePath);
     try {
       for (let i = keys.length - 1; keys.length < 101; i++) {
         const made = await createApiKey(bulk, { role: (['viewer', 'editor', 'admin'] as const)[i % 3]!, websiteId: DEMO.websiteId, name: `bulk ${i}` });

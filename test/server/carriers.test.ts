@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCore } from '../../src/server/open-core.js';
-import type { OpenCore } from '../../src/server/open-core.js';
+import { openForServing } from '../../src/server/open-for-serving.js';
+import type { ServedStore } from '../../src/server/open-for-serving.js';
 import { inProcessServer, IN_PROCESS_ORIGIN } from '../../src/server/transport/in-process.js';
 import { createApp } from '../../src/server/transport/fetch-handler.js';
 import { fixedClock } from '../../src/server/domain/clock.js';
@@ -24,7 +24,7 @@ let http: TestServer;
 let port: number;
 const lines: string[] = [];
 const internal: unknown[] = [];
-let local: OpenCore;
+let local: ServedStore;
 let dispatcher: InProcessDispatcher;
 let cleanupLocal: () => Promise<void>;
 
@@ -33,8 +33,8 @@ beforeAll(async () => {
   port = http.port;
   const s = await fixtureStore();
   cleanupLocal = s.cleanup;
-  local = await openCore({ storePath: s.path, clock: fixedClock(NOW), notice: () => {}, onInternalError: (err) => internal.push(err) });
-  dispatcher = new InProcessDispatcher(inProcessServer(local.core, (err) => internal.push(err)));
+  local = await openForServing(s.path, { clock: fixedClock(NOW), notice: () => {}, onInternalError: (err) => internal.push(err) });
+  dispatcher = new InProcessDispatcher(inProcessServer(local.operations, (err) => internal.push(err)));
 });
 
 afterAll(async () => {
@@ -128,7 +128,7 @@ describe('every carrier: two Authorization headers are no key, whichever comes f
       const headers = new Headers({ host: 'localhost' });
       headers.append('authorization', `Bearer ${first}`);
       headers.append('authorization', `Bearer ${second}`);
-      const app = createApp({ store: local.core.store, core: local.core, onInternalError: () => {} });
+      const app = createApp({ store: local.operations.store, operations: local.operations, onInternalError: () => {} });
       const viaFetch = await app.fetch(new Request(`http://localhost${SUMMARY}`, { headers }));
       expect(viaFetch.status).toBe(401);
     });
@@ -138,7 +138,7 @@ describe('every carrier: two Authorization headers are no key, whichever comes f
 describe('Fetch handler: a client gone mid-upload', () => {
   it('is a network error, not an answer, and no internal error', async () => {
     const before = internal.length;
-    const app = createApp({ store: local.core.store, core: local.core, onInternalError: (err) => internal.push(err) });
+    const app = createApp({ store: local.operations.store, operations: local.operations, onInternalError: (err) => internal.push(err) });
     const aborter = new AbortController();
     // A body whose client goes away after its first chunk, as a host reports it: the signal aborts, the stream fails.
     const body = new ReadableStream<Uint8Array>({
@@ -177,13 +177,13 @@ describe('--local answers what cr serve answers', () => {
   });
 
   it('a throw inside a handler, on a table path and an escaped one: 500 with nothing of it, reported once, one log line', async () => {
-    const original = local.core.store.crmAgents.bind(local.core.store);
-    const originalHttp = http.core.store.crmAgents.bind(http.core.store);
+    const original = local.operations.store.crmAgents.bind(local.operations.store);
+    const originalHttp = http.operations.store.crmAgents.bind(http.operations.store);
     const boom = () => {
       throw new Error('secret internal detail');
     };
-    (local.core.store as { crmAgents: unknown }).crmAgents = boom;
-    (http.core.store as { crmAgents: unknown }).crmAgents = boom;
+    (local.operations.store as { crmAgents: unknown }).crmAgents = boom;
+    (http.operations.store as { crmAgents: unknown }).crmAgents = boom;
     try {
       for (const path of [`${V}/integrations/crm/agents`, `${V}/integrations/crm/%61gents`]) {
         const count = internal.length;
@@ -198,15 +198,15 @@ describe('--local answers what cr serve answers', () => {
         expect(internal.length, path).toBe(count + 2);
       }
     } finally {
-      (local.core.store as { crmAgents: unknown }).crmAgents = original;
-      (http.core.store as { crmAgents: unknown }).crmAgents = originalHttp;
+      (local.operations.store as { crmAgents: unknown }).crmAgents = original;
+      (http.operations.store as { crmAgents: unknown }).crmAgents = originalHttp;
     }
   });
 
   it('a throw in a route of the table (its handler fails to load): 500 with nothing of it, reported once', async () => {
     const reported: unknown[] = [];
     const failing = { path: `${V}/openapi.json`, answer: () => Promise.reject(new Error('secret internal detail')) };
-    const broken = new InProcessDispatcher(inProcessServer(local.core, (err) => reported.push(err), [failing]));
+    const broken = new InProcessDispatcher(inProcessServer(local.operations, (err) => reported.push(err), [failing]));
     const res = await broken.request({ origin: IN_PROCESS_ORIGIN, path: `${V}/openapi.json`, method: 'GET' });
     const text = await res.body.text();
     expect(res.statusCode).toBe(500);

@@ -25,7 +25,7 @@ const onDatabase = (srv: FixtureTarget) => srv.path.startsWith('postgres://');
 
 /** A collection as stored: the store file after a fold, or the database's rows. */
 async function persisted(srv: FixtureTarget, collection: 'ad_creatives' | 'social_posts'): Promise<any[]> {
-  if (onDatabase(srv)) return [...(await srv.core.store.snapshot())[collection]];
+  if (onDatabase(srv)) return [...(await srv.operations.store.snapshot())[collection]];
   await srv.store.compact(); // fold the journal into the store file
   return JSON.parse(await readFile(srv.path, 'utf8'))[collection];
 }
@@ -339,7 +339,7 @@ describe.each(Object.keys(carriers) as (keyof typeof carriers)[])('over %s', (ca
     });
 
     it('anything unexpected → 500 Internal error with no internals', async () => {
-      const store = srv.core.store as any;
+      const store = srv.operations.store as any;
       const original = store.crmAgents;
       store.crmAgents = () => {
         throw new Error('secret internal detail /home/x/store.ts');
@@ -392,7 +392,7 @@ describe.each(Object.keys(carriers) as (keyof typeof carriers)[])('over %s', (ca
 
   describe('decisions §2: authentication, scope, roles', () => {
     it('the store holds only sha256 of keys, never a plain key', async () => {
-      const text = onDatabase(srv) ? JSON.stringify(await srv.core.store.snapshot()) : await readFile(srv.path, 'utf8');
+      const text = onDatabase(srv) ? JSON.stringify(await srv.operations.store.snapshot()) : await readFile(srv.path, 'utf8');
       for (const k of Object.values(KEYS)) expect(text).not.toContain(k);
       const { createHash } = await import('node:crypto');
       expect(text).toContain(createHash('sha256').update(KEYS.editorW1).digest('hex'));

@@ -1,4 +1,4 @@
-import { openCore } from '../../src/server/open-core.js';
+import { openForServing } from '../../src/server/open-for-serving.js';
 import { createApp } from '../../src/server/transport/fetch-handler.js';
 import { fixedClock } from '../../src/server/domain/clock.js';
 import { fixtureStore, NOW } from './helpers.js';
@@ -13,8 +13,8 @@ import type { FixtureTarget } from './in-process-fixture.js';
  */
 export async function startFetchFixture(): Promise<FixtureTarget> {
   const s = await fixtureStore();
-  const opened = await openCore({ storePath: s.path, clock: fixedClock(NOW), notice: () => {}, onInternalError: () => {} });
-  const app = createApp({ store: opened.core.store, core: opened.core, onInternalError: () => {} });
+  const opened = await openForServing(s.path, { clock: fixedClock(NOW), notice: () => {}, onInternalError: () => {} });
+  const app = createApp({ store: opened.operations.store, operations: opened.operations, onInternalError: () => {} });
   const req = async (method: string, path: string, o: ReqOptions = {}): Promise<Res> => {
     const headers: Record<string, string> = { host: 'localhost', ...o.headers };
     if (o.key) headers.authorization = `Bearer ${o.key}`;

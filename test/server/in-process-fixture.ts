@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { openCore } from '../../src/server/open-core.js';
+import { openForServing } from '../../src/server/open-for-serving.js';
+import type { ServedStore } from '../../src/server/open-for-serving.js';
 import { inProcessServer, IN_PROCESS_ORIGIN } from '../../src/server/transport/in-process.js';
 import { fixedClock } from '../../src/server/domain/clock.js';
 import { InProcessDispatcher } from '../../src/local/in-process-dispatcher.js';
@@ -7,7 +8,7 @@ import { fixtureStore, NOW } from './helpers.js';
 import type { ReqOptions, Res, TestServer } from './helpers.js';
 
 /** What the decision tests use of a server, whichever carrier brings the requests. */
-export type FixtureTarget = Pick<TestServer, 'path' | 'dir' | 'store' | 'core' | 'req' | 'stop'>;
+export type FixtureTarget = Pick<TestServer, 'path' | 'dir' | 'store' | 'operations' | 'req' | 'stop'>;
 
 /**
  * The fixture store behind --local's carrier (src/local/in-process-dispatcher.ts): the same
@@ -16,8 +17,8 @@ export type FixtureTarget = Pick<TestServer, 'path' | 'dir' | 'store' | 'core' |
  */
 export async function startInProcessFixture(): Promise<FixtureTarget> {
   const s = await fixtureStore();
-  const opened = await openCore({ storePath: s.path, clock: fixedClock(NOW), notice: () => {}, onInternalError: () => {} });
-  const dispatcher = new InProcessDispatcher(inProcessServer(opened.core, () => {}));
+  const opened = await openForServing(s.path, { clock: fixedClock(NOW), notice: () => {}, onInternalError: () => {} });
+  const dispatcher = new InProcessDispatcher(inProcessServer(opened.operations, () => {}));
   const req = async (method: string, path: string, o: ReqOptions = {}): Promise<Res> => {
     const headers: Record<string, string> = { ...o.headers };
     if (o.key) headers.authorization = `Bearer ${o.key}`;
@@ -38,13 +39,13 @@ export async function startInProcessFixture(): Promise<FixtureTarget> {
   return fixtureTarget(opened, s.cleanup, req);
 }
 
-/** A fixture target over an opened core: its store file, its pipeline, and how to stop both. */
-export function fixtureTarget(opened: Awaited<ReturnType<typeof openCore>>, cleanup: () => Promise<void>, req: FixtureTarget['req']): FixtureTarget {
+/** A fixture target over a store opened for serving: its store file, its pipeline, and how to stop both. */
+export function fixtureTarget(opened: ServedStore, cleanup: () => Promise<void>, req: FixtureTarget['req']): FixtureTarget {
   return {
     path: opened.storePath,
     dir: join(opened.storePath, '..'),
-    store: opened.store!,
-    core: opened.core,
+    store: opened.file!,
+    operations: opened.operations,
     req,
     stop: async () => {
       await opened.close();

@@ -1,39 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { createApp, createCore, knownRoutes } from '../../src/server/transport/fetch-handler.js';
-import { MemoryStore } from '../../src/server/store/memory-store.js';
+import { createApp, createOperations, knownRoutes } from '../../src/server/transport/fetch-handler.js';
+import { openStore } from '../../src/server/store/open-store.js';
 import { answeringLater } from '../store/async-store.js';
 import { fixedClock } from '../../src/server/domain/clock.js';
 import { endpointList } from '../../src/api/endpoints.js';
 import { FIXTURE, IDS, KEYS, NOW } from './helpers.js';
 
-const load = async () => new MemoryStore(JSON.parse(await readFile(FIXTURE, 'utf8')));
+const load = async () => openStore({ memory: JSON.parse(await readFile(FIXTURE, 'utf8')) });
 
 describe('invoke: the pipeline shared by REST and MCP', () => {
   it('takes parsed bodies and typed query values, and applies the same checks', async () => {
-    const core = createCore({ store: await load(), clock: fixedClock(NOW), limits: { rateLimit: 3 } });
+    const operations = createOperations({ store: await load(), clock: fixedClock(NOW), limits: { rateLimit: 3 } });
     const auth = { authorization: `Bearer ${KEYS.editorW1}` };
-    const ok = await core.invoke('listNurtureSequences', { headers: auth, query: { limit: 2, offset: '1' } });
+    const ok = await operations.invoke('listNurtureSequences', { headers: auth, query: { limit: 2, offset: '1' } });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ success: true, data: { limit: 2, offset: 1, total: 5 } });
     expect(ok.keyId).toBe(IDS.keyEditorW1);
-    const bad = await core.invoke('scheduleSocialPost', { headers: auth, params: { id: IDS.postDraft }, body: { scheduled_at: '2020-01-01T00:00:00Z' } });
+    const bad = await operations.invoke('scheduleSocialPost', { headers: auth, params: { id: IDS.postDraft }, body: { scheduled_at: '2020-01-01T00:00:00Z' } });
     expect(bad.status).toBe(400);
     expect(bad.body.details).toEqual([expect.objectContaining({ path: 'scheduled_at' })]);
-    const created = await core.invoke('createAdCreative', { headers: auth, body: { ad_format: 'video', name: 'n', destination_url: 'https://x.example/' } });
+    const created = await operations.invoke('createAdCreative', { headers: auth, body: { ad_format: 'video', name: 'n', destination_url: 'https://x.example/' } });
     expect(created.status).toBe(200);
-    const limited = await core.invoke('listCrmAgents', { headers: auth });
+    const limited = await operations.invoke('listCrmAgents', { headers: auth });
     expect(limited.status).toBe(429);
     expect(limited.headers['Retry-After']).toBe('3600');
-    const noKey = await core.invoke('listCrmAgents', {});
+    const noKey = await operations.invoke('listCrmAgents', {});
     expect(noKey.status).toBe(401);
   });
 
   it('gives the same answers over a store that answers with promises (as a database does)', async () => {
     const now = { clock: fixedClock(NOW), limits: { rateLimit: 3 } };
-    const later = createCore({ store: answeringLater(await load()), ...now });
-    const atOnce = createCore({ store: await load(), ...now });
+    const later = createOperations({ store: answeringLater(await load()), ...now });
+    const atOnce = createOperations({ store: await load(), ...now });
     const calls: [Parameters<typeof later.invoke>[0], Parameters<typeof later.invoke>[1]][] = [
       ['getFinanceSummary', { headers: { authorization: `Bearer ${KEYS.editorW1}` } }],
       ['listLearnings', { headers: { authorization: `Bearer ${KEYS.editorAgency}` }, query: { limit: 2 } }],
@@ -83,8 +83,8 @@ describe('docs/store-format.md', () => {
     const target = /\]\(([^)]+\.json)\)/.exec(example)?.[1];
     expect(target && fileURLToPath(new URL(target, docUrl))).toBe(FIXTURE);
     // What the page says of it: the Acme keys see Acme Studio at an MRR of 20833 cents, and four invoice alerts, one overdue.
-    const core = createCore({ store: await load(), clock: fixedClock(NOW), limits: { rateLimit: 10 } });
-    const r = await core.invoke('getFinanceSummary', { headers: { authorization: `Bearer ${KEYS.adminW1}` } });
+    const operations = createOperations({ store: await load(), clock: fixedClock(NOW), limits: { rateLimit: 10 } });
+    const r = await operations.invoke('getFinanceSummary', { headers: { authorization: `Bearer ${KEYS.adminW1}` } });
     expect(example).toContain('MRR of 208.33');
     const data = (r.body as { data: { summaries: { entity: { name: string }; activeMrr: number }[]; invoiceAlerts: { isOverdue: boolean }[] } }).data;
     expect(data.summaries.find((s) => s.entity.name === 'Acme Studio')?.activeMrr).toBe(20833);

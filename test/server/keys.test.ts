@@ -5,7 +5,7 @@ import type { KeyErrorKind } from '../../src/server/domain/keys.js';
 import { initStore } from '../../src/server/ops/init-store.js';
 import { demoStore, DEMO } from '../../src/server/ops/seed.js';
 import { emptyStore } from '../../src/server/store/schema.js';
-import { MemoryStore } from '../../src/server/store/memory-store.js';
+import { openStore } from '../../src/server/store/open-store.js';
 import { fixedClock } from '../../src/server/domain/clock.js';
 import { asCliError } from '../../src/local/errors.js';
 import { exitCodeOf } from '../../src/errors.js';
@@ -14,7 +14,7 @@ import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 
 afterAll(() => cleanupTempDirs());
 
-const data = new MemoryStore(demoStore(fixedClock('2025-06-15T12:00:00Z')));
+const data = await openStore({ memory: demoStore(fixedClock('2025-06-15T12:00:00Z')) });
 const NO_SUCH = '00000000-0000-4000-8000-000000000000';
 
 describe('key requests fail with a KeyError of a kind', () => {
@@ -25,7 +25,7 @@ describe('key requests fail with a KeyError of a kind', () => {
     ['unknown-website', () => buildApiKey(data, { role: 'viewer', websiteId: NO_SUCH })],
     ['unknown-agency', () => buildApiKey(data, { role: 'viewer', agencyId: NO_SUCH })],
     ['unknown-user', () => buildApiKey(data, { role: 'viewer', websiteId: DEMO.websiteId, userId: NO_SUCH })],
-    ['no-user', () => buildApiKey(new MemoryStore({ ...emptyStore(), agencies: [{ id: 'a1', name: 'A' }] }), { role: 'viewer', agencyId: 'a1' })],
+    ['no-user', async () => buildApiKey(await openStore({ memory: { ...emptyStore(), agencies: [{ id: 'a1', name: 'A' }] } }), { role: 'viewer', agencyId: 'a1' })],
   ];
   it.each(cases)('%s', async (kind, make) => {
     let caught: unknown;

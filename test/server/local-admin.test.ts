@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/server/transport/fetch-handler.js';
-import { MemoryStore } from '../../src/server/store/memory-store.js';
+import { openStore } from '../../src/server/store/open-store.js';
 import { demoStore, DEMO } from '../../src/server/ops/seed.js';
 import { buildApiKey } from '../../src/server/domain/keys.js';
 
@@ -12,11 +12,11 @@ const clock = { now: () => new Date('2026-11-22T10:00:00Z') };
 
 async function setup() {
   const data = demoStore(clock);
-  const demo = new MemoryStore(data);
+  const demo = await openStore({ memory: data });
   const admin = await buildApiKey(demo, { role: 'admin', websiteId: DEMO.websiteId });
   const editor = await buildApiKey(demo, { role: 'editor', websiteId: DEMO.websiteId });
   data.api_keys.push(admin.record, editor.record);
-  const store = new MemoryStore(data);
+  const store = await openStore({ memory: data });
   const app = createApp({ store, clock });
   // What a socket carrier hands the pipeline besides the request: the peer's address.
   const call = (path: string, o: { key?: string; peer?: string; method?: string; body?: string } = {}) => {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../../src/server/store/memory-store.js';
+import { openStore } from '../../src/server/store/open-store.js';
+import { emptyStore } from '../../src/server/store/schema.js';
 import type { ApiStore } from '../../src/server/store/api-store.js';
 import { memoByGeneration } from '../../src/server/domain/compute/memo.js';
 
 describe('memoByGeneration', () => {
   it('computes once per key while the store is unchanged, and again after a commit', async () => {
-    const store = new MemoryStore();
+    const store = await openStore({ memory: emptyStore() });
     const memo = memoByGeneration<number>();
     let runs = 0;
     const read = (key: string) => memo(store, key, () => ++runs);
@@ -19,7 +20,7 @@ describe('memoByGeneration', () => {
   });
 
   it('keeps at most maxKeys results', async () => {
-    const store = new MemoryStore();
+    const store = await openStore({ memory: emptyStore() });
     const memo = memoByGeneration<string>(2);
     let runs = 0;
     const read = (key: string) => memo(store, key, () => `${key}${++runs}`);
@@ -31,7 +32,7 @@ describe('memoByGeneration', () => {
   });
 
   it('keeps nothing for a store that others write too (version undefined)', async () => {
-    const shared = Object.create(new MemoryStore(), { version: { value: undefined } }) as ApiStore;
+    const shared = Object.create(await openStore({ memory: emptyStore() }), { version: { value: undefined } }) as ApiStore;
     const memo = memoByGeneration<number>();
     let runs = 0;
     expect(await memo(shared, 'a', () => ++runs)).toBe(1);
@@ -39,7 +40,7 @@ describe('memoByGeneration', () => {
   });
 
   it('does not keep a result computed while a commit landed', async () => {
-    const store = new MemoryStore();
+    const store = await openStore({ memory: emptyStore() });
     const memo = memoByGeneration<number>();
     let runs = 0;
     const first = await memo(store, 'a', async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { startServer } from '../../src/server/serve.js';
 import { fixedClock } from '../../src/server/domain/clock.js';
-import { PgStore } from '../../src/server/store-pg/pg-store.js';
+import { openStore } from '../../src/server/store/open-store.js';
 import { loadInto } from '../../src/server/store-pg/bulk-load.js';
 import { freshDatabase } from '../helpers/postgres.js';
 import { FIXTURE, NOW, request } from './helpers.js';
@@ -13,12 +13,13 @@ import type { FixtureTarget } from './in-process-fixture.js';
  * sent to the next server in turn, so that every table holds for several servers on one
  * database (a key's rate count, a write then its read, a revocation: each may cross servers).
  * `path` is the database URL; `store` (a store file) does not exist here, so tests that read
- * the file read `core.store` (the first server's) instead.
+ * the file read `operations.store` (the first server's) instead.
  */
 export async function startPgFixture(): Promise<FixtureTarget> {
   const db = await freshDatabase();
-  const loader = await PgStore.open(db.url, { max: 2 });
+  const loader = await openStore(db.url, { database: { max: 2 } });
   try {
+    if (loader.kind !== 'postgres') throw new Error(`${db.url} opened as a ${loader.kind} store`);
     await loadInto(loader, JSON.parse(readFileSync(FIXTURE, 'utf8')));
   } finally {
     await loader.close();
@@ -31,7 +32,7 @@ export async function startPgFixture(): Promise<FixtureTarget> {
     get store(): FixtureTarget['store'] {
       throw new Error('a PostgreSQL store has no store file');
     },
-    core: servers[0]!.core,
+    operations: servers[0]!.operations,
     req: (method, p, o) => request(servers[turn++ % servers.length]!.url, method, p, o),
     stop: async () => {
       await Promise.all(servers.map((s) => s.close()));

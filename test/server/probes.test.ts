@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReadinessGate } from '../../src/server/app/readiness-gate.js';
-import { openCore } from '../../src/server/open-core.js';
-import type { OpenCore } from '../../src/server/open-core.js';
+import { openForServing } from '../../src/server/open-for-serving.js';
+import type { ServedStore } from '../../src/server/open-for-serving.js';
 import { inProcessServer, IN_PROCESS_ORIGIN } from '../../src/server/transport/in-process.js';
 import { fixedClock } from '../../src/server/domain/clock.js';
 import { InProcessDispatcher } from '../../src/local/in-process-dispatcher.js';
@@ -16,7 +16,7 @@ import type { TestServer } from './helpers.js';
 const lines: string[] = [];
 const gate = new ReadinessGate();
 let http: TestServer;
-let local: OpenCore;
+let local: ServedStore;
 let dispatcher: InProcessDispatcher;
 let cleanupLocal: () => Promise<void>;
 
@@ -25,8 +25,8 @@ beforeAll(async () => {
   http = await startFixtureServer({ log: (line) => lines.push(line), readiness: gate, rateLimit: 1 });
   const s = await fixtureStore();
   cleanupLocal = s.cleanup;
-  local = await openCore({ storePath: s.path, clock: fixedClock(NOW), notice: () => {} });
-  dispatcher = new InProcessDispatcher(inProcessServer(local.core, () => {}));
+  local = await openForServing(s.path, { clock: fixedClock(NOW), notice: () => {} });
+  dispatcher = new InProcessDispatcher(inProcessServer(local.operations, () => {}));
 });
 
 afterAll(async () => {

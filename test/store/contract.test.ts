@@ -1,22 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import type { ApiStore } from '../../src/server/store/api-store.js';
-import { MemoryStore } from '../../src/server/store/memory-store.js';
-import { JsonStore } from '../../src/server/store/json-store.js';
+import { openStore } from '../../src/server/store/open-store.js';
 import { StoreUnavailableError } from '../../src/server/store/errors.js';
 import type { StoreData } from '../../src/server/store/schema.js';
 import { sha256Hex } from '../../src/server/domain/auth.js';
 import { FIXTURE, IDS, KEYS, fixtureStore } from '../server/helpers.js';
 import { answeringLater } from './async-store.js';
-import { PgStore } from '../../src/server/store-pg/pg-store.js';
 import { loadInto } from '../../src/server/store-pg/bulk-load.js';
 import { freshDatabase } from '../helpers/postgres.js';
 import { ResetError, resetStore } from '../../src/server/ops/admin/reset.js';
 
 /**
  * The store interface (src/server/store/api-store.ts) as a contract: every implementation
- * answers these the same way, over the fixture store of the decision tests. A new store (a
- * database) joins by adding one entry to `implementations`.
+ * answers these the same way, over the fixture store of the decision tests, each opened as
+ * every caller opens it (src/server/store/open-store.ts). A new store (a database) joins by
+ * adding one entry to `implementations`.
  */
 interface Implementation {
   name: string;
@@ -33,15 +32,20 @@ interface Implementation {
 const fixture = (): StoreData => JSON.parse(readFileSync(FIXTURE, 'utf8'));
 
 const implementations: Implementation[] = [
-  { name: 'memory', clock: 'caller', open: async () => ({ store: new MemoryStore(fixture()), cleanup: async () => {} }) },
-  { name: 'memory, answering with promises', clock: 'caller', open: async () => ({ store: answeringLater(new MemoryStore(fixture())), cleanup: async () => {} }) },
+  { name: 'memory', clock: 'caller', open: async () => ({ store: await openStore({ memory: fixture() }), cleanup: async () => {} }) },
+  {
+    name: 'memory, answering with promises',
+    clock: 'caller',
+    open: async () => ({ store: answeringLater(await openStore({ memory: fixture() })), cleanup: async () => {} }),
+  },
   {
     name: 'JSON file',
     clock: 'caller',
     open: async () => {
       const f = await fixtureStore();
-      const store = await JsonStore.open(f.path, { rateSidecar: true });
-      return { store, reopen: () => JsonStore.open(f.path, { rateSidecar: true }), cleanup: f.cleanup };
+      const file = { rateSidecar: true };
+      const store = await openStore(f.path, { file });
+      return { store, reopen: () => openStore(f.path, { file }), cleanup: f.cleanup };
     },
   },
   {
@@ -49,14 +53,16 @@ const implementations: Implementation[] = [
     clock: 'database',
     open: async () => {
       const db = await freshDatabase();
-      const store = await PgStore.open(db.url, { max: 8 });
+      const database = { max: 8 };
+      const store = await openStore(db.url, { database });
+      if (store.kind !== 'postgres') throw new Error(`${db.url} opened as a ${store.kind} store`);
       await loadInto(store, fixture());
       const { default: postgres } = await import('postgres');
       const sql = postgres(db.url, { max: 1, onnotice: () => {} });
       const shiftWindow = async (keyId: string, ms: number) => {
         await sql`UPDATE cr_rate_windows SET window_start = window_start + ${ms} WHERE key_id = ${keyId}`;
       };
-      return { store, reopen: () => PgStore.open(db.url, { max: 8 }), shiftWindow, cleanup: async () => (await sql.end(), await db.drop()) };
+      return { store, reopen: () => openStore(db.url, { database }), shiftWindow, cleanup: async () => (await sql.end(), await db.drop()) };
     },
   },
 ];

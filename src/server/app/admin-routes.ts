@@ -1,4 +1,4 @@
-import type { ServerCore } from './core-types.js';
+import type { Operations } from './operation-types.js';
 import { authenticate } from '../domain/auth.js';
 import { HttpError } from '../domain/errors.js';
 import { storeUnavailable } from './unavailable.js';
@@ -58,50 +58,50 @@ const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 
 const ok = (data: unknown, status = 200) => jsonAnswer(status, { success: true, data });
 
-type Operation = (core: ServerCore, req: RouteRequest, m: RouteMatch) => Promise<PlainAnswer>;
+type AdminAction = (operations: Operations, req: RouteRequest, m: RouteMatch) => Promise<PlainAnswer>;
 
-const operations = {
-  listKeys: async (core) => ok(await listStoreKeys(core.store)),
-  createKey: async (core, req) => {
+const adminActions = {
+  listKeys: async (operations) => ok(await listStoreKeys(operations.store)),
+  createKey: async (operations, req) => {
     const b = ((await jsonBody(req)) ?? {}) as Record<string, unknown>;
     const role = b.role as Role;
     if (!ROLES.includes(role)) throw new KeyError('unknown-role', `Unknown role "${String(b.role)}" (expected ${ROLES.join(', ')})`);
-    const made = await createStoreKey(core.store, {
+    const made = await createStoreKey(operations.store, {
       role,
       websiteId: str(b.website_id),
       agencyId: str(b.agency_id),
       name: str(b.name),
-      now: core.clock.now(),
+      now: operations.clock.now(),
     });
     return ok({ ...made.info, key: made.key }, 201);
   },
-  revokeKey: async (core, _req, m) => ok(await revokeStoreKey(core.store, m.params().id ?? '', core.clock.now())),
-  seed: async (core, req) => ok(await seedStore(core.store, await jsonBody(req, MAX_SEED_BYTES))),
+  revokeKey: async (operations, _req, m) => ok(await revokeStoreKey(operations.store, m.params().id ?? '', operations.clock.now())),
+  seed: async (operations, req) => ok(await seedStore(operations.store, await jsonBody(req, MAX_SEED_BYTES))),
   // `cr local reset`: { "website_id": ID } or { "all_data": true }, nothing else (reset.ts).
-  reset: async (core, req) => {
+  reset: async (operations, req) => {
     const b = ((await jsonBody(req)) ?? {}) as Record<string, unknown>;
     const websiteId = str(b.website_id);
     if ((websiteId === undefined) === (b.all_data !== true)) {
       throw new FixtureError([{ path: '$', message: 'expected exactly one of website_id (a string) and all_data: true' }]);
     }
-    return ok(await resetStore(core.store, websiteId === undefined ? { allData: true } : { websiteId }));
+    return ok(await resetStore(operations.store, websiteId === undefined ? { allData: true } : { websiteId }));
   },
-  export: async (core, _req, m) => {
+  export: async (operations, _req, m) => {
     const only = m.query().only;
-    const text = exportStore(await core.store.snapshot(), typeof only === 'string' && only ? checkOnly(only.split(',')) : undefined);
+    const text = exportStore(await operations.store.snapshot(), typeof only === 'string' && only ? checkOnly(only.split(',')) : undefined);
     return { status: 200, headers: { 'content-type': 'application/json' }, body: text };
   },
-} satisfies Record<string, Operation>;
+} satisfies Record<string, AdminAction>;
 
 /** Loopback and an admin key of this store, else the same 404 as an unknown path; then the operation. */
-export async function answerLocalAdmin(core: ServerCore, name: keyof typeof operations, req: RouteRequest, m: RouteMatch): Promise<PlainAnswer> {
+export async function answerLocalAdmin(operations: Operations, name: keyof typeof adminActions, req: RouteRequest, m: RouteMatch): Promise<PlainAnswer> {
   if (!req.peer || !LOOPBACK_PEER.test(req.peer)) return notFound();
   let keyId: string | undefined;
   try {
-    const auth = await authenticate(core.store, headerOf(req.headers, 'authorization'));
+    const auth = await authenticate(operations.store, headerOf(req.headers, 'authorization'));
     keyId = auth.keyId;
     if (auth.role !== 'admin') return { ...errorAnswer(403, 'Local administration needs an admin key of this store', 'FORBIDDEN'), keyId };
-    return { ...(await operations[name](core, req, m)), keyId };
+    return { ...(await adminActions[name](operations, req, m)), keyId };
   } catch (err) {
     const refused = refusal(err);
     if (refused) return { ...refused, keyId };

@@ -1,5 +1,5 @@
 import { API_PREFIX } from '../../api/vocabulary.js';
-import type { ServerCore } from './core-types.js';
+import type { Operations } from './operation-types.js';
 import type { Route, RouteMatch, RouteRequest } from './router.js';
 import type { PlainAnswer } from './table-route.js';
 
@@ -24,7 +24,7 @@ const ADMIN_ROUTES: readonly [method: string, path: string, name: AdminName][] =
  * loopback administration under /_local (admin-routes.ts). Their handlers load on first use,
  * so a `--local` run that calls the endpoint table loads none of them.
  */
-export function extraRoutes(core: ServerCore): Route[] {
+export function extraRoutes(operations: Operations): Route[] {
   let openApi: Record<string, unknown> | undefined;
   const routes: Route[] = [
     {
@@ -44,14 +44,14 @@ export function extraRoutes(core: ServerCore): Route[] {
     },
     {
       path: `${API_PREFIX}/mcp`,
-      answer: async (req) => (await import('./mcp-route.js')).answerMcp(core, req),
+      answer: async (req) => (await import('./mcp-route.js')).answerMcp(operations, req),
     },
   ];
   for (const [method, path, name] of ADMIN_ROUTES) {
     routes.push({
       path: LOCAL + path,
       methods: [method],
-      answer: async (req: RouteRequest, m: RouteMatch): Promise<PlainAnswer> => (await import('./admin-routes.js')).answerLocalAdmin(core, name, req, m),
+      answer: async (req: RouteRequest, m: RouteMatch): Promise<PlainAnswer> => (await import('./admin-routes.js')).answerLocalAdmin(operations, name, req, m),
     });
   }
   return routes;

@@ -29,7 +29,7 @@ export const formatLogLine = (e: RequestLogEntry, at = new Date()) =>
  */
 export type LineLevel = 'info' | 'warn' | 'error';
 
-/** The notices' fixed openings (open-core.ts, lost-store-exit.ts, connections.ts, serve.ts, store-wait.ts). */
+/** The notices' fixed openings (open-for-serving.ts, lost-store-exit.ts, connections.ts, serve.ts, store-wait.ts). */
 const ERROR_NOTICE = /^cr serve: (?:stopping|error while stopping|internal error|the lock on .* was taken over)/s;
 const WARN_NOTICE = /^cr serve: (?:waiting for the store|.*; staying up, not ready|folding the journal .* failed)/s;
 

@@ -1,7 +1,7 @@
 import { API_PREFIX } from '../../api/vocabulary.js';
 import { authenticate } from '../domain/auth.js';
 import { BodyTooLarge, unsupportedMediaType } from './body.js';
-import type { ServerCore } from './core-types.js';
+import type { Operations } from './operation-types.js';
 import { HttpError } from '../domain/errors.js';
 import { safeJsonParse } from '../json.js';
 import { handleMcpRequest } from './mcp.js';
@@ -29,16 +29,16 @@ function webRequest(req: RouteRequest): Request {
 
 /**
  * /api/v1/mcp: the key, then the body (1 MiB, JSON), then the stateless MCP transport
- * (mcp.ts). Tool calls go through core.invoke, so they share REST's rate limit, role, scope
+ * (mcp.ts). Tool calls go through operations.invoke, so they share REST's rate limit, role, scope
  * and validation; each tool call counts as one request against the limit.
  */
-export async function answerMcp(core: ServerCore, req: RouteRequest): Promise<PlainAnswer> {
+export async function answerMcp(operations: Operations, req: RouteRequest): Promise<PlainAnswer> {
   // Stateless JSON-response server: no standalone SSE stream (GET) and no sessions to end
   // (DELETE); the MCP spec's answer to both is 405, here with the envelope like REST.
   if (req.method !== 'POST') return errorAnswer(405, 'Method not allowed', 'METHOD_NOT_ALLOWED', { Allow: 'POST' });
   let keyId: string;
   try {
-    keyId = (await authenticate(core.store, headerOf(req.headers, 'authorization'))).keyId;
+    keyId = (await authenticate(operations.store, headerOf(req.headers, 'authorization'))).keyId;
   } catch (err) {
     if (err instanceof HttpError) return jsonAnswer(err.status, err.body, err.headers);
     throw err;
@@ -46,7 +46,7 @@ export async function answerMcp(core: ServerCore, req: RouteRequest): Promise<Pl
   // The same X-RateLimit-* headers as REST on every authenticated answer (docs/api-decisions.md §9),
   // as they stand after the tool calls of the exchange (each counts as one request).
   const rateHeaders = async () => {
-    const rl = await core.rateLimiter.peek(keyId);
+    const rl = await operations.rateLimiter.peek(keyId);
     return { 'X-RateLimit-Limit': String(rl.limit), 'X-RateLimit-Remaining': String(rl.remaining), 'X-RateLimit-Reset': String(rl.reset) };
   };
   const answer = async (a: PlainAnswer): Promise<PlainAnswer> => ({ ...a, headers: { ...a.headers, ...(await rateHeaders()) }, keyId });
@@ -65,7 +65,7 @@ export async function answerMcp(core: ServerCore, req: RouteRequest): Promise<Pl
   } catch {
     return answer(errorAnswer(400, 'Invalid JSON body', 'BAD_REQUEST'));
   }
-  const res = await handleMcpRequest(webRequest(req), core.invoke, parsedBody);
+  const res = await handleMcpRequest(webRequest(req), operations.invoke, parsedBody);
   const headers: Record<string, string> = {};
   res.headers.forEach((value, name) => {
     headers[name] = value;

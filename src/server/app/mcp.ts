@@ -5,7 +5,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { endpointList, type Endpoint, type OperationId, type TableEndpoint } from '../../api/endpoints.js';
 import { roleSentence } from '../../api/routes.js';
 import { documentedForm, jsonSchemaOf, type JsonSchema } from '../../api/json-schema.js';
-import type { ApiRequest, ApiResponse } from './core-types.js';
+import type { ApiRequest, ApiResponse } from './operation-types.js';
 import { version } from '../../startup/version.js';
 import { errorEnvelope } from '../domain/errors.js';
 

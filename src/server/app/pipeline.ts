@@ -1,5 +1,5 @@
 import { getPath } from 'hono/utils/url';
-import type { ServerCore } from './core-types.js';
+import type { Operations } from './operation-types.js';
 import type { ProbeAnswer } from './probe-routes.js';
 import type { FaultInjector } from './faults.js';
 import { requestIdOf } from './request-id.js';
@@ -51,7 +51,7 @@ export function logPath(url: string): string {
 }
 
 export interface PipelineOptions {
-  core: ServerCore;
+  operations: Operations;
   /** Hosts the Host/Origin check accepts (docs/api-decisions.md §8); `false` turns the check off. */
   allowed: ReadonlySet<string> | false;
   log?: (entry: RequestLogEntry) => void;
@@ -105,7 +105,7 @@ export type Pipeline = (req: PipelineRequest) => Promise<PipelineAnswer>;
  * in-process.ts): Host/Origin (docs/api-decisions.md §8), then the probe routes (/healthz,
  * /readyz, /metrics: probe-routes.ts), then injected faults when `cr serve --faults` asks for
  * them (faults.ts), then the one route table (router.ts): for the endpoint table key, rate
- * limit and its headers, role, media type, validation, scope and handler (core.ts,
+ * limit and its headers, role, media type, validation, scope and handler (operations.ts,
  * table-route.ts), OpenAPI, MCP and /_local/… (extra-routes.ts), else 404; then the Date header from the
  * business clock (§5), the X-Request-Id (request-id.ts), the request log and the metrics'
  * observer, and the error envelope of a throw: 500 with nothing of the error, or 499 in the
@@ -113,8 +113,8 @@ export type Pipeline = (req: PipelineRequest) => Promise<PipelineAnswer>;
  * Carriers only translate their request and answer; test/server/decisions.test.ts runs every one.
  */
 export function createPipeline(o: PipelineOptions): Pipeline {
-  const router = createRouter(o.core, o.routes);
-  const date = dateText(o.core.clock);
+  const router = createRouter(o.operations, o.routes);
+  const date = dateText(o.operations.clock);
   const { allowed, log, onInternalError, probes, observe, faults } = o;
   const logProbes = o.logProbes === true;
   const timed = log !== undefined || observe !== undefined;

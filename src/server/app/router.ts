@@ -2,7 +2,7 @@ import { getPath, getQueryParam, tryDecodeURIComponent } from 'hono/utils/url';
 import { endpointList } from '../../api/endpoints.js';
 import type { TableEndpoint } from '../../api/endpoints.js';
 import { API_PREFIX } from '../../api/vocabulary.js';
-import type { ServerCore } from './core-types.js';
+import type { Operations } from './operation-types.js';
 import { answerTableRoute, errorAnswer } from './table-route.js';
 import type { CarriedRequest, PlainAnswer } from './table-route.js';
 
@@ -66,18 +66,19 @@ type Hit = { entry: Entry; params: Record<string, string>; decode: boolean } | u
 
 /**
  * The server's one route table: the endpoint table's paths (answered by table-route.ts: 405,
- * 413, then core.invoke), then `extra` (OpenAPI, MCP, the local administration), then 404.
+ * 413, then operations.invoke), then `extra` (OpenAPI, MCP, the local administration), then 404.
  * Every carrier reaches it through the request pipeline (pipeline.ts), so a path is judged
  * the same over a socket, in-process and through the Fetch carrier.
  */
-export function createRouter(core: ServerCore, extra: readonly Route[] = []): Router {
+export function createRouter(operations: Operations, extra: readonly Route[] = []): Router {
   const entries: Entry[] = [];
   const byPath = new Map<string, TableEndpoint[]>();
   for (const ep of endpointList) byPath.set(ep.path, [...(byPath.get(ep.path) ?? []), ep]);
   for (const [path, eps] of byPath) {
     entries.push({
       segments: (API_PREFIX + path).split('/'),
-      answer: (req, m) => answerTableRoute(core, eps, { method: req.method, headers: req.headers, params: m.params, query: m.query, readBody: req.readBody }),
+      answer: (req, m) =>
+        answerTableRoute(operations, eps, { method: req.method, headers: req.headers, params: m.params, query: m.query, readBody: req.readBody }),
     });
   }
   // One entry per path; the methods its routes answer pick the route (a GET route answers HEAD too).

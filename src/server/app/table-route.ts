@@ -2,7 +2,7 @@ import type { TableEndpoint } from '../../api/endpoints.js';
 import { API_PREFIX } from '../../api/vocabulary.js';
 import { BodyTooLarge } from './body.js';
 import { errorEnvelope } from '../domain/errors.js';
-import type { ApiRequest, ServerCore } from './core-types.js';
+import type { ApiRequest, Operations } from './operation-types.js';
 
 /** One answer as any carrier sends it (the HTTP listener, or --local in-process). */
 export interface PlainAnswer {
@@ -11,7 +11,7 @@ export interface PlainAnswer {
   body: string | Uint8Array;
   /** Id (never the secret) of the authenticated key, for the request log. */
   keyId?: string;
-  /** Why a 5xx happened, in one word (core-types.ts ApiResponse): for the log and the metrics. */
+  /** Why a 5xx happened, in one word (operation-types.ts ApiResponse): for the log and the metrics. */
   cause?: string;
   /** The route's name for the metrics: an operation id or a route template, never a path with ids in it. */
   route?: string;
@@ -38,11 +38,11 @@ export function errorAnswer(status: number, error: string, code: string, headers
 
 /**
  * Answers a request to one path of the endpoint table: 405 for a method the path does not
- * have, 413 for a body over the limit, else the whole pipeline of `core.invoke` (key, rate
+ * have, 413 for a body over the limit, else the whole pipeline of `operations.invoke` (key, rate
  * limit, role, validation, scope). Every carrier reaches it through the one router (router.ts), so
  * they cannot drift apart.
  */
-export async function answerTableRoute(core: ServerCore, eps: readonly TableEndpoint[], req: TableRequest): Promise<PlainAnswer> {
+export async function answerTableRoute(operations: Operations, eps: readonly TableEndpoint[], req: TableRequest): Promise<PlainAnswer> {
   const ep = eps.find((e) => e.method === req.method);
   if (!ep) {
     const refused = errorAnswer(405, 'Method not allowed', 'METHOD_NOT_ALLOWED', { Allow: eps.map((e) => e.method).join(', ') });
@@ -58,7 +58,7 @@ export async function answerTableRoute(core: ServerCore, eps: readonly TableEndp
       throw err;
     }
   }
-  const res = await core.invoke(ep.operationId, { headers: req.headers, params: ep.params ? req.params() : {}, query: req.query(), rawBody });
+  const res = await operations.invoke(ep.operationId, { headers: req.headers, params: ep.params ? req.params() : {}, query: req.query(), rawBody });
   // Cached envelope bytes (a summary computed once per store version) go out as they are.
   const cached = res.serialized;
   if (cached) {

@@ -39,7 +39,7 @@ export interface HandlerContext {
   newId: () => string;
 }
 
-/** Validated input of some operation, as core.ts holds it before dispatch. */
+/** Validated input of some operation, as operations.ts holds it before dispatch. */
 export interface ValidInput {
   params: Record<string, unknown>;
   query: Record<string, unknown>;
@@ -152,7 +152,7 @@ export const handlers: { [Op in OperationId]: Handler<ValidInputOf<Op>> } = {
 
 /**
  * The handler of an operation for the pipeline, which holds the input loosely: validate()
- * in core.ts parsed it with that same operation's schemas, so it has the handler's type.
+ * in operations.ts parsed it with that same operation's schemas, so it has the handler's type.
  */
 export const handlerOf = (op: OperationId): Handler | undefined => handlers[op] as Handler<never> as Handler | undefined;
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Role } from '../../api/schemas/common.js';
 import { ROLES } from '../../api/schemas/common.js';
-import { openApiStore } from '../store/open-api-store.js';
+import { localCommandDatabase, openStore } from '../store/open-store.js';
 import type { ApiStore } from '../store/api-store.js';
 import type { ApiKeyRecord } from '../store/schema.js';
 import { sha256Hex } from './auth.js';
@@ -82,7 +82,7 @@ const infoOf = ({ key_sha256: _hash, ...info }: ApiKeyRecord): KeyInfo => info;
 
 /** Runs `fn` over the store file under its lock (refused while a server holds it). */
 async function withStore<T>(path: string, fn: (store: ApiStore) => Promise<T>): Promise<T> {
-  const store = await openApiStore(path);
+  const store = await openStore(path, { database: localCommandDatabase() });
   try {
     return await fn(store);
   } finally {

@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import type { Clock } from '../domain/clock.js';
 import { clockFromEnv } from '../domain/clock.js';
 import { StoreError, serialize } from '../store/store.js';
-import { JsonStore } from '../store/json-store.js';
+import { openStore } from '../store/open-store.js';
 import { acquireLock } from '../store/lock.js';
 import { atomicWrite, nodeFs } from '../store/fs-layer.js';
 import type { StoreFs } from '../store/fs-layer.js';
@@ -57,7 +57,7 @@ export async function initStore(given: string, o: InitStoreOptions = {}): Promis
       release();
     }
   }
-  const store = await JsonStore.open(path, { initial: () => data, fs });
+  const store = await openStore(path, { file: { initial: () => data, fs } });
   try {
     return { ...(await adminKey(store, o.demo, clock)), storePath: path };
   } finally {
@@ -95,16 +95,17 @@ export async function initDatabase(
   o: Omit<InitStoreOptions, 'force' | 'fs'> & { env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ key: string; storePath: string; keyId: string; websiteId: string }> {
   const clock = o.clock ?? clockFromEnv();
-  const [{ PgStore }, { loadInto, DestinationNotEmptyError }] = await Promise.all([import('../store-pg/pg-store.js'), import('../store-pg/bulk-load.js')]);
+  const { loadInto, DestinationNotEmptyError } = await import('../store-pg/bulk-load.js');
   // The admin key is one of the records loaded: the load's one transaction makes the store and
   // its key together, so an init stopped half-way (Ctrl-C, a lost connection) leaves the database
   // empty and a second init can fill it, never records with no key to reach them.
   const data = o.demo ? demoStore(clock) : minimalStore();
-  const { MemoryStore } = await import('../store/memory-store.js');
-  const made = await buildAdminKey(new MemoryStore(data), o.demo, clock);
+  const made = await buildAdminKey(await openStore({ memory: data }), o.demo, clock);
   data.api_keys.push(made.record);
-  const store = await PgStore.open(url, { max: 2, env: o.env });
+  const store = await openStore(url, { database: { max: 2, env: o.env } });
   try {
+    // The caller (commands/local/init.ts) passes a postgres:// URL only; a store file is made by initStore.
+    if (store.kind !== 'postgres') throw new Error(`initDatabase: ${store.location} is not a database`);
     try {
       await loadInto(store, data);
     } catch (err) {

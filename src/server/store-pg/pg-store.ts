@@ -53,6 +53,7 @@ export interface PgStoreOptions {
  * number of servers on one database read each other's commits at once.
  */
 export class PgStore implements ApiStore {
+  /** Which kind of store this is, among those src/server/store/open-store.ts opens. */
   readonly kind = 'postgres';
   /** Other servers may commit at any time: nothing computed from the store may be kept. */
   readonly version = undefined;

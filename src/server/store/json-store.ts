@@ -1,6 +1,6 @@
 import { copyRecords } from './copy-records.js';
 import { Store } from './store.js';
-import type { OpenStoreOptions } from './store.js';
+import type { OpenFileOptions } from './store.js';
 import type { Mutation } from './batch.js';
 import type { ApiStore, RateWindow } from './api-store.js';
 import { DataReads } from './data-reads.js';
@@ -13,7 +13,7 @@ import { RateWindows, rateLimitFileOf } from './rate-windows.js';
 import type { RateWindowsOptions } from './rate-windows.js';
 import type { Readiness } from './readiness.js';
 
-export interface OpenJsonStoreOptions extends OpenStoreOptions {
+export interface OpenJsonStoreOptions extends OpenFileOptions {
   /**
    * Keep the rate-limit counters in the sidecar beside the store (`<store>.ratelimit.json`,
    * what `cr serve` and --local do); default: in memory only (`cr local keys`, `init`).
@@ -31,6 +31,9 @@ export interface OpenJsonStoreOptions extends OpenStoreOptions {
  * generation and derived results may be kept until the next commit.
  */
 export class JsonStore extends DataReads implements ApiStore {
+  /** Which kind of store this is, among those open-store.ts opens. */
+  readonly kind = 'file';
+
   private constructor(
     /** The file store itself, for what only it has (stats, compaction, its path). */
     readonly file: Store,

@@ -36,6 +36,8 @@ class MemoryRecords implements RecordSource {
  * everything. For tests that need the whole pipeline fast, without a file, a lock or a journal.
  */
 export class MemoryStore extends DataReads implements ApiStore {
+  /** Which kind of store this is, among those open-store.ts opens. */
+  readonly kind = 'memory';
   readonly location = '(memory)';
   private readonly records: MemoryRecords;
   private readonly rate = new RateWindows();

@@ -26,7 +26,7 @@ export type { Mutation } from './batch.js';
 export type { StoreStats } from './commit.js';
 export { DEFAULT_MAX_STORE_BYTES } from './commit.js';
 
-export interface OpenStoreOptions extends CommitOptions {
+export interface OpenFileOptions extends CommitOptions {
   /** Every file-system call of the store goes through it (tests inject faults). */
   fs?: StoreFs;
   /** Take the single-writer lock (default true). */
@@ -108,7 +108,7 @@ export class Store {
    * and StoreError is thrown (naming the newest valid backup); so is a journal with a
    * damaged line in the middle, or with writes that belong to another snapshot.
    */
-  static async open(given: string, opts: OpenStoreOptions = {}): Promise<Store> {
+  static async open(given: string, opts: OpenFileOptions = {}): Promise<Store> {
     const fs = opts.fs ?? nodeFs;
     // Two paths to one file are one store: lock, journal, backups and temps sit beside the target.
     const path = resolveStorePath(given, fs);

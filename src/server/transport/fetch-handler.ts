@@ -1,6 +1,6 @@
 import { endpointList } from '../../api/endpoints.js';
-import { createCore } from '../app/core.js';
-import type { CoreOptions } from '../app/core.js';
+import { createOperations } from '../app/operations.js';
+import type { OperationsOptions } from '../app/operations.js';
 import { errorSummary } from '../log-text.js';
 import { readBodyText } from '../app/body.js';
 import { allowedHostSet } from '../app/host-check.js';
@@ -13,10 +13,10 @@ export { API_PREFIX } from '../../api/vocabulary.js';
 import { API_PREFIX } from '../../api/vocabulary.js';
 export { DEFAULT_ALLOWED_HOSTS } from '../app/host-check.js';
 
-export type { ApiRequest, ApiResponse, ServerCore } from '../app/core-types.js';
-import type { ServerCore } from '../app/core-types.js';
-export { createCore, decodeQuery } from '../app/core.js';
-export type { CoreOptions } from '../app/core.js';
+export type { ApiRequest, ApiResponse, Operations } from '../app/operation-types.js';
+import type { Operations } from '../app/operation-types.js';
+export { createOperations, decodeQuery } from '../app/operations.js';
+export type { OperationsOptions } from '../app/operations.js';
 
 /** Route-template form of a table path: `{id}` → `:id`, under /api/v1. */
 export const honoPath = (path: string) => API_PREFIX + path.replace(/\{(\w+)\}/g, ':$1');
@@ -35,15 +35,15 @@ export const knownRoutes: ReadonlyMap<string, ReadonlySet<string>> = (() => {
 export type { RequestLogEntry } from '../app/pipeline.js';
 export { CLIENT_CLOSED_REQUEST } from '../app/pipeline.js';
 
-export interface AppOptions extends CoreOptions {
+export interface AppOptions extends OperationsOptions {
   /** Hosts accepted in Host/Origin besides loopback (docs/api-decisions.md §8); `false` turns the check off. */
   allowedHosts?: readonly string[] | false;
   /** Called once per request (the key's id only, never the key). */
   log?: (entry: RequestLogEntry) => void;
-  /** A core to share; else one is built from the options. */
-  core?: ServerCore;
+  /** Operations to share (over a store opened elsewhere); else they are made from the options. */
+  operations?: Operations;
   /** The route table's entries besides the endpoint table; default extra-routes.ts (OpenAPI, MCP, /_local/…). */
-  routes?: (core: ServerCore) => Route[];
+  routes?: (operations: Operations) => Route[];
 }
 
 /** What a socket would tell: the peer's address (the local administration answers loopback only). */
@@ -65,14 +65,14 @@ export interface FetchApp {
  * pipeline's (test/server/decisions.test.ts runs its tables over it too).
  */
 export function createApp(opts: AppOptions): FetchApp {
-  const core = opts.core ?? createCore(opts);
+  const operations = opts.operations ?? createOperations(opts);
   const onInternalError = opts.onInternalError ?? ((e: unknown) => console.error(`cr serve: internal error: ${errorSummary(e)}`));
   const pipeline: Pipeline = createPipeline({
-    core,
+    operations,
     allowed: opts.allowedHosts === false ? false : allowedHostSet(opts.allowedHosts || []),
     log: opts.log,
     onInternalError,
-    routes: (opts.routes ?? extraRoutes)(core),
+    routes: (opts.routes ?? extraRoutes)(operations),
   });
   const fetch: FetchApp['fetch'] = async (request, env = {}) => {
     const url = new URL(request.url);

@@ -1,5 +1,5 @@
 import { BodyTooLarge, MAX_BODY_BYTES } from '../app/body.js';
-import type { ServerCore } from '../app/core-types.js';
+import type { Operations } from '../app/operation-types.js';
 import { allowedHostSet } from '../app/host-check.js';
 import { extraRoutes } from '../app/extra-routes.js';
 import type { Route } from '../app/router.js';
@@ -37,11 +37,15 @@ const IN_PROCESS_HOST = 'localhost';
  * listener and a loopback round trip cost another ~20 ms. A request names no Host of its own
  * unless given one (`cr api -H`), and then it is judged like one over HTTP.
  */
-export function inProcessServer(core: ServerCore, onInternalError: (err: unknown) => void, routes: readonly Route[] = extraRoutes(core)): InProcessServer {
+export function inProcessServer(
+  operations: Operations,
+  onInternalError: (err: unknown) => void,
+  routes: readonly Route[] = extraRoutes(operations),
+): InProcessServer {
   // /healthz and /readyz as over HTTP (probe-routes.ts); /metrics is `cr serve`'s alone.
   const readiness = new ReadinessGate();
-  readiness.attach(core.store);
-  const pipeline = createPipeline({ core, allowed: allowedHostSet(), onInternalError, probes: probeRoutes({ readiness }), routes });
+  readiness.attach(operations.store);
+  const pipeline = createPipeline({ operations, allowed: allowedHostSet(), onInternalError, probes: probeRoutes({ readiness }), routes });
   return (req) => {
     const body = req.body ?? '';
     return pipeline({

@@ -8,7 +8,7 @@ import { spawnServe, stopServe } from '../../helpers/serve.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { onPostgres, storeFrom } from '../../helpers/store-under-test.js';
 import { FIXTURE, IDS, KEYS } from '../../server/helpers.js';
-import { JsonStore } from '../../../src/server/store/json-store.js';
+import { openStore } from '../../../src/server/store/open-store.js';
 import { resetStore } from '../../../src/server/ops/admin/reset.js';
 
 /**
@@ -125,7 +125,7 @@ describe.skipIf(onPostgres())('a reset of a store at its size cap', () => {
     const dir = tempDir('cr-reset-cap-');
     const path = join(dir, 'store.json');
     copyFileSync(FIXTURE, path);
-    const store = await JsonStore.open(path, { maxStoreBytes: statSync(path).size + 100 });
+    const store = await openStore(path, { file: { maxStoreBytes: statSync(path).size + 100 } });
     try {
       const big = { id: 'u-big', email: 'big@example.com', name: 'x'.repeat(4_000) };
       await expect(store.commit([{ op: 'insert', collection: 'users', record: big }])).rejects.toMatchObject({ name: 'StoreFullError' });

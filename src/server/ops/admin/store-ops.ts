@@ -1,4 +1,4 @@
-import { JsonStore } from '../../store/json-store.js';
+import { openStore } from '../../store/open-store.js';
 import type { ApiStore } from '../../store/api-store.js';
 import type { StoreData } from '../../store/schema.js';
 import { createApiKey, KeyError } from '../../domain/keys.js';
@@ -60,7 +60,7 @@ export async function revokeStoreKey(store: ApiStore, id: string, now: Date): Pr
 
 /** Runs `fn` over the store file under its lock (the CLI, when no server holds the store). */
 export async function withOpenStore<T>(path: string, fn: (store: ApiStore) => Promise<T>): Promise<T> {
-  const store = await JsonStore.open(path, { lockLabel: 'cr local' });
+  const store = await openStore(path, { file: { lockLabel: 'cr local' } });
   try {
     return await fn(store);
   } finally {

@@ -17,15 +17,16 @@ import { joinPath, safeJsonParse, shapeViolation } from '../json.js';
 import { errorSummary } from '../log-text.js';
 import { unsupportedMediaType } from './body.js';
 import { ScopeFilterQuery as WebsiteIdQuery } from '../../api/schemas/brand.js';
-import type { ApiRequest, ApiResponse, ServerCore } from './core-types.js';
+import type { ApiRequest, ApiResponse, Operations } from './operation-types.js';
 
 /*
- * The request pipeline of the local server, apart from any transport: key, rate limit, role,
- * media type, validation, scope, handler. The router's table routes (router.ts, table-route.ts)
- * call it, whichever carrier brought the request; MCP tool calls too.
+ * The endpoint table's operations over one store, apart from any transport: each call goes
+ * through the key, the rate limit, the role, the media type, validation and scope, then its
+ * handler (src/server/domain/handlers.ts). The router's table routes (router.ts, table-route.ts)
+ * call them, whichever carrier brought the request; MCP tool calls too.
  */
 
-export interface CoreOptions {
+export interface OperationsOptions {
   store: ApiStore;
   clock?: Clock;
   limits?: { rateLimit?: number };
@@ -127,7 +128,7 @@ function requestedWebsite(input: ValidInput): string | undefined {
   return q ?? b;
 }
 
-export function createCore(opts: CoreOptions): ServerCore {
+export function createOperations(opts: OperationsOptions): Operations {
   const store = opts.store;
   const clock = opts.clock ?? systemClock;
   const rateLimiter = opts.rateLimiter ?? new RateLimiter({ store, limit: opts.limits?.rateLimit });

@@ -4,7 +4,11 @@ import type { Serialized } from '../domain/compute/serialized.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { ApiStore } from '../store/api-store.js';
 
-/** A request to one operation, as REST or a future MCP layer sees it. */
+// The shapes of a call to one operation and of the operations over a store, apart from
+// operations.ts, which makes them: what only passes operations along (the router, the carriers,
+// MCP) depends on their shape alone, and no import circle runs through the checks.
+
+/** A request to one operation, as a REST route or an MCP tool call hands it over. */
 export interface ApiRequest {
   /** Header names are matched case-insensitively. */
   headers?: Headers | Record<string, string | undefined>;
@@ -29,7 +33,12 @@ export interface ApiResponse {
   serialized?: Serialized;
 }
 
-export interface ServerCore {
+/**
+ * The endpoint table's operations over one store (operations.ts): what every carrier's route
+ * reaches once the request is a call to an operation. It holds the store, the business clock
+ * and the rate limiter the admin routes and MCP also read.
+ */
+export interface Operations {
   store: ApiStore;
   clock: Clock;
   rateLimiter: RateLimiter;
