@@ -85,9 +85,12 @@ export async function rootProgram(): Promise<Command> {
   );
 }
 
-/** Builds the program; loads every group with `all` (completion), else only the one named. */
-export async function buildProgram(ctx: Context, argv: string[], all = false): Promise<Command> {
-  const program = await rootProgram();
+/**
+ * Builds the program; loads every group with `all` (completion), else only the one named.
+ * `root` is a rootProgram() already made (run() reads its option spellings first).
+ */
+export async function buildProgram(ctx: Context, argv: string[], all = false, root?: Command): Promise<Command> {
+  const program = root ?? (await rootProgram());
   const flags = valueFlagsOf(program);
   let word = commandWord(argv, flags);
   // `cr help GROUP` shows GROUP's help: that group is the one to load.
@@ -189,7 +192,8 @@ export async function run(given: string[], ctx: Context = createContext()): Prom
   let program: Command | undefined;
   let argv = given;
   try {
-    const valueFlags = valueFlagsOf(await rootProgram());
+    const root = await rootProgram();
+    const valueFlags = valueFlagsOf(root);
     const help = expandHelpWord(given, valueFlags);
     // `cr help environment`: a topic, not a command (docs/cli-contract.md "Help").
     const topic = help.bare?.filter((a) => !a.startsWith('-'));
@@ -198,7 +202,7 @@ export async function run(given: string[], ctx: Context = createContext()): Prom
       return 0;
     }
     argv = help.argv;
-    program = await buildProgram(ctx, argv);
+    program = await buildProgram(ctx, argv, false, root);
     // `cr help finance summry`: parsed without --help, commander reports the unknown
     // command with its nearest name (no action runs: the parent has only subcommands).
     if (help.bare && namesUnknownCommand(program, help.bare, valueFlags)) argv = help.bare;
