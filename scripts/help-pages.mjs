@@ -19,7 +19,7 @@ const DOCS_MARKER = '\u0000DOCS\u0000';
 const { buildProgram } = await import('../dist/src/cli.js');
 const { createContext } = await import('../dist/src/cli/context.js');
 const { TOPICS } = await import('../dist/src/cli/help-topics.js');
-const { pageName } = await import('../dist/src/startup/help-pages.js');
+const { pageName, topicPageName } = await import('../dist/src/startup/help-pages.js');
 
 /** Every command's path, from the program with all groups loaded (as completion reads it). */
 function paths(cmd, path = []) {
@@ -28,11 +28,13 @@ function paths(cmd, path = []) {
 const program = await buildProgram(createContext({}), [], true);
 const requests = [
   ...paths(program).map((p) => ({ page: pageName(p), argv: [...p, '--help'] })),
-  ...Object.keys(TOPICS).map((t) => ({ page: pageName(['help', t]), argv: ['help', t] })),
+  ...Object.keys(TOPICS).map((t) => ({ page: topicPageName(t), argv: ['help', t] })),
 ];
 const names = new Set(requests.map((r) => r.page));
 if (names.size !== requests.length) throw new Error('scripts/help-pages.mjs: two help pages would share a file name');
 
+// The pages there now go first: with them the launcher would answer from them, not the bundle.
+rmSync(OUT, { recursive: true, force: true });
 // A clean environment and a home of its own: nothing of the builder's shell reaches a page.
 const home = mkdtempSync(join(tmpdir(), 'cr-help-pages-'));
 // Beside the pages' folder (one file system, so the rename below is atomic).
@@ -53,7 +55,6 @@ try {
     );
   }
   // Whole or not at all: the launcher answers only from pages that are all there.
-  rmSync(OUT, { recursive: true, force: true });
   renameSync(staging, OUT);
 } finally {
   rmSync(home, { recursive: true, force: true });

@@ -28,7 +28,7 @@ export async function showVersion(ctx: Context): Promise<void> {
   const info = buildInfo();
   if (ctx.globals.jq !== undefined) {
     const { writeJq } = await import('../../src/render/jq.js');
-    return writeJq(ctx.io, info, ctx.globals.jq);
+    return writeJq(ctx.io, info, ctx.globals.jq, ctx.globals);
   }
   if (ctx.globals.json) return writeJson(ctx.io, info);
   const lines = [

@@ -138,9 +138,18 @@ export function readOwnFile(file: string): { data?: Buffer; refused?: string } {
   }
 }
 
-/** Runs that say little about the commands a user runs make no cache (the next run does). */
+/**
+ * Runs that say little about the commands a user runs make no cache (the next run does), nor
+ * do `--jq` runs: jq sets `--liftoff-only` (src/render/jq.ts), and a cache made under that
+ * flag is rejected by every run without it.
+ */
 function teachesNothing(argv: string[]): boolean {
-  return argv.length === 0 || argv.some((a) => a === '--help' || a === '-h') || argv[0] === 'help' || argv[0] === 'completion';
+  return (
+    argv.length === 0 ||
+    argv.some((a) => a === '--help' || a === '-h' || a === '--jq' || a.startsWith('--jq=')) ||
+    argv[0] === 'help' ||
+    argv[0] === 'completion'
+  );
 }
 
 /**

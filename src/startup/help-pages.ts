@@ -21,10 +21,15 @@ import { writeWhole } from './write-whole.js';
 /** The root page's "On this machine: …docs/" is written by the build as this marker. */
 const DOCS_MARKER = '\u0000DOCS\u0000';
 
-/** A page's file name: the command path's words joined by dots (`index` for `cr` itself). */
+/**
+ * A command's page: `cr.` and its path's words joined by dots (`cr.txt` for `cr` itself). A
+ * topic's: `topic.NAME.txt`. No command word reads as another page's name this way.
+ */
 export function pageName(words: readonly string[]): string {
-  return `${words.length ? words.join('.') : 'index'}.txt`;
+  return `${['cr', ...words].join('.')}.txt`;
 }
+
+export const topicPageName = (topic: string): string => `topic.${topic}.txt`;
 
 /**
  * The pages a help request may be answered from, in order (`cr help environment` is a topic,
@@ -35,7 +40,7 @@ export function helpRequestPages(argv: readonly string[]): string[] {
   const words = argv[0] === 'help' ? argv.slice(1) : last === '--help' || last === '-h' ? argv.slice(0, -1) : argv.length === 0 ? [] : undefined;
   // Command names are lower-case words; anything else (an option, an id, a path) is for the bundle.
   if (!words || !words.every((w) => /^[a-z][a-z0-9-]*$/.test(w))) return [];
-  return argv[0] === 'help' && words.length === 1 ? [pageName(['help', words[0]!]), pageName(words)] : [pageName(words)];
+  return argv[0] === 'help' && words.length === 1 ? [topicPageName(words[0]!), pageName(words)] : [pageName(words)];
 }
 
 /**
@@ -51,8 +56,10 @@ export function answerHelp(pages: readonly string[], dir: string, docs: string |
     } catch {
       continue;
     }
+    // Every page has its usage line: an empty one is damage, for the bundle to answer.
+    if (page === '') continue;
     // The bundle says where the docs are only when they are installed (src/cli/help-docs.ts).
-    writeWhole(docs ? page.replace(DOCS_MARKER, docs) : withoutDocsLine(page));
+    writeWhole(docs ? page.replace(DOCS_MARKER, () => docs) : withoutDocsLine(page));
     return true;
   }
   return false;

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NODE, ROOT } from '../helpers/cli.js';
 import { spawnProcess } from '../helpers/process.js';
@@ -59,7 +59,10 @@ async function bothWays(fast: string, slow: string, requests: string[][]) {
 }
 
 /** A page's command words (`index` is `cr` itself; `help.TOPIC` a topic page). */
-const pageWords = (file: string) => (file === 'index.txt' ? [] : file.replace(/\.txt$/, '').split('.'));
+const pageWords = (file: string) => {
+  const [kind, ...words] = file.replace(/\.txt$/, '').split('.');
+  return kind === 'topic' ? ['help', ...words] : words;
+};
 const PAGES = readdirSync(join(ROOT, 'dist', 'bundle', 'help'));
 
 describe('help pages (src/startup/help-pages.ts)', () => {
@@ -76,15 +79,33 @@ describe('help pages (src/startup/help-pages.ts)', () => {
       ];
     });
     requests.push([], ['-h'], ['finance', 'summary', '-h'], ['local', 'keys', 'create', '-h']);
+    // Words that are no command's path (a page's file name, a topic behind `help help`) are not pages.
+    const notPages = [['help', 'index'], ['help', 'cr'], ['help', 'help', 'environment'], ['help', 'topic', 'environment'], ['environment', '--help']];
+    requests.push(...notPages);
+    const cacheLine = /^cr: code cache \w+ \(.*\)\n/;
     for (const { args, fast: f, slow: s } of await bothWays(fast, slow, requests)) {
-      // The bundle says which code cache it started from; a page reads none.
-      expect(s.stderr, `cr ${args.join(' ')}`).toMatch(/^cr: code cache \w+ \(.*\)\n$/);
-      expect(f.stderr, `cr ${args.join(' ')}`).toBe('');
+      // The same answer either way; the bundle names its code cache first (CR_STARTUP_DEBUG).
+      expect(s.stderr, `cr ${args.join(' ')}`).toMatch(cacheLine);
       expect(f.stdout, `cr ${args.join(' ')}`).toBe(s.stdout);
-      expect(f.exitCode).toBe(s.exitCode);
-      expect(f.exitCode).toBe(0);
+      expect(f.exitCode, `cr ${args.join(' ')}`).toBe(s.exitCode);
+      if (notPages.includes(args)) {
+        expect(f.stderr, `cr ${args.join(' ')}`).toBe(s.stderr);
+      } else {
+        // A command's or topic's page: no bundle at all, and no error.
+        expect(f.stderr, `cr ${args.join(' ')}`).toBe('');
+        expect(s.stderr.replace(cacheLine, '')).toBe('');
+        expect(f.exitCode).toBe(0);
+      }
     }
   }, 120_000);
+
+  it('an install path with $ in it is printed as it is (no replacement pattern)', async () => {
+    const dir = tempDir("cr-help-$&-$'-");
+    for (const pages of [true, false]) cpSync(installedCopy(pages, true), join(dir, pages ? 'fast' : 'slow'), { recursive: true });
+    const [pair] = await bothWays(join(dir, 'fast'), join(dir, 'slow'), [['--help']]);
+    expect(pair!.fast.stdout).toContain('On this machine: <install>/docs/ (commands.md');
+    expect(pair!.fast.stdout).toBe(pair!.slow.stdout);
+  });
 
   it('the docs line names the installed docs, or is left out as the bundle leaves it out', async () => {
     for (const docs of [true, false]) {
@@ -97,15 +118,17 @@ describe('help pages (src/startup/help-pages.ts)', () => {
     }
   });
 
-  it('anything but a plain help request goes to the bundle: options, aliases, operands, unknown words, a missing page', async () => {
+  it('anything but a plain help request goes to the bundle: options, aliases, operands, unknown words, a missing or empty page', async () => {
     const fast = installedCopy(true, true);
-    rmSync(join(fast, 'dist', 'bundle', 'help', 'visibility.grid.txt'));
+    rmSync(join(fast, 'dist', 'bundle', 'help', 'cr.visibility.grid.txt'));
+    writeFileSync(join(fast, 'dist', 'bundle', 'help', 'cr.finance.txt'), '');
     for (const args of [
       ['--json', '--help'],
       ['finance', 'summary', '--json', '--help'],
       ['help', 'finance', 'summry'],
       ['nope', '--help'],
       ['visibility', 'grid', '--help'],
+      ['finance', '--help'],
     ]) {
       const r = await run(fast, args);
       expect(r.stderr, `cr ${args.join(' ')}`).toMatch(/^cr: code cache \w+/);

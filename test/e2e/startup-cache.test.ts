@@ -1,4 +1,4 @@
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBin } from '../helpers/cli.js';
@@ -49,6 +49,33 @@ describe('the per-user code cache', () => {
     const help = await runBin(['--json', '--help'], { env: env(home, { XDG_CACHE_HOME: xdg }), nodeArgs: FLAGGED });
     expect(cacheLine(help.stderr).state).toBe('missing');
     expect(readdirSync(join(xdg, 'cr', 'v8'))).toEqual([made.where.split('/').pop()]);
+  });
+
+  it('a --jq run makes no cache: jq sets a V8 flag, and a cache made under it would be rejected by the next run', async () => {
+    const home = tempDir('cr-home-');
+    const xdg = join(home, 'xdg-cache');
+    const jq = await local(home, { XDG_CACHE_HOME: xdg }, FLAGGED);
+    expect(jq.exitCode, jq.stderr).toBe(0);
+    const withJq = await runBin(['finance', 'summary', '--local', '--jq', '.summaries | length'], {
+      env: env(home, { XDG_CACHE_HOME: xdg }),
+      nodeArgs: FLAGGED,
+      configDir: join(home, 'config'),
+    });
+    expect(withJq.exitCode, withJq.stderr).toBe(0);
+    expect(cacheLine(withJq.stderr).state).toBe('accepted');
+    rmSync(cacheLine(withJq.stderr).where);
+    // The first run after the cache went is a --jq one: it makes none …
+    const first = await runBin(['finance', 'summary', '--local', '--jq', '.summaries | length'], {
+      env: env(home, { XDG_CACHE_HOME: xdg }),
+      nodeArgs: FLAGGED,
+      configDir: join(home, 'config'),
+    });
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(cacheLine(first.stderr).state).toBe('missing');
+    expect(existsSync(cacheLine(first.stderr).where)).toBe(false);
+    // … and the next plain run makes one that V8 accepts after it.
+    await local(home, { XDG_CACHE_HOME: xdg });
+    expect(cacheLine((await local(home, { XDG_CACHE_HOME: xdg })).stderr).state).toBe('accepted');
   });
 
   it('without Node options a second run starts from an accepted cache on this Node line (the build’s or its own)', async () => {

@@ -111,12 +111,14 @@ describe('startup stays light', () => {
     expect(sources.filter((u) => /node_modules\/undici\//.test(u))).toEqual([]);
   });
 
-  for (const args of [['--help'], ['--version'], ['-V']]) {
+  // `--no-color --help` is the bundle's help (an option beside it), as at a terminal.
+  for (const args of [['--help'], ['--no-color', '--help'], ['--version'], ['-V']]) {
     it(`\`cr ${args.join(' ')}\` loads no undici, zod, hono, MCP SDK, schemas or server code`, async () => {
       const { r, sources } = await loadsOf(args);
       expect(r.exitCode).toBe(0);
       // A plain help request is answered from a page (src/startup/help-pages.ts): no bundle code at all.
       if (args[0] === '--help') expect(sources).toEqual([]);
+      if (args[0] === '--no-color') expect(sources.some((u) => /node_modules\/commander\//.test(u))).toBe(true);
       const heavy = sources.filter((u) => HEAVY.some((re) => re.test(u)));
       expect(heavy).toEqual([]);
     });

@@ -66,6 +66,13 @@ describe('cr version', () => {
     expect(csv.stderr).toMatch(/--csv does not apply to `cr version`/);
   });
 
+  it('--jq keeps to --timeout like every other command (exit 8, nothing printed)', async () => {
+    const r = await runCli(['version', '--timeout', '1', '--jq', 'last(range(infinite))']);
+    expect(r.exitCode).toBe(8);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('--timeout 1 s ran out');
+  }, 20_000);
+
   it('--version stays the version alone, on one line; `cr --help` lists the command', async () => {
     expect((await runCli(['--version'])).stdout).toBe(`${PKG_VERSION}\n`);
     expect((await runCli(['--help'])).stdout).toMatch(/\n {2}version +Version, commit, build date, Node and start-up cache\n/);
