@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { Command } from 'commander';
 import { UsageError } from '../../src/errors.js';
 import type { Context } from '../../src/cli/context.js';
@@ -51,7 +51,8 @@ async function init(ctx: Context, o: InitFlags): Promise<void> {
   }
   // An existing store is a usage matter (exit 2), not a broken one (78): --force answers it.
   // initStore refuses it again, under its own check, if one appears in between.
-  if (!o.force && existsSync(storePath)) {
+  // A folder is no store: initStore names it (exit 78), --force or not.
+  if (!o.force && existsSync(storePath) && !statSync(storePath).isDirectory()) {
     throw new UsageError(`a store already exists at ${storePath}`, 'pass --force to replace it (its data and keys are lost), or --store PATH for another one');
   }
   let made;

@@ -80,7 +80,13 @@ describe('help pages (src/startup/help-pages.ts)', () => {
     });
     requests.push([], ['-h'], ['finance', 'summary', '-h'], ['local', 'keys', 'create', '-h']);
     // Words that are no command's path (a page's file name, a topic behind `help help`) are not pages.
-    const notPages = [['help', 'index'], ['help', 'cr'], ['help', 'help', 'environment'], ['help', 'topic', 'environment'], ['environment', '--help']];
+    const notPages = [
+      ['help', 'index'],
+      ['help', 'cr'],
+      ['help', 'help', 'environment'],
+      ['help', 'topic', 'environment'],
+      ['environment', '--help'],
+    ];
     requests.push(...notPages);
     const cacheLine = /^cr: code cache \w+ \(.*\)\n/;
     for (const { args, fast: f, slow: s } of await bothWays(fast, slow, requests)) {

@@ -23,6 +23,14 @@ export interface InitStoreOptions {
   fs?: StoreFs;
 }
 
+const isFolder = (fs: StoreFs, p: string): boolean => {
+  try {
+    return (fs.sync.stat(p) as { isDirectory?: () => boolean }).isDirectory?.() === true;
+  } catch {
+    return false;
+  }
+};
+
 const exists = (fs: StoreFs, p: string) => {
   try {
     fs.sync.stat(p);
@@ -41,6 +49,8 @@ export async function initStore(given: string, o: InitStoreOptions = {}): Promis
   const clock = o.clock ?? clockFromEnv();
   const fs = o.fs ?? nodeFs;
   const path = resolveStorePath(given, fs); // --force through a symlink replaces its target, under the target's lock
+  // A store is a file: a folder is neither an existing store nor one --force may replace.
+  if (isFolder(fs, path)) throw new StoreError(path, 'this is a folder, not a store file; name a file in it, e.g. --store DIR/store.json');
   if (exists(fs, path) && !o.force) {
     throw new StoreError(path, 'a store already exists here (use --force to replace it)');
   }

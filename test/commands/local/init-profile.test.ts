@@ -91,6 +91,18 @@ describe('cr local init and the profile it writes', () => {
     expect(again.stderr).toContain(`a store already exists at ${real}`);
   });
 
+  it('a folder is no store: init refuses it with or without --force (exit 78), and leaves it as it was', async () => {
+    const dir = tempDir('cr-init-folder-');
+    mkdirSync(join(dir, 'inside'));
+    for (const force of [[], ['--force']]) {
+      const r = await runCli(['local', 'init', ...force, '--store', dir]);
+      expect(r.exitCode, r.stderr).toBe(78);
+      expect(r.stderr).toContain(`${dir}: this is a folder, not a store file`);
+      expect(existsSync(join(dir, 'inside'))).toBe(true);
+      expect(readConfig(r.configDir)).toBeUndefined();
+    }
+  });
+
   it('database URLs are compared by the server they reach: scheme, loopback name, port, database, user; never the password', () => {
     expect(sameStore('postgresql://cr@localhost/cms', 'postgres://cr:secret@127.0.0.1:5432/cms')).toBe(true);
     expect(sameStore('postgresql://cr@localhost/cms', 'postgresql://cr@localhost/other')).toBe(false);
