@@ -28,7 +28,7 @@ import { continueWhenBodyIsRead } from './transport/expect-continue.js';
 import type { ConnectionLimits } from './transport/connections.js';
 import { DEFAULT_WAIT_FOR_STORE_S, openWaiting } from './store-wait.js';
 import { openingAnswer } from './app/opening-answer.js';
-import { finishOpening } from './app/opening-log.js';
+import { finishOpening, openingLogReady } from './app/opening-log.js';
 
 /** Where the store is when no path is given (re-exported: commands find it here). */
 export { defaultStorePath } from './store/store-path.js';
@@ -143,7 +143,12 @@ export async function startServer(opts: StartServerOptions = {}): Promise<Runnin
   const answerBeforeOpen = (req: IncomingMessage, res: ServerResponse): boolean => {
     const early = beforeOpen(req);
     const logged = { log: log?.request, observe: metrics?.observe, logProbes: opts.logLevel === 'debug' };
-    if (early) void early.then((answer) => writeAnswer(res, finishOpening(req, answer, logged)));
+    if (early) {
+      void early.then(async (answer) => {
+        await openingLogReady(req, logged);
+        writeAnswer(res, finishOpening(req, answer, logged));
+      });
+    }
     return early !== undefined;
   };
   const connections = manageConnections(s, opts.limits ?? {}, write ?? (() => undefined));

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { ObservedRequest, RequestLogEntry } from './pipeline.js';
-import { logPath } from './pipeline.js';
+import { logPath, logReadingFor } from './pipeline.js';
 import type { ProbeAnswer } from './probe-routes.js';
 import { receivedAt } from './received-at.js';
 import { requestIdOf } from './request-id.js';
@@ -14,11 +14,16 @@ export interface OpeningLogOptions {
   logProbes: boolean;
 }
 
+/** Loads what the log needs to name this request's path (pipeline.ts logReadingFor), if anything. */
+export const openingLogReady = (req: IncomingMessage, o: OpeningLogOptions): Promise<unknown> | undefined =>
+  o.log ? logReadingFor(req.url ?? '/') : undefined;
+
 /**
  * What the pipeline's `finish` does for every request (pipeline.ts), for an answer given before
  * the store is open (opening-answer.ts): its Date and X-Request-Id, its request log line (a 503
  * names its cause, `starting` or what the start-up waits for) and its count in the metrics, so
  * a load balancer's retries during a start-up are seen (docs/local-server.md "Request log").
+ * A path with a percent-escape is logged once openingLogReady has loaded its reading.
  */
 export function finishOpening(req: IncomingMessage, answer: PlainAnswer, o: OpeningLogOptions): PlainAnswer {
   const requestId = requestIdOf(req.headers as Record<string, string | undefined>);

@@ -1,4 +1,3 @@
-import { getPath } from 'hono/utils/url';
 import type { Operations } from './operation-types.js';
 import type { ProbeAnswer } from './probe-routes.js';
 import type { FaultInjector } from './faults.js';
@@ -9,6 +8,7 @@ import { createRouter } from './router.js';
 import type { Route, RouteRequest } from './router.js';
 import { errorAnswer } from './table-route.js';
 import type { PlainAnswer } from './table-route.js';
+import { loadUrlReading, urlReading } from './url-reading.js';
 
 /** One line of the request log: the key's id only, never the key. */
 export interface RequestLogEntry {
@@ -42,13 +42,17 @@ export const CLIENT_CLOSED_REQUEST = 499;
 
 /**
  * The path the log names: decoded as Hono decodes it (what `c.req.path` gives), so one
- * request is logged alike whichever carrier took it; the log escapes it (log-text.ts).
+ * request is logged alike whichever carrier took it; the log escapes it (log-text.ts). A path
+ * with a percent-escape needs Hono's reading loaded first (logReadingFor).
  */
 export function logPath(url: string): string {
-  if (url.includes('%')) return getPath({ url: `http://localhost${url}` } as Request);
+  if (url.includes('%')) return urlReading()!.getPath({ url: `http://localhost${url}` } as Request);
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
 }
+
+/** Loads what logPath needs to name `url`, when it is not loaded yet (url-reading.ts); else undefined. */
+export const logReadingFor = (url: string): Promise<unknown> | undefined => (url.includes('%') && !urlReading() ? loadUrlReading() : undefined);
 
 export interface PipelineOptions {
   operations: Operations;
@@ -154,9 +158,15 @@ export function createPipeline(o: PipelineOptions): Pipeline {
     return { ...errorAnswer(500, 'Internal error', 'INTERNAL_ERROR'), cause: 'internal_error' };
   };
 
+  // A line of the log names the path as Hono reads it: a path that needs its reading waits for it to load.
+  const finished = (req: PipelineRequest, answer: PipelineAnswer, started: number): PipelineAnswer | Promise<PipelineAnswer> => {
+    const loading = log && logReadingFor(req.url);
+    return loading ? loading.then(() => finish(req, answer, started)) : finish(req, answer, started);
+  };
+
   return (req) => {
     const started = timed ? (req.arrivedAt ?? performance.now()) : 0;
-    if (!admitted(req.host, req.origin)) return Promise.resolve(finish(req, errorAnswer(403, 'Forbidden host or origin', 'FORBIDDEN'), started));
+    if (!admitted(req.host, req.origin)) return Promise.resolve(finished(req, errorAnswer(403, 'Forbidden host or origin', 'FORBIDDEN'), started));
     let pending: Promise<PipelineAnswer>;
     try {
       const probe = probes?.(req.method, req.url);
@@ -168,8 +178,8 @@ export function createPipeline(o: PipelineOptions): Pipeline {
       pending = Promise.reject(err);
     }
     return pending.then(
-      (answer) => finish(req, answer, started),
-      (err: unknown) => finish(req, failure(req, err), started),
+      (answer) => finished(req, answer, started),
+      (err: unknown) => finished(req, failure(req, err), started),
     );
   };
 }

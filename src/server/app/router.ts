@@ -1,10 +1,10 @@
-import { getPath, getQueryParam, tryDecodeURIComponent } from 'hono/utils/url';
 import { endpointList } from '../../api/endpoints.js';
 import type { TableEndpoint } from '../../api/endpoints.js';
 import { API_PREFIX } from '../../api/vocabulary.js';
 import type { Operations } from './operation-types.js';
 import { answerTableRoute, errorAnswer } from './table-route.js';
 import type { CarriedRequest, PlainAnswer } from './table-route.js';
+import { loadUrlReading, urlReading } from './url-reading.js';
 
 /** A request as the router's handlers read it: the carrier's parts, with what they were judged on. */
 export interface RouteRequest extends CarriedRequest {
@@ -46,6 +46,7 @@ const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
  * dot segments resolved, then percent-escapes decoded except those of reserved characters
  * (hono's getPath); parameters are decoded again, one by one (tryDecodeURIComponent).
  * Keeping their reading keeps every answer to an odd path the same (test/server/carriers.test.ts).
+ * Asked only once the reading is loaded (url-reading.ts; the router loads it first).
  */
 function judgedPath(url: string): string {
   let href: string;
@@ -54,7 +55,7 @@ function judgedPath(url: string): string {
   } catch {
     return url;
   }
-  return getPath({ url: href } as Request);
+  return urlReading()!.getPath({ url: href } as Request);
 }
 
 const notFound = (): PlainAnswer => errorAnswer(404, 'Not found', 'NOT_FOUND');
@@ -128,18 +129,25 @@ export function createRouter(operations: Operations, extra: readonly Route[] = [
     return hit;
   };
 
+  const answer = (req: RouteRequest, pathname: string, q: number): Promise<PlainAnswer> => {
+    const hit = remembered(pathname);
+    if (!hit) return Promise.resolve(notFound());
+    const reading = urlReading();
+    const params = hit.decode ? () => Object.fromEntries(Object.entries(hit.params).map(([k, v]) => [k, reading!.tryDecodeURIComponent(v)])) : () => hit.params;
+    // Hono's own query reader, so a query reads the same as it did through Hono's router.
+    const query = () => (q === -1 ? {} : (reading!.getQueryParam(`http://localhost${req.url}`) as Record<string, string>));
+    return hit.entry.answer(req, { params, query });
+  };
+
   return (req) => {
     const q = req.url.indexOf('?');
     const pathname = q === -1 ? req.url : req.url.slice(0, q);
     // No path a client can mean: a request target that is not a path, or one with a backslash
     // (which URL parsers read as a slash and servers as a character).
     if (pathname[0] !== '/' || pathname.includes('\\')) return Promise.resolve(errorAnswer(400, 'Bad request', 'BAD_REQUEST'));
-    const hit = remembered(pathname);
-    if (!hit) return Promise.resolve(notFound());
-    const params = hit.decode ? () => Object.fromEntries(Object.entries(hit.params).map(([k, v]) => [k, tryDecodeURIComponent(v)])) : () => hit.params;
-    // Hono's own query reader, so a query reads the same as it did through Hono's router.
-    const query = () => (q === -1 ? {} : (getQueryParam(`http://localhost${req.url}`) as Record<string, string>));
-    return hit.entry.answer(req, { params, query });
+    // A plain path without a query is read without Hono's reading; anything else loads it first.
+    if (!urlReading() && (q !== -1 || !PLAIN_PATH.test(pathname))) return loadUrlReading().then(() => answer(req, pathname, q));
+    return answer(req, pathname, q);
   };
 }
 
