@@ -1,7 +1,4 @@
 import * as z from 'zod';
-import { websiteIdField } from './common.js';
-
-export const ScopeFilterQuery = z.object({ website_id: websiteIdField() });
 
 export const ReferenceImage = z
   .looseObject({

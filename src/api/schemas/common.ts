@@ -31,6 +31,12 @@ export const isoDateTimeWithOffset = () => z.iso.datetime({ offset: true, local:
 /** The optional website_id every scoped endpoint accepts (auto-resolved for single-website keys). */
 export const websiteIdField = () => uuid().optional().describe('Website to address; optional for single-website keys');
 
+/**
+ * The query of a listing narrowed to one website at most, and what the server reads website_id
+ * with on a scoped endpoint that has no query of its own (src/server/app/operations.ts).
+ */
+export const ScopeFilterQuery = z.object({ website_id: websiteIdField() });
+
 /** Error body of every failure (docs/api-decisions.md §1). `code` is absent on the scheduling not-found. */
 export const ErrorDetail = z
   .object({ path: z.string().describe('Dot-joined path of the offending field, e.g. query_config.feed_url'), message: z.string() })

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
-import { endpoints } from '../../api/endpoints.js';
-import type { Endpoint, OperationId } from '../../api/endpoints.js';
+import { endpointOf } from '../../api/endpoint-modules.js';
+import type { Endpoint } from '../../api/table-entry.js';
+import type { OperationId } from '../../api/routes.js';
 import { systemClock } from '../domain/clock.js';
 import type { Clock } from '../domain/clock.js';
 import { StoreFullError, StoreUnavailableError } from '../store/errors.js';
@@ -16,7 +17,7 @@ import type { ValidInput } from '../domain/handlers.js';
 import { joinPath, safeJsonParse, shapeViolation } from '../json.js';
 import { errorSummary } from '../log-text.js';
 import { unsupportedMediaType } from './body.js';
-import { ScopeFilterQuery as WebsiteIdQuery } from '../../api/schemas/brand.js';
+import { ScopeFilterQuery as WebsiteIdQuery } from '../../api/schemas/common.js';
 import type { ApiRequest, ApiResponse, Operations } from './operation-types.js';
 
 /*
@@ -136,11 +137,13 @@ export function createOperations(opts: OperationsOptions): Operations {
   const onInternalError = opts.onInternalError ?? ((err: unknown) => console.error(`cr serve: internal error: ${errorSummary(err)}`));
 
   async function invoke(operationId: OperationId, req: ApiRequest): Promise<ApiResponse> {
-    const ep = endpoints[operationId] as Endpoint | undefined;
     const handler = handlerOf(operationId);
     const headers: Record<string, string> = {};
     let auth: AuthContext | undefined;
     try {
+      // The operation's schemas load with its first request (endpoint-modules.ts); later ones find them at once.
+      const found = endpointOf(operationId);
+      const ep: Endpoint | undefined = found instanceof Promise ? await found : found;
       if (!ep || !handler) throw new HttpError(404, 'Not found', 'NOT_FOUND');
       // Each step waits only when the store answered with a promise (api-store.ts, Awaitable).
       const keyed = authenticate(store, headerOf(req.headers, 'authorization'));

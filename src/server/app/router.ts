@@ -1,5 +1,5 @@
-import { endpointList } from '../../api/endpoints.js';
-import type { TableEndpoint } from '../../api/endpoints.js';
+import { routes } from '../../api/routes.js';
+import type { OperationId, Route as TableRoute } from '../../api/routes.js';
 import { API_PREFIX } from '../../api/vocabulary.js';
 import type { Operations } from './operation-types.js';
 import { answerTableRoute, errorAnswer } from './table-route.js';
@@ -73,8 +73,9 @@ type Hit = { entry: Entry; params: Record<string, string>; decode: boolean } | u
  */
 export function createRouter(operations: Operations, extra: readonly Route[] = []): Router {
   const entries: Entry[] = [];
-  const byPath = new Map<string, TableEndpoint[]>();
-  for (const ep of endpointList) byPath.set(ep.path, [...(byPath.get(ep.path) ?? []), ep]);
+  // The table's HTTP facts without zod (src/api/generated/routes.ts): an operation's schemas load when it is first answered (operations.ts).
+  const byPath = new Map<string, TableRoute<OperationId>[]>();
+  for (const ep of Object.values(routes)) byPath.set(ep.path, [...(byPath.get(ep.path) ?? []), ep]);
   for (const [path, eps] of byPath) {
     entries.push({
       segments: (API_PREFIX + path).split('/'),

@@ -1,4 +1,4 @@
-import type { TableEndpoint } from '../../api/endpoints.js';
+import type { OperationId, Route } from '../../api/routes.js';
 import { API_PREFIX } from '../../api/vocabulary.js';
 import { BodyTooLarge } from './body.js';
 import { errorEnvelope } from '../domain/errors.js';
@@ -21,7 +21,7 @@ export interface PlainAnswer {
 export interface TableRequest {
   method: string;
   headers: NonNullable<ApiRequest['headers']>;
-  /** Path parameters, decoded; asked only of endpoints that have some. */
+  /** Path parameters, decoded; asked only of endpoints whose path has some (`{id}`). */
   params: () => Record<string, string>;
   /** The query string's values; asked on every request. */
   query: () => Record<string, unknown>;
@@ -42,7 +42,7 @@ export function errorAnswer(status: number, error: string, code: string, headers
  * limit, role, validation, scope). Every carrier reaches it through the one router (router.ts), so
  * they cannot drift apart.
  */
-export async function answerTableRoute(operations: Operations, eps: readonly TableEndpoint[], req: TableRequest): Promise<PlainAnswer> {
+export async function answerTableRoute(operations: Operations, eps: readonly Route<OperationId>[], req: TableRequest): Promise<PlainAnswer> {
   const ep = eps.find((e) => e.method === req.method);
   if (!ep) {
     const refused = errorAnswer(405, 'Method not allowed', 'METHOD_NOT_ALLOWED', { Allow: eps.map((e) => e.method).join(', ') });
@@ -58,7 +58,7 @@ export async function answerTableRoute(operations: Operations, eps: readonly Tab
       throw err;
     }
   }
-  const res = await operations.invoke(ep.operationId, { headers: req.headers, params: ep.params ? req.params() : {}, query: req.query(), rawBody });
+  const res = await operations.invoke(ep.operationId, { headers: req.headers, params: ep.path.includes('{') ? req.params() : {}, query: req.query(), rawBody });
   // Cached envelope bytes (a summary computed once per store version) go out as they are.
   const cached = res.serialized;
   if (cached) {

@@ -4,10 +4,9 @@ import type { ValidInputOf } from '../../api/io-types.js';
 import type { Clock } from './clock.js';
 import { utcDate } from './clock.js';
 import type { ApiStore, Awaitable } from '../store/api-store.js';
-import type { NurtureRecord } from '../store/schema.js';
+import type { NurtureRecord, SocialPostRecord } from '../store/schema.js';
 import type { AuthContext, ResolvedScope } from './auth.js';
 import { HttpError, postNotFound } from './errors.js';
-import { financeSummary } from './compute/finance.js';
 import { memoByGeneration } from './compute/memo.js';
 import { Serialized } from './compute/serialized.js';
 import { queryConfigViolation } from '../json.js';
@@ -23,12 +22,9 @@ const cachedRead = (store: ApiStore, key: readonly unknown[], compute: () => Pro
 /** The sorted list behind the pages of one nurture listing (compute/nurture.ts), per generation. */
 const sortedMemo = memoByGeneration<readonly NurtureRecord[]>(16);
 const scopeKey = (ids: ReadonlySet<string>) => [...ids].sort().join(',');
-import { listLearnings } from './compute/learnings.js';
-import { nurturePage, sortedNurture } from './compute/nurture.js';
-import { visibility } from './compute/visibility.js';
-import { listBrandSubjects } from './compute/brand.js';
-import { listCrmAgents } from './compute/crm.js';
-import { adCreativeView, contentListenerView, newAdCreative, newContentListener, SCHEDULABLE } from './compute/writes.js';
+
+/** Statuses from which a post may be (re)scheduled. */
+const SCHEDULABLE = new Set<SocialPostRecord['status']>(['draft', 'scheduled']);
 
 /** What a route handler gets: dependencies, the caller, its resolved scope and validated input. */
 export interface HandlerContext {
@@ -58,6 +54,8 @@ export interface Handler<I = ValidInput> {
 /**
  * One handler per operation: a plain function of (context, validated input) so that REST
  * routes and MCP tools run the same code after the same checks.
+ * Each loads its computation (compute/) when it first runs, and with it the API schemas that
+ * computation reads: a run loads only what its operations use (CONTRIBUTING.md, "How `cr` starts").
  */
 export const handlers: { [Op in OperationId]: Handler<ValidInputOf<Op>> } = {
   getFinanceSummary: {
@@ -65,9 +63,10 @@ export const handlers: { [Op in OperationId]: Handler<ValidInputOf<Op>> } = {
       const today = utcDate(clock.now());
       // A store that computes the summary itself keeps its own answers (api-store.ts).
       if (store.financeSummary) return store.financeSummary(auth.userId, today);
-      return cachedRead(store, ['finance', auth.userId, today], async () =>
-        financeSummary({ ...(await store.financeRows(auth.userId)), ownerId: auth.userId, today }),
-      );
+      return cachedRead(store, ['finance', auth.userId, today], async () => {
+        const { financeSummary } = await import('./compute/finance.js');
+        return financeSummary({ ...(await store.financeRows(auth.userId)), ownerId: auth.userId, today });
+      });
     },
   },
 
@@ -76,6 +75,7 @@ export const handlers: { [Op in OperationId]: Handler<ValidInputOf<Op>> } = {
       const websiteId = scope.websiteId!;
       const found = body.campaign_id ? await store.adCampaign(body.campaign_id) : undefined;
       const campaign = found && found.websiteId === websiteId ? found : undefined;
+      const { newAdCreative, adCreativeView } = await import('./compute/writes.js');
       const record = newAdCreative(body, { id: newId(), now: clock.now(), websiteId, campaign });
       await store.commit([{ op: 'insert', collection: 'ad_creatives', record }]);
       return adCreativeView(record);
@@ -88,6 +88,7 @@ export const handlers: { [Op in OperationId]: Handler<ValidInputOf<Op>> } = {
       return problem ? [{ path: 'query_config', message: problem }] : [];
     },
     run: async ({ store, clock, scope, newId }, { body }) => {
+      const { newContentListener, contentListenerView } = await import('./compute/writes.js');
       const record = newContentListener(body, { id: newId(), now: clock.now(), websiteId: scope.websiteId! });
       await store.commit([{ op: 'insert', collection: 'content_listeners', record }]);
       return contentListenerView(record);
@@ -115,38 +116,51 @@ export const handlers: { [Op in OperationId]: Handler<ValidInputOf<Op>> } = {
 
   listLearnings: {
     run: ({ store, scope }, { query }) =>
-      cachedRead(store, ['learnings', scopeKey(scope.websiteIds), query.dimension_type, query.limit], async () =>
-        listLearnings(await store.learnings(scope.websiteIds), { websiteIds: scope.websiteIds, dimensionType: query.dimension_type, limit: query.limit }),
-      ),
+      cachedRead(store, ['learnings', scopeKey(scope.websiteIds), query.dimension_type, query.limit], async () => {
+        const { listLearnings } = await import('./compute/learnings.js');
+        return listLearnings(await store.learnings(scope.websiteIds), {
+          websiteIds: scope.websiteIds,
+          dimensionType: query.dimension_type,
+          limit: query.limit,
+        });
+      }),
   },
 
   listNurtureSequences: {
     run: ({ store, scope }, { query }) =>
-      cachedRead(store, ['nurture', scopeKey(scope.websiteIds), query.status, query.limit, query.offset], async () =>
-        nurturePage(
+      cachedRead(store, ['nurture', scopeKey(scope.websiteIds), query.status, query.limit, query.offset], async () => {
+        const { nurturePage, sortedNurture } = await import('./compute/nurture.js');
+        return nurturePage(
           await sortedMemo(store, JSON.stringify([scopeKey(scope.websiteIds), query.status]), async () =>
             sortedNurture(await store.nurtureSequences(scope.websiteIds), { websiteIds: scope.websiteIds, status: query.status }),
           ),
           { limit: query.limit, offset: query.offset },
-        ),
-      ),
+        );
+      }),
   },
 
   getGbpVisibility: {
     run: ({ store, scope }, { query }) =>
-      cachedRead(store, ['visibility', scope.websiteId, query.keyword], async () =>
-        visibility(await store.visibilityScans(scope.websiteId!), { websiteId: scope.websiteId!, keyword: query.keyword }),
-      ),
+      cachedRead(store, ['visibility', scope.websiteId, query.keyword], async () => {
+        const { visibility } = await import('./compute/visibility.js');
+        return visibility(await store.visibilityScans(scope.websiteId!), { websiteId: scope.websiteId!, keyword: query.keyword });
+      }),
   },
 
   listBrandSubjects: {
     run: ({ store, scope }) =>
-      cachedRead(store, ['brand', scopeKey(scope.websiteIds)], async () => listBrandSubjects(await store.brandSubjects(scope.websiteIds), scope.websiteIds)),
+      cachedRead(store, ['brand', scopeKey(scope.websiteIds)], async () => {
+        const { listBrandSubjects } = await import('./compute/brand.js');
+        return listBrandSubjects(await store.brandSubjects(scope.websiteIds), scope.websiteIds);
+      }),
   },
 
   listCrmAgents: {
     run: ({ store, scope }) =>
-      cachedRead(store, ['crm', scopeKey(scope.websiteIds)], async () => listCrmAgents(await store.crmAgents(scope.websiteIds), scope.websiteIds)),
+      cachedRead(store, ['crm', scopeKey(scope.websiteIds)], async () => {
+        const { listCrmAgents } = await import('./compute/crm.js');
+        return listCrmAgents(await store.crmAgents(scope.websiteIds), scope.websiteIds);
+      }),
   },
 };
 

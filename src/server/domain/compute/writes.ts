@@ -3,7 +3,7 @@ import { AdCreative } from '../../../api/schemas/ads.js';
 import type { CreateAdCreativeBody } from '../../../api/schemas/ads.js';
 import { ContentListener, POLL_INTERVAL_MS } from '../../../api/schemas/listeners.js';
 import type { CreateListenerBody } from '../../../api/schemas/listeners.js';
-import type { AdCampaignRecord, AdCreativeRecord, SocialPostRecord } from '../../store/schema.js';
+import type { AdCampaignRecord, AdCreativeRecord } from '../../store/schema.js';
 import { pickShape } from './pick.js';
 
 /**
@@ -53,6 +53,3 @@ export function newContentListener(body: CreateListenerBody, ctx: { id: string; 
 }
 
 export const contentListenerView = (r: ContentListener): ContentListener => pickShape<ContentListener>(ContentListener, r);
-
-/** Statuses from which a post may be (re)scheduled. */
-export const SCHEDULABLE = new Set<SocialPostRecord['status']>(['draft', 'scheduled']);
