@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { ApiError, NetworkError, ResponseError, UsageError } from '../errors.js';
+import { ApiError, CrError, NetworkError, ResponseError, UsageError } from '../errors.js';
 import { maskKey, redactKeys } from '../config/redact.js';
 import type { RequestInput, ResponseData } from '../api/io-types.js';
 import type { OperationId, Route } from '../api/routes.js';
@@ -275,6 +275,9 @@ export class ApiClient {
       });
       text = await readCapped(res, this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
     } catch (cause) {
+      // A carrier that fails a request with cr's own error has said what is wrong (--local's store
+      // found invalid when a collection is first used: src/local/embedded.ts): thrown as it is, never retried.
+      if (cause instanceof CrError) throw cause;
       // A body that is not what its Content-Encoding says: the server's answer is broken (exit 1).
       if (cause instanceof DecodeError)
         throw new ResponseError(`Unexpected response from ${method} ${redactKeys(url)}: ${cause.message}`, { cause, status: res?.statusCode });

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { StoreData } from '../server/store/schema.js';
 import type { PgStore } from '../server/store-pg/pg-store.js';
-import { COLLECTION_NAMES } from '../server/store/schema.js';
+import { COLLECTION_NAMES } from '../server/store/collections.js';
 import { isDatabaseUrl, redactUrl } from '../config/store-url.js';
 import { LocalError } from '../errors.js';
 

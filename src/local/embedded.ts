@@ -45,14 +45,12 @@ function revokedError(storePath: string, keyId: string, revokedAt: string): Loca
  * (src/local/credential.ts), else a new admin key, made only when it has none, with a notice.
  */
 async function keyFor(store: ApiStore, storePath: string, host: EmbeddedHost): Promise<string> {
-  const [{ credentialState, readCredential, saveCredential, credentialPathOf }, { createApiKey }, { DEMO }] = await Promise.all([
-    import('./credential.js'),
-    import('../server/domain/keys.js'),
-    import('../server/ops/seed.js'),
-  ]);
+  const { credentialState, readCredential, saveCredential, credentialPathOf } = await import('./credential.js');
   const found = await credentialState((id) => store.apiKey(id), readCredential(storePath));
   if (found.state === 'ok') return found.key;
   if (found.state === 'revoked') throw revokedError(storePath, found.keyId, found.revokedAt);
+  // Making a key is the first run's: what it needs loads only then.
+  const [{ createApiKey }, { DEMO }] = await Promise.all([import('../server/domain/keys.js'), import('../server/ops/seed.js')]);
   const websiteId = (await store.firstWebsite())?.id;
   if (!websiteId) throw new LocalError(`The local store ${storePath} has no website to scope a key to`, EXIT.failure, { code: 'STORE_NO_WEBSITE' });
   const owner = (await store.user(DEMO.ownerUserId)) ? DEMO.ownerUserId : undefined;
@@ -66,13 +64,14 @@ async function keyFor(store: ApiStore, storePath: string, host: EmbeddedHost): P
 async function openLocal<T extends { operations: { store: ApiStore }; close: () => Promise<void> }>(
   host: EmbeddedHost,
   storePath: string,
-  open: (initial: () => StoreData) => Promise<T>,
+  open: (initial: () => Promise<StoreData>) => Promise<T>,
 ): Promise<{ opened: T; key: string }> {
-  const { demoStore } = await import('../server/ops/seed.js');
   const clock = { now: () => host.now() };
   let created = false;
-  const opened = await open(() => {
+  // The demo data (and the seed code that makes it) loads only for a store that is not there yet.
+  const opened = await open(async () => {
     created = true;
+    const { demoStore } = await import('../server/ops/seed.js');
     return demoStore(clock);
   });
   try {
@@ -113,17 +112,32 @@ async function embed(host: EmbeddedHost, storePath: string, opts: EmbedOptions):
       },
     };
   }
-  const [{ openForServing }, { inProcessServer, IN_PROCESS_ORIGIN }, { InProcessDispatcher }, { errorSummary }] = await Promise.all([
+  const [{ openForServing }, { inProcessServer, IN_PROCESS_ORIGIN }, { InProcessDispatcher }, { errorSummary }, { StoreError }] = await Promise.all([
     import('../server/open-for-serving.js'),
     import('../server/transport/in-process.js'),
     import('./in-process-dispatcher.js'),
     import('../server/log-text.js'),
+    import('../server/store/errors.js'),
   ]);
   const notice = (line: string) => host.notice(line);
-  const { opened, key } = await openLocal(host, storePath, (initial) => openForServing(storePath, { ...common, notice, storeOptions: { initial } }));
-  const onInternalError = (err: unknown) => notice(`cr: --local: internal error: ${errorSummary(err)}`);
-  const dispatcher = new InProcessDispatcher(inProcessServer(opened.operations, onInternalError));
-  return { baseUrl: `${IN_PROCESS_ORIGIN}/api/v1`, key, dispatcher, close: () => opened.close() };
+  // The store's records are validated when a collection is first used, so a command loads only
+  // the schemas it reads (docs/store-format.md "Rules"). A bad record found then, in the middle
+  // of a request, is no internal error: the command ends as it would have ended at open.
+  let invalid: unknown;
+  const onInternalError = (err: unknown) => {
+    if (err instanceof StoreError) invalid ??= err;
+    else notice(`cr: --local: internal error: ${errorSummary(err)}`);
+  };
+  const { opened, key } = await openLocal(host, storePath, (initial) =>
+    openForServing(storePath, { ...common, notice, onInternalError, storeOptions: { initial, validation: 'first-use' } }),
+  );
+  const answer = inProcessServer(opened.operations, onInternalError);
+  const server: typeof answer = async (req) => {
+    const answered = await answer(req);
+    if (invalid !== undefined) throw await asCliError(invalid, storePath);
+    return answered;
+  };
+  return { baseUrl: `${IN_PROCESS_ORIGIN}/api/v1`, key, dispatcher: new InProcessDispatcher(server), close: () => opened.close() };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { StoreError } from '../server/store/errors.js';
-import { parseStoreBuffer } from '../server/store/snapshot.js';
+import { parseStoreBuffer } from '../server/store/validate-store.js';
 import { journalPathOf, snapshotId } from '../server/store/journal.js';
 import { replayJournal } from '../server/store/replay.js';
 import { nodeFs } from '../server/store/fs-layer.js';

@@ -24,7 +24,7 @@ export interface ServingOptions {
   realClock?: RealClock;
   fs?: StoreFs;
   /** Journal fold thresholds and backups kept (tests; defaults in Store.open). */
-  storeOptions?: Pick<OpenFileOptions, 'journalMaxBytes' | 'journalMaxRecords' | 'backups' | 'initial' | 'lockTiming' | 'onGroupCommit'>;
+  storeOptions?: Pick<OpenFileOptions, 'journalMaxBytes' | 'journalMaxRecords' | 'backups' | 'initial' | 'lockTiming' | 'onGroupCommit' | 'validation'>;
   /** Size cap of the store in MiB (docs/api-decisions.md §9, `--max-store-mb`; default 256). */
   maxStoreMb?: number;
   /** Lines about the store (a fold failing, then working again, the lock lost) and internal errors. */

@@ -89,8 +89,10 @@ const LOADS: Record<'version' | 'remote' | 'local', string[]> = {
     'src/render/safe-json.ts',
     'src/startup/version.ts',
   ],
-  // Every file of src/api/schemas/: opening the store validates each collection with the record
-  // schemas of src/server/store/schema.ts, which are built on them (src/server/store/snapshot.ts).
+  // Of src/api/schemas/, only finance.ts and the common.ts it builds on: the server loads an
+  // operation's table entry when it first answers it (src/api/endpoint-modules.ts), and --local
+  // validates the store's records a collection at a time, when first used
+  // (src/server/store/collection-checks.ts). No seed or key-making code: the store and its key exist.
   local: [
     'commander',
     'commands/finance/index.ts',
@@ -102,21 +104,10 @@ const LOADS: Record<'version' | 'remote' | 'local', string[]> = {
     'src/api/endpoints/finance.ts',
     'src/api/generated/response-schemas.ts',
     'src/api/generated/routes.ts',
-    'src/api/json-schema.ts',
-    'src/api/listener-rules.ts',
     'src/api/route-types.ts',
     'src/api/routes.ts',
-    'src/api/schemas/ads.ts',
-    'src/api/schemas/brand.ts',
     'src/api/schemas/common.ts',
-    'src/api/schemas/crm.ts',
     'src/api/schemas/finance.ts',
-    'src/api/schemas/intelligence.ts',
-    'src/api/schemas/listeners.ts',
-    'src/api/schemas/nurture.ts',
-    'src/api/schemas/query-configs.ts',
-    'src/api/schemas/social.ts',
-    'src/api/schemas/visibility.ts',
     'src/api/table-entry.ts',
     'src/api/vocabulary.ts',
     'src/cli.ts',
@@ -199,17 +190,15 @@ const LOADS: Record<'version' | 'remote' | 'local', string[]> = {
     'src/server/domain/compute/serialized.ts',
     'src/server/domain/errors.ts',
     'src/server/domain/handlers.ts',
-    'src/server/domain/keys.ts',
     'src/server/json.ts',
     'src/server/log-text.ts',
     'src/server/memory.ts',
     'src/server/open-for-serving.ts',
-    'src/server/ops/demo-brand.ts',
-    'src/server/ops/demo-id.ts',
-    'src/server/ops/seed.ts',
     'src/server/store/api-store.ts',
     'src/server/store/backups.ts',
     'src/server/store/batch.ts',
+    'src/server/store/collection-checks.ts',
+    'src/server/store/collections.ts',
     'src/server/store/commit-options.ts',
     'src/server/store/commit.ts',
     'src/server/store/copy-records.ts',
@@ -230,8 +219,10 @@ const LOADS: Record<'version' | 'remote' | 'local', string[]> = {
     'src/server/store/open-store.ts',
     'src/server/store/rate-windows.ts',
     'src/server/store/readiness.ts',
+    'src/server/store/record-schemas.ts',
+    'src/server/store/records/access.ts',
+    'src/server/store/records/finance.ts',
     'src/server/store/replay.ts',
-    'src/server/store/schema.ts',
     'src/server/store/snapshot.ts',
     'src/server/store/store-path.ts',
     'src/server/store/store.ts',
@@ -279,8 +270,16 @@ describe('the modules each start-up path loads', () => {
     const env = { HOME: home, CR_STORE: `${home}/store.json` };
     await loadsOf(['finance', 'summary', '--local', '--json'], env);
     const loaded = await loadsOf(['finance', 'summary', '--local', '--json'], env);
-    // A JSON-file store: nothing of bulk scheduling or of the PostgreSQL store.
+    // A JSON-file store: nothing of bulk scheduling or of the PostgreSQL store, and of the API's
+    // and the store's schemas only the finance summary's and the key check's.
     expect(loaded.filter((m) => /^src\/(bulk|server\/store-pg)\//.test(m))).toEqual([]);
+    expect(loaded.filter((m) => /^src\/(api\/schemas|api\/endpoints|server\/store\/records)\//.test(m))).toEqual([
+      'src/api/endpoints/finance.ts',
+      'src/api/schemas/common.ts',
+      'src/api/schemas/finance.ts',
+      'src/server/store/records/access.ts',
+      'src/server/store/records/finance.ts',
+    ]);
     expect(loaded).toEqual(LOADS.local);
   });
 });

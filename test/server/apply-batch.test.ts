@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyChecked, checkBatch, type Mutation } from '../../src/server/store/store.js';
-import { emptyStore } from '../../src/server/store/schema.js';
+import { emptyStore } from '../../src/server/store/collections.js';
 import { Replayer } from '../../src/server/store/replay.js';
 import { checkMutation } from '../../src/server/store/batch.js';
 

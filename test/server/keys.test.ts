@@ -4,7 +4,7 @@ import { KeyError, buildApiKey } from '../../src/server/domain/keys.js';
 import type { KeyErrorKind } from '../../src/server/domain/keys.js';
 import { initStore } from '../../src/server/ops/init-store.js';
 import { demoStore, DEMO } from '../../src/server/ops/seed.js';
-import { emptyStore } from '../../src/server/store/schema.js';
+import { emptyStore } from '../../src/server/store/collections.js';
 import { openStore } from '../../src/server/store/open-store.js';
 import { fixedClock } from '../../src/server/domain/clock.js';
 import { asCliError } from '../../src/local/errors.js';

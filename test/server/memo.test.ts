@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../src/server/store/open-store.js';
-import { emptyStore } from '../../src/server/store/schema.js';
+import { emptyStore } from '../../src/server/store/collections.js';
 import type { ApiStore } from '../../src/server/store/api-store.js';
 import { memoByGeneration } from '../../src/server/domain/compute/memo.js';
 

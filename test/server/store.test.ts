@@ -2,14 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readFile, writeFile, readdir, stat } from 'node:fs/promises';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Store, StoreError, StoreLockedError, StoreUnavailableError, parseStoreText } from '../../src/server/store/store.js';
+import { Store, StoreError, StoreLockedError, StoreUnavailableError } from '../../src/server/store/store.js';
+import { parseStoreText } from '../../src/server/store/validate-store.js';
 import { nodeFs } from '../../src/server/store/fs-layer.js';
 import type { StoreFs } from '../../src/server/store/fs-layer.js';
 import { lockPathOf, processIdentity } from '../../src/server/store/lock.js';
 import { journalPathOf } from '../../src/server/store/journal.js';
 import type { FileHandleLike } from '../../src/server/store/fs-layer.js';
 import { startServer } from '../../src/server/serve.js';
-import { COLLECTION_NAMES } from '../../src/server/store/schema.js';
+import { COLLECTION_NAMES } from '../../src/server/store/collections.js';
 import { FIXTURE, KEYS, fixtureStore, startFixtureServer, tempDir } from './helpers.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];

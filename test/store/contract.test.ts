@@ -49,6 +49,17 @@ const implementations: Implementation[] = [
     },
   },
   {
+    // --local's: every read must first ask for its collections' records to be validated (Store.ready), or it throws.
+    name: 'JSON file, records validated on first use',
+    clock: 'caller',
+    open: async () => {
+      const f = await fixtureStore();
+      const file = { rateSidecar: true, validation: 'first-use' } as const;
+      const store = await openStore(f.path, { file });
+      return { store, reopen: () => openStore(f.path, { file }), cleanup: f.cleanup };
+    },
+  },
+  {
     name: 'PostgreSQL',
     clock: 'database',
     open: async () => {

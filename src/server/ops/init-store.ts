@@ -8,7 +8,7 @@ import { atomicWrite, nodeFs } from '../store/fs-layer.js';
 import type { StoreFs } from '../store/fs-layer.js';
 import { journalPathOf } from '../store/journal.js';
 import { resolveStorePath } from '../store/store-path.js';
-import { emptyStore } from '../store/schema.js';
+import { emptyStore } from '../store/collections.js';
 import type { StoreData } from '../store/schema.js';
 import type { ApiStore } from '../store/api-store.js';
 import { DEMO, demoStore } from './seed.js';

@@ -1,6 +1,6 @@
 import type { Clock } from '../domain/clock.js';
 import { utcDate } from '../domain/clock.js';
-import { emptyStore } from '../store/schema.js';
+import { emptyStore } from '../store/collections.js';
 import type { StoreData } from '../store/schema.js';
 import { stableId } from './demo-id.js';
 import { demoBrandSubjects, demoCrmAgents, demoVisibilityScans } from './demo-brand.js';

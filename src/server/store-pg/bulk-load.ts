@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { TransactionSql } from 'postgres';
-import { COLLECTION_NAMES } from '../store/schema.js';
+import { COLLECTION_NAMES } from '../store/collections.js';
 import type { StoreData } from '../store/schema.js';
 import { columnsOf, revenueColumnsOf } from './derive.js';
 import type { PgStore } from './pg-store.js';

@@ -1,5 +1,5 @@
 import type { Sql, TransactionSql } from 'postgres';
-import { emptyStore } from '../store/schema.js';
+import { emptyStore } from '../store/collections.js';
 import type { CollectionName, RecordOf, StoreData } from '../store/schema.js';
 import type { Mutation } from '../store/batch.js';
 import type { ApiStore, FinanceRows, RateWindow, WebsiteIds } from '../store/api-store.js';

@@ -2,7 +2,6 @@ import { basename, dirname, join } from 'node:path';
 import { atomicWrite, isCode, nodeFs } from './fs-layer.js';
 import type { StoreFs } from './fs-layer.js';
 import { journalPathOf } from './journal.js';
-import { parseStoreBuffer } from './snapshot.js';
 import { StoreError } from './errors.js';
 
 /**
@@ -22,8 +21,9 @@ export const backupJournalPathOf = (storePath: string, generation: number) => jo
 /** Default number of previous snapshots kept (`<store>.bak.1` newest … `.bak.N`). */
 export const DEFAULT_BACKUPS = 2;
 
-/** The newest backup that loads, if any. */
+/** The newest backup that loads, if any (each checked whole: validate-store.ts, loaded only for this). */
 export async function newestValidBackup(storePath: string, fs: StoreFs = nodeFs, generations = DEFAULT_BACKUPS + 3): Promise<string | undefined> {
+  const { parseStoreBuffer } = await import('./validate-store.js');
   for (let g = 1; g <= generations; g++) {
     const p = backupPathOf(storePath, g);
     try {

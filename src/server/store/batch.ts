@@ -1,4 +1,4 @@
-import { COLLECTION_NAMES } from './schema.js';
+import { COLLECTION_NAMES } from './collections.js';
 import type { CollectionName, StoreData } from './schema.js';
 
 /**
@@ -135,7 +135,7 @@ const MUTATION_OPS = new Set(['insert', 'patch', 'remove', 'clear']);
 export function checkMutation(m: unknown): m is Mutation {
   if (!m || typeof m !== 'object') return false;
   const x = m as Record<string, unknown>;
-  if (!MUTATION_OPS.has(x.op as string) || typeof x.collection !== 'string' || !(COLLECTION_NAMES as string[]).includes(x.collection)) return false;
+  if (!MUTATION_OPS.has(x.op as string) || typeof x.collection !== 'string' || !(COLLECTION_NAMES as readonly string[]).includes(x.collection)) return false;
   if (x.op === 'insert') return !!x.record && typeof x.record === 'object' && !Array.isArray(x.record);
   if (x.op === 'remove') return Array.isArray(x.ids) && x.ids.every((id) => typeof id === 'string');
   if (x.op === 'clear') return x.websiteId === undefined || typeof x.websiteId === 'string';

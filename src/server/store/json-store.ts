@@ -140,5 +140,6 @@ function ownedReads(file: Store): RecordSource {
       check();
       return file.generation;
     },
+    ready: (collections) => file.ready(collections),
   };
 }

@@ -1,7 +1,7 @@
 import { copyRecords } from './copy-records.js';
 import { applyChecked, checkBatch, positionOf } from './batch.js';
 import type { IdIndex, Mutation } from './batch.js';
-import { emptyStore } from './schema.js';
+import { emptyStore } from './collections.js';
 import type { CollectionName, RecordOf, StoreData } from './schema.js';
 import { StoreUnavailableError } from './errors.js';
 import type { ApiStore, RateWindow } from './api-store.js';

@@ -1,5 +1,5 @@
-import { COLLECTIONS } from './schema.js';
-import type { CollectionName, StoreData } from './schema.js';
+import { recordSchemaOf } from './record-schemas.js';
+import type { CollectionName, StoreData } from './collections.js';
 import { applyChecked, checkBatch, checkMutation } from './batch.js';
 import type { IdIndex, Mutation } from './batch.js';
 import { describeIssue } from './snapshot.js';
@@ -44,7 +44,7 @@ export class Replayer {
     this.groups++;
   }
 
-  finish(): void {
+  async finish(): Promise<void> {
     const byCollection = new Map<CollectionName, Set<string>>();
     for (const key of this.touched) {
       const [c, id] = key.split('\u0000') as [CollectionName, string];
@@ -52,11 +52,13 @@ export class Replayer {
       byCollection.get(c)!.add(id);
     }
     for (const [c, ids] of byCollection) {
+      // The schemas of the collections the journal wrote only (record-schemas.ts).
+      const schema = await recordSchemaOf(c);
       const list = this.data[c] as unknown as Record<string, unknown>[];
       for (let i = 0; i < list.length; i++) {
         const rec = list[i]!;
         if (!ids.has(String(rec.id))) continue;
-        const ok = COLLECTIONS[c].safeParse(rec);
+        const ok = schema.safeParse(rec);
         if (!ok.success)
           throw new StoreError(this.journalPath, `a journaled ${c} record does not validate: ${c}[${i}].${describeIssue(ok.error.issues[0]!, rec)}`);
       }
@@ -88,9 +90,17 @@ export type JournalReplay =
  * and for readers without the lock (src/local/read-store.ts): scans the journal, and when it
  * continues the snapshot whose id is `base`, replays its whole groups over `data` in place
  * (a torn last line is never acknowledged, and is skipped) and validates what they wrote.
+ * `beforeReplay` runs first when there are groups to replay: a store whose records are
+ * validated on first use (collection-checks.ts) validates them all then, over the snapshot as read.
  * A damaged line (JournalCorruptError) or a read error other than ENOENT is thrown as it is.
  */
-export async function replayJournal(fs: StoreFs, journalPath: string, data: StoreData, base: string): Promise<JournalReplay> {
+export async function replayJournal(
+  fs: StoreFs,
+  journalPath: string,
+  data: StoreData,
+  base: string,
+  beforeReplay?: () => Promise<void> | undefined,
+): Promise<JournalReplay> {
   let scan: JournalScan;
   try {
     scan = await scanJournal(fs, journalPath);
@@ -100,12 +110,14 @@ export async function replayJournal(fs: StoreFs, journalPath: string, data: Stor
   }
   const plan = planScan(scan, base);
   if (!plan.matched) return { state: 'foreign', scan, unsaved: plan.unsaved };
+  // Groups to replay over the snapshot: its records are validated first, as they were read (Store.open).
+  if (plan.toReplay > 0) await beforeReplay?.();
   const r = new Replayer(journalPath, data);
   await eachGroup(fs, journalPath, plan.anchorEnd, scan.goodLength, (g) => {
     r.apply(g.line, g.groups);
     return undefined;
   });
-  r.finish();
+  await r.finish();
   return { state: 'replayed', scan, records: r.records, bytes: scan.goodLength - plan.anchorEnd };
 }
 
@@ -116,11 +128,18 @@ export async function replayJournal(fs: StoreFs, journalPath: string, data: Stor
  * unsaved, is started afresh with a header naming `base`. A damaged line in the middle, or
  * unsaved groups made after another snapshot → StoreError (the store is not loaded).
  */
-export async function recoverJournal(fs: StoreFs, storePath: string, data: StoreData, base: string, onSync: () => void): Promise<JournalState> {
+export async function recoverJournal(
+  fs: StoreFs,
+  storePath: string,
+  data: StoreData,
+  base: string,
+  onSync: () => void,
+  beforeReplay?: () => Promise<void> | undefined,
+): Promise<JournalState> {
   const journalPath = journalPathOf(storePath);
   let replay: JournalReplay;
   try {
-    replay = await replayJournal(fs, journalPath, data, base);
+    replay = await replayJournal(fs, journalPath, data, base, beforeReplay);
   } catch (err) {
     if (err instanceof StoreError) throw err;
     if (err instanceof JournalCorruptError) {

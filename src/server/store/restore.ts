@@ -6,7 +6,7 @@ import { acquireLock } from './lock.js';
 import { headerLine, journalPathOf, snapshotId } from './journal.js';
 import { eachGroup, scanJournal } from './journal-scan.js';
 import type { JournalScan } from './journal-scan.js';
-import { parseStoreBuffer } from './snapshot.js';
+import { parseStoreBuffer } from './validate-store.js';
 import { Replayer } from './replay.js';
 import { StoreError } from './errors.js';
 import { DEFAULT_BACKUPS, backupJournalPathOf, backupPathOf, newestValidBackup } from './backups.js';
@@ -132,7 +132,7 @@ export async function restoreStore(storePath: string, o: RestoreOptions = {}): P
       else if (!stopMark && scans[i + 1]) stopped = `${chain[i + 1]} does not continue ${jp}`;
       if (stopMark) reached = stopMark.base;
     }
-    replayer.finish();
+    await replayer.finish();
 
     let keptAs: string | null = `${path}.corrupt-${ts}`;
     try {

@@ -1,15 +1,16 @@
 import { crc32 } from 'node:zlib';
 import type { z } from 'zod';
-import { COLLECTIONS, COLLECTION_NAMES, StoreFile } from './schema.js';
-import type { StoreData } from './schema.js';
+import { COLLECTION_NAMES } from './collections.js';
+import type { StoreData } from './collections.js';
 import { hex8 } from './journal.js';
 import { StoreError } from './errors.js';
 import { safeJsonParse } from '../json.js';
 
 /**
  * The snapshot, the store file itself (docs/api-decisions.md §7, docs/store-format.md): its text
- * (pretty-printed JSON sealed with a crc32 line), and the checks that refuse a damaged or
- * invalid one with a message naming the file and what is wrong.
+ * (pretty-printed JSON sealed with a crc32 line), and the checks that refuse a damaged one with
+ * a message naming the file and what is wrong. Without zod: the records are validated by
+ * validate-store.ts (the whole file at once) or collection-checks.ts (one collection at a time).
  */
 
 /** `business_entities[2].owner_id: expected string, got number` */
@@ -30,49 +31,36 @@ export function describeIssue(issue: z.core.$ZodIssue, root: unknown): string {
   return `${path || '(top level)'}: ${message}`;
 }
 
-/** Validates the text of a store file; throws StoreError naming the file and the bad path. */
-export function parseStoreText(storePath: string, text: string): StoreData {
+/** The object a store file's text holds, not validated yet; StoreError when the text is empty or not JSON. */
+export function storeTextObject(storePath: string, text: string): unknown {
   if (text.trim() === '') throw new StoreError(storePath, 'file is empty (expected a JSON object with "version": 1)');
-  let raw: unknown;
   try {
-    raw = safeJsonParse(text);
+    return safeJsonParse(text);
   } catch (err) {
     throw new StoreError(storePath, `not valid JSON (${(err as Error).message})`, { cause: err });
   }
-  return validateStoreObject(storePath, raw);
 }
 
 /**
- * Validates record by record: zod returns a copy of what it parses, and one copy of a
- * whole large store at once doubles the memory a load needs (and RSS keeps it). Only when
- * something is wrong does the whole-file parse run, for its exact message.
+ * Whether a store file's object has the store's frame: an object, `"version": 1`, and each
+ * collection absent or an array. Its records are not looked at.
  */
-function recordsValid(raw: Record<string, unknown>): boolean {
-  if (raw.version !== 1) return false;
-  for (const c of COLLECTION_NAMES) {
-    const list = raw[c];
-    if (list === undefined) continue;
-    if (!Array.isArray(list)) return false;
-    const schema = COLLECTIONS[c];
-    for (const record of list) if (!schema.safeParse(record).success) return false;
-  }
-  return true;
+export function hasStoreFrame(raw: unknown): raw is Record<string, unknown> {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return false;
+  const o = raw as Record<string, unknown>;
+  return o.version === 1 && COLLECTION_NAMES.every((c) => o[c] === undefined || Array.isArray(o[c]));
 }
 
-export function validateStoreObject(storePath: string, raw: unknown): StoreData {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new StoreError(storePath, 'expected a JSON object with "version": 1');
-  const result = recordsValid(raw as Record<string, unknown>) ? { success: true as const } : StoreFile.safeParse(raw);
-  if (!result.success) {
-    const first = result.error.issues[0]!;
-    const more = result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more)` : '';
-    throw new StoreError(storePath, describeIssue(first, raw) + more);
-  }
-  // Keep the raw object (validated, unchanged): unknown fields survive a rewrite. The seal
-  // is recomputed on every rewrite, so it is not part of the data.
-  const data = raw as StoreData;
-  delete (data as Record<string, unknown>)[SEAL_FIELD];
-  for (const c of COLLECTION_NAMES) if (data[c] === undefined) (data as Record<string, unknown>)[c] = [];
-  return data;
+/**
+ * The store's data from a file's object with the store's frame (hasStoreFrame), in place: the
+ * raw object is kept, so unknown fields survive a rewrite; the seal is dropped (it is
+ * recomputed on every rewrite, so it is not part of the data), and a collection left out is
+ * there, empty.
+ */
+export function storeDataOf(raw: Record<string, unknown>): StoreData {
+  delete raw[SEAL_FIELD];
+  for (const c of COLLECTION_NAMES) if (raw[c] === undefined) raw[c] = [];
+  return raw as StoreData;
 }
 
 /**
@@ -124,10 +112,10 @@ function describeUnparsable(bytes: Buffer, err: Error): string {
 }
 
 /**
- * Validates the bytes of a store file: empty, NUL-filled, truncated, unparsable, a broken
- * seal or an invalid record → StoreError naming the file and the problem.
+ * The object a store file's bytes hold, its records not validated yet: empty, NUL-filled,
+ * truncated, unparsable or a broken seal → StoreError naming the file and the problem.
  */
-export function parseStoreBuffer(storePath: string, bytes: Buffer): StoreData {
+export function storeBytesObject(storePath: string, bytes: Buffer): unknown {
   if (bytes.length === 0 || bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) {
     throw new StoreError(storePath, `file is empty (${bytes.length} bytes; expected a JSON object with "version": 1)`);
   }
@@ -149,7 +137,7 @@ export function parseStoreBuffer(storePath: string, bytes: Buffer): StoreData {
   }
   const seal = checkSeal(bytes);
   if (typeof seal === 'object') throw new StoreError(storePath, seal.problem);
-  return validateStoreObject(storePath, raw);
+  return raw;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
-import { emptyStore } from './schema.js';
-import type { CollectionName, RecordOf, StoreData } from './schema.js';
+import { emptyStore } from './collections.js';
+import type { CollectionName, RecordOf, StoreData } from './collections.js';
 import { atomicWrite, isCode, nodeFs } from './fs-layer.js';
 import type { StoreFs } from './fs-layer.js';
 import { snapshotId } from './journal.js';
@@ -8,19 +8,22 @@ import { acquireLock, type LockHandle, type LockOptions } from './lock.js';
 import { resolveStorePath } from './store-path.js';
 import { positionOf } from './batch.js';
 import type { IdIndex, Mutation } from './batch.js';
-import { parseStoreBuffer, parseStoreText, sealedSnapshot } from './snapshot.js';
+import { hasStoreFrame, sealedSnapshot, storeBytesObject, storeDataOf } from './snapshot.js';
+import { CollectionChecks } from './collection-checks.js';
 import { recoverJournal } from './replay.js';
+import type { JournalState } from './replay.js';
 import { removeStaleTemps, withBackupHint } from './backups.js';
 import { GroupCommit } from './commit.js';
 import type { CommitOptions, StoreStats } from './commit.js';
 import { StoreError } from './errors.js';
-import { safeJsonParse } from '../json.js';
 
 // What the server and the CLI use of the store, from one module; each concern has its own
-// file beside this one in src/server/store/ (docs/store-format.md, "Durability").
+// file beside this one in src/server/store/ (docs/store-format.md, "Durability"). A whole
+// file's validation (parseStoreText, parseStoreBuffer) is validate-store.ts's: it loads every
+// collection's schemas, so it is not exported from here.
 export { StoreError, StoreFullError, StoreUnavailableError } from './errors.js';
 export { StoreLockedError } from './lock.js';
-export { parseStoreText, parseStoreBuffer, serialize } from './snapshot.js';
+export { serialize } from './snapshot.js';
 export { applyChecked, checkBatch } from './batch.js';
 export type { Mutation } from './batch.js';
 export type { StoreStats } from './commit.js';
@@ -34,7 +37,7 @@ export interface OpenFileOptions extends CommitOptions {
   /** What takes the lock, in words ("cr serve"), so a refused process can say who holds it. */
   lockLabel?: string;
   /** Content of a store file that does not exist yet (default: empty store). */
-  initial?: () => StoreData;
+  initial?: () => StoreData | Promise<StoreData>;
   /**
    * The lock was lost while held (this process was frozen past the lock's staleness and
    * another server took the store over, lock.ts): the store has stopped writing (503s).
@@ -42,6 +45,13 @@ export interface OpenFileOptions extends CommitOptions {
   onLockLost?: () => void;
   /** The lock's heartbeat period and staleness (lock.ts; tests shorten them). */
   lockTiming?: Pick<LockOptions, 'heartbeatMs' | 'staleMs'>;
+  /**
+   * When the records are validated: `open` (default), the whole file before the store opens;
+   * `first-use`, each collection the first time it is read or written (collection-checks.ts;
+   * what --local does, so that a command loads only the schemas it uses). Either way a bad
+   * record refuses the store with the same StoreError, and an invalid file is never rewritten.
+   */
+  validation?: 'open' | 'first-use';
 }
 
 /**
@@ -50,6 +60,8 @@ export interface OpenFileOptions extends CommitOptions {
  */
 export class Store {
   private readonly state: StoreData;
+  /** The collections still to validate (first-use validation); undefined when every record was validated at open. */
+  private readonly checks: CollectionChecks | undefined;
   private readonly indexes = new Map<CollectionName, IdIndex>();
   private readonly writer: GroupCommit;
   private releaseLock: (() => void) | null;
@@ -64,9 +76,11 @@ export class Store {
     release: LockHandle | null,
     j: ConstructorParameters<typeof GroupCommit>[4],
     opts: CommitOptions,
-    lockState: { lost: boolean; onLost: () => void } = { lost: false, onLost: () => undefined },
+    lockState: { lost: boolean; onLost: () => void },
+    checks: CollectionChecks | undefined,
   ) {
     this.state = data;
+    this.checks = checks?.allDone ? undefined : checks;
     this.releaseLock = release;
     this.lock = release;
     this.lockState = lockState;
@@ -87,19 +101,6 @@ export class Store {
     if (this.lock === null || (verify ? this.lock.owned() : this.lock.ownedForReads())) return true;
     this.lockState.onLost();
     return false;
-  }
-
-  /** An in-memory store (no file, no lock): for unit tests and in-process use. */
-  static memory(data: StoreData = emptyStore()): Store {
-    const copy = safeJsonParse(JSON.stringify(data));
-    return new Store(
-      null,
-      parseStoreText('(memory)', JSON.stringify(copy)),
-      nodeFs,
-      null,
-      { len: 0, seq: 0, records: 0, bytes: 0, fsyncs: 0, snapshotBytes: 0 },
-      {},
-    );
   }
 
   /**
@@ -133,25 +134,38 @@ export class Store {
         if (!isCode(err, 'ENOENT')) throw new StoreError(path, `cannot read (${(err as Error).message})`, { cause: err });
       }
       if (bytes === undefined) {
-        data = opts.initial ? opts.initial() : emptyStore();
+        data = opts.initial ? await opts.initial() : emptyStore();
         await fs.mkdir(dirname(path), { recursive: true });
         bytes = sealedSnapshot(data);
         await atomicWrite(fs, path, bytes, { sync: true, onSync });
-        data = parseStoreBuffer(path, bytes);
-      } else {
-        try {
-          data = parseStoreBuffer(path, bytes);
-        } catch (err) {
-          throw err instanceof StoreError ? await withBackupHint(err, path, fs) : err;
+      }
+      let checks: CollectionChecks | undefined;
+      try {
+        const raw = storeBytesObject(path, bytes);
+        if (opts.validation === 'first-use' && hasStoreFrame(raw)) {
+          data = storeDataOf(raw);
+          checks = new CollectionChecks(path, data, fs);
+        } else {
+          data = (await import('./validate-store.js')).validateStoreObject(path, raw);
         }
+      } catch (err) {
+        throw err instanceof StoreError ? await withBackupHint(err, path, fs) : err;
       }
       const base = snapshotId(bytes);
       const snapshotBytes = bytes.length;
       bytes = undefined;
       if (release) await removeStaleTemps(fs, path);
-      const j = await recoverJournal(fs, path, data, base, onSync);
+      let j: JournalState;
+      try {
+        // Records are validated over the snapshot as read, before a journaled write changes them.
+        j = await recoverJournal(fs, path, data, base, onSync, () => checks?.all());
+      } catch (err) {
+        // A bad record of the snapshot is what opening the store says first, as a whole-file check would.
+        await checks?.all();
+        throw err;
+      }
       const ownership = release ? { owned: () => release.owned(), lost: onLost } : undefined;
-      opened = new Store(path, data, fs, release, { ...j, fsyncs, snapshotBytes }, { ...opts, ownership }, lockState);
+      opened = new Store(path, data, fs, release, { ...j, fsyncs, snapshotBytes }, { ...opts, ownership }, lockState, checks);
       if (lockState.lost) void opened.writer.abandon().catch(() => undefined);
       return opened;
     } catch (err) {
@@ -162,6 +176,7 @@ export class Store {
 
   /** The committed snapshot. Treat as read-only. */
   get data(): Readonly<StoreData> {
+    if (this.checks && !this.checks.allDone) throw new Error('the store read whole before its records were validated (Store.ready)');
     return this.state;
   }
 
@@ -175,12 +190,28 @@ export class Store {
     return this.writer.commits;
   }
 
+  /**
+   * Validates what is still pending of these collections (first-use validation): undefined
+   * when nothing is, else a promise that rejects with StoreError when a record is bad. Asked
+   * before they are read (json-store.ts).
+   */
+  ready(collections: readonly CollectionName[]): Promise<void> | undefined {
+    return this.checks?.ready(collections);
+  }
+
+  /** Refuses to hand out records not validated yet: a read that did not ask ready() first is a bug. */
+  private checked(collection: CollectionName): void {
+    if (this.checks && !this.checks.done(collection)) throw new Error(`${collection} read before its records were validated (Store.ready)`);
+  }
+
   list<C extends CollectionName>(collection: C): readonly RecordOf<C>[] {
+    this.checked(collection);
     return this.state[collection] as unknown as readonly RecordOf<C>[];
   }
 
   /** Lookup by id through a lazily built index. */
   get<C extends CollectionName>(collection: C, id: string): RecordOf<C> | undefined {
+    this.checked(collection);
     const i = positionOf(this.state, this.indexes, collection, id);
     return i === undefined ? undefined : (this.state[collection][i] as unknown as RecordOf<C>);
   }
@@ -195,9 +226,14 @@ export class Store {
     return this.writer.stats();
   }
 
-  /** Queues mutations; resolves once they are durable (shared commit with concurrent writers). */
+  /**
+   * Queues mutations; resolves once they are durable (shared commit with concurrent writers).
+   * Nothing is written before every record is validated: a store with a bad record is never
+   * rewritten, whichever collection the write is for.
+   */
   commit(mutations: Mutation[]): Promise<void> {
-    return this.writer.commit(mutations);
+    const validating = this.checks?.all();
+    return validating ? validating.then(() => this.writer.commit(mutations)) : this.writer.commit(mutations);
   }
 
   /** Waits until every queued write is committed (or failed). */
@@ -206,7 +242,8 @@ export class Store {
   }
 
   /** Folds the journal into the snapshot now (and waits for it); a failure leaves the journal in charge. */
-  compact(): Promise<void> {
+  async compact(): Promise<void> {
+    await this.checks?.all();
     return this.writer.compact();
   }
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { COLLECTIONS, COLLECTION_NAMES } from '../../store/schema.js';
+import { COLLECTIONS } from '../../store/schema.js';
+import { COLLECTION_NAMES } from '../../store/collections.js';
 import type { CollectionName } from '../../store/schema.js';
 import type { Mutation } from '../../store/batch.js';
 import { describeIssue } from '../../store/snapshot.js';
@@ -96,7 +97,7 @@ export function planSeed(doc: unknown, store: StoreView): SeedPlan {
   const raw = doc as Record<string, unknown>;
   if (raw.version !== undefined && raw.version !== 1) at('$.version', `expected 1, got ${JSON.stringify(raw.version)}`);
   for (const key of Object.keys(raw)) {
-    if (key !== 'version' && !(COLLECTION_NAMES as string[]).includes(key))
+    if (key !== 'version' && !(COLLECTION_NAMES as readonly string[]).includes(key))
       at(`$.${cutName(key)}`, `unknown collection (expected one of ${COLLECTION_NAMES.join(', ')})`);
   }
   // Ids the file brings, by collection, with where each first appears.
@@ -270,7 +271,7 @@ function sharedKeyHashes(
 
 /** Names given to --only: known collections, else a problem per unknown name. */
 export function checkOnly(names: readonly string[]): CollectionName[] {
-  const unknown = names.filter((n) => !(COLLECTION_NAMES as string[]).includes(n));
+  const unknown = names.filter((n) => !(COLLECTION_NAMES as readonly string[]).includes(n));
   if (unknown.length) {
     throw new FixtureError(unknown.map((n) => ({ path: cutName(n), message: `unknown collection (expected one of ${COLLECTION_NAMES.join(', ')})` })));
   }

@@ -1,7 +1,7 @@
 import type { ApiStore } from '../../store/api-store.js';
 import { scopeOf } from '../../store/batch.js';
 import type { Mutation } from '../../store/batch.js';
-import { COLLECTION_NAMES } from '../../store/schema.js';
+import { COLLECTION_NAMES } from '../../store/collections.js';
 import type { CollectionName, StoreData } from '../../store/schema.js';
 
 /**
