@@ -167,8 +167,6 @@ for (let r = 0; r < ROUNDS; r++) {
   push('durable POST /content/listeners, 50 writers', 'perSecond', one.after.perSecond / one.before.perSecond);
   push('durable POST /content/listeners, 50 writers', 'cpuPerRequest', one.after.cpuPerRequest / one.before.cpuPerRequest);
 }
-push('durable POST /content/listeners, 50 writers', 'perSecond', one.after.perSecond / one.before.perSecond);
-push('durable POST /content/listeners, 50 writers', 'cpuPerRequest', one.after.cpuPerRequest / one.before.cpuPerRequest);
 const med = (xs) => summarize(xs).median.toFixed(3);
 const lines = [
   `After (${AFTER}) / before (${BEFORE}); median of per-round ratios; load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores, ${new Date().toISOString().slice(0, 16)}Z.`,
