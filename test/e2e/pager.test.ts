@@ -114,11 +114,18 @@ describe('cr nurture list --all and the pager', () => {
   });
 
   it("Ctrl-C while the pager shows the list is the pager's: cr waits for it and ends with its own code", async () => {
-    // A reader that shows everything, then stays until interrupted.
-    const run = listOnPty(['--all'], { CR_PAGER: 'cat; sleep 30' });
+    // A reader that shows everything, says it is waiting, then stays until interrupted.
+    const run = listOnPty(['--all'], { CR_PAGER: 'cat; echo PAGER-WAITS; sleep 30' });
     try {
-      await run.waitFor('showing 1-120 of 120');
-      run.type('\x03');
+      await run.waitFor('PAGER-WAITS');
+      // Ctrl-C until the pager is gone: on a loaded machine the first may come before `sleep`
+      // runs; cr itself leaves every one of them to the pager.
+      let done = false;
+      void run.done.then(() => (done = true));
+      for (let i = 0; i < 20 && !done; i++) {
+        run.type('\x03');
+        await new Promise((r) => setTimeout(r, 250));
+      }
       const { exitCode } = await run.done;
       expect(exitCode, run.screen()).toBe(0);
       expect(run.screen()).not.toContain('Interrupted');
