@@ -22,6 +22,9 @@ export type Sender = (row: PlanRow) => Promise<SendOutcome>;
  * schema has scheduled_at only (docs/api-decisions.md), and the server reads website_id from
  * either place.
  */
+/** The exit code of a store that cannot be used (docs/exit-codes.md). */
+const STORE_UNUSABLE = 78;
+
 export function restSender(client: ApiClient, globalWebsite?: string): Sender {
   const ep = routes.scheduleSocialPost;
   return async (row) => {
@@ -38,6 +41,9 @@ export function restSender(client: ApiClient, globalWebsite?: string): Sender {
       if (problem) throw new ResponseError(`Unexpected response from ${ep.method} ${url}: data.${problem.path.join('.')}: ${problem.message}`, { status });
       return { ok: true, scheduledAt: String((data as { scheduledAt: unknown }).scheduledAt), status, headers };
     } catch (err) {
+      // The store itself cannot be used (--local over an invalid store file: exit 78,
+      // docs/exit-codes.md): every row would meet it, so it ends the run, as at open.
+      if (exitCodeOf(err) === STORE_UNUSABLE) throw err;
       const code = err instanceof CrError && err.code ? err.code : err instanceof ApiError ? `HTTP_${err.status}` : 'INTERNAL';
       // Sent again by the runner (--retry): a gateway status or a connection lost on the way.
       const retryable = err instanceof NetworkError ? err.retryable : err instanceof ApiError && isRetryableStatus(err.status);

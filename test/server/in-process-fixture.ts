@@ -1,3 +1,5 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { headerLine, journalPathOf, snapshotId } from '../../src/server/store/journal.js';
 import { join } from 'node:path';
 import { openForServing } from '../../src/server/open-for-serving.js';
 import type { ServedStore } from '../../src/server/open-for-serving.js';
@@ -17,7 +19,15 @@ export type FixtureTarget = Pick<TestServer, 'path' | 'dir' | 'store' | 'operati
  */
 export async function startInProcessFixture(): Promise<FixtureTarget> {
   const s = await fixtureStore();
-  const opened = await openForServing(s.path, { clock: fixedClock(NOW), notice: () => {}, onInternalError: () => {} });
+  // As --local opens it (src/local/embedded.ts): records validated on first use, over a file
+  // its journal names (one cr wrote), so that each collection's check runs with its first request.
+  await writeFile(journalPathOf(s.path), headerLine(snapshotId(await readFile(s.path))));
+  const opened = await openForServing(s.path, {
+    clock: fixedClock(NOW),
+    notice: () => {},
+    onInternalError: () => {},
+    storeOptions: { validation: 'first-use' },
+  });
   const dispatcher = new InProcessDispatcher(inProcessServer(opened.operations, () => {}));
   const req = async (method: string, path: string, o: ReqOptions = {}): Promise<Res> => {
     const headers: Record<string, string> = { ...o.headers };

@@ -21,11 +21,17 @@ afterEach(async () => {
 
 type Doc = Record<string, Record<string, unknown>[]>;
 
-/** The fixture store with some records changed, as a hand-edited file (no seal). */
-async function brokenStore(edit: (doc: Doc) => void) {
+/**
+ * The fixture store with some records changed (no seal), and a journal that names it: a file
+ * cr wrote last, which went bad since. A file the journal does not name (edited by hand,
+ * replaced) is validated whole before anything is written beside it: the last test.
+ */
+async function brokenStore(edit: (doc: Doc) => void, journalNamesIt = true) {
   const doc = JSON.parse(readFileSync(FIXTURE, 'utf8')) as Doc;
   edit(doc);
-  const s = await fixtureStore(JSON.stringify(doc, null, 2));
+  const text = JSON.stringify(doc, null, 2);
+  const s = await fixtureStore(text);
+  if (journalNamesIt) await writeFile(journalPathOf(s.path), headerLine(snapshotId(Buffer.from(text))));
   cleanups.push(s.cleanup);
   return s;
 }
@@ -130,5 +136,19 @@ describe('records validated on first use', () => {
     const reopened = await Store.open(path);
     expect(reopened.get('users', 'u-new')).toMatchObject({ name: 'N' });
     await reopened.close();
+  });
+
+  it('a file the journal does not name (edited by hand, or no journal): validated whole at open, and nothing is written beside it', async () => {
+    for (const journal of ['none', 'another snapshot'] as const) {
+      const { path } = await brokenStore((d) => (d.crm_agents![0]!.name = 7), false);
+      if (journal === 'another snapshot') await writeFile(journalPathOf(path), headerLine('1:00000000'));
+      const before = journal === 'none' ? undefined : await readFile(journalPathOf(path));
+      const expected = await refusalAtOpen(path);
+      const err = await openStore(path, FIRST_USE).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StoreError);
+      expect((err as Error).message).toBe(expected);
+      const after = await readFile(journalPathOf(path)).catch(() => undefined);
+      expect(after, journal).toEqual(before);
+    }
   });
 });

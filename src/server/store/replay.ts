@@ -127,6 +127,8 @@ export async function replayJournal(
  * (never acknowledged). A journal that is missing, or names another snapshot with nothing
  * unsaved, is started afresh with a header naming `base`. A damaged line in the middle, or
  * unsaved groups made after another snapshot → StoreError (the store is not loaded).
+ * `beforeReplay` runs before anything is replayed or written to the journal (a first-use
+ * store validates every record there: nothing is written beside an invalid snapshot).
  */
 export async function recoverJournal(
   fs: StoreFs,
@@ -161,7 +163,9 @@ export async function recoverJournal(
   if (replay.state === 'replayed') {
     const { scan } = replay;
     if (scan.tornBytes > 0) {
-      // Drop the torn tail (never acknowledged) so that appends continue after whole lines.
+      // Drop the torn tail (never acknowledged) so that appends continue after whole lines:
+      // a write beside the snapshot, so its records are validated first (first-use validation).
+      await beforeReplay?.();
       const fh = await fs.open(journalPath, 'r+');
       try {
         await fh.truncate(scan.goodLength);
@@ -173,7 +177,9 @@ export async function recoverJournal(
     }
     return { len: scan.goodLength, seq: scan.lastSeq, records: replay.records, bytes: replay.bytes };
   }
-  // Nothing to replay, and no journal or one naming another snapshot: start a new one.
+  // Nothing to replay, and no journal or one naming another snapshot: start a new one. That
+  // writes beside the snapshot: an invalid store is refused first, whatever its command reads.
+  await beforeReplay?.();
   const header = headerLine(base);
   await atomicWrite(fs, journalPath, header, { sync: true, onSync });
   return { len: Buffer.byteLength(header), seq: 0, records: 0, bytes: 0 };

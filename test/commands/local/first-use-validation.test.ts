@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { runCli } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
 import { Store } from '../../../src/server/store/store.js';
+import { headerLine, journalPathOf, snapshotId } from '../../../src/server/store/journal.js';
 
 // The JSON store file only, not the `commands-pg` pass (vitest.config.ts): --local works on store files only (docs/shared-sandbox.md).
 
@@ -19,15 +20,22 @@ afterAll(() => cleanupTempDirs());
 
 type Doc = Record<string, Record<string, unknown>[]>;
 
-/** A home whose --local store was made by a first run (demo data), then edited by hand as docs/store-format.md says (seal line removed). */
-async function editedStore(edit: (doc: Doc) => void) {
+/**
+ * A home whose --local store was made by a first run (demo data), then edited as docs/store-format.md
+ * says (seal line removed). With `journalNamesIt` the journal is made to name the edited file, as
+ * if cr had written it last (a file that went bad since): only such a file is validated one
+ * collection at a time; one edited by hand is validated whole first (the last test).
+ */
+async function editedStore(edit: (doc: Doc) => void, journalNamesIt = true) {
   const home = tempDir('cr-first-use-');
   const env = { HOME: home, CR_STORE: join(home, 'store.json') };
   const made = await runCli(['finance', 'summary', '--local', '--json'], { configDir: home, env });
   expect(made.exitCode, made.stderr).toBe(0);
   const { checksum: _seal, ...doc } = JSON.parse(readFileSync(env.CR_STORE, 'utf8')) as Doc & { checksum?: string };
   edit(doc as Doc);
-  writeFileSync(env.CR_STORE, JSON.stringify(doc, null, 2));
+  const text = JSON.stringify(doc, null, 2);
+  writeFileSync(env.CR_STORE, text);
+  if (journalNamesIt) writeFileSync(journalPathOf(env.CR_STORE), headerLine(snapshotId(Buffer.from(text))));
   // What opening the file whole says (what `cr serve` says at start): the message every refusal below must give.
   const refused = await Store.open(env.CR_STORE).catch((e: unknown) => e as Error);
   expect(refused).toBeInstanceOf(Error);
@@ -65,5 +73,27 @@ describe('--local: records validated when a command first uses their collection'
     expect(created.exitCode, created.stderr).toBe(78);
     expect(created.stderr).toContain(s.message);
     expect(readFileSync(s.path).equals(before)).toBe(true);
+
+    // A bulk run meets it at its first row: the run ends there, as at open; no row is its own failure.
+    const posts = (JSON.parse(before.toString('utf8')) as Doc).social_posts!.filter((p) => p.status === 'draft').slice(0, 3);
+    expect(posts.length).toBe(3);
+    const plan = join(s.home, 'plan.csv');
+    writeFileSync(plan, `id,at\n${posts.map((p) => `${p.id},2031-01-0${posts.indexOf(p) + 1}T10:00:00Z`).join('\n')}\n`);
+    const bulk = await s.cr(['posts', 'schedule', '--from', plan, '--state', join(s.home, 'state.json')]);
+    expect(bulk.exitCode, bulk.stderr).toBe(78);
+    expect(bulk.stderr).toContain(s.message);
+    expect(bulk.stderr).not.toContain('ROWS_FAILED');
+    expect(bulk.stdout.split(s.message).length).toBeLessThanOrEqual(2);
+    expect(readFileSync(s.path).equals(before)).toBe(true);
+  });
+
+  it('a store edited by hand (its journal names the file before the edit): validated whole when --local opens it, whatever the command reads; nothing written beside it', async () => {
+    const s = await editedStore((d) => (d.crm_agents![0]!.name = 7), false);
+    const journal = readFileSync(journalPathOf(s.path));
+    const r = await s.cr(['finance', 'summary', '--json']);
+    expect(r.exitCode, r.stderr).toBe(78);
+    expect(r.stderr).toContain(s.message);
+    expect(r.stdout).toBe('');
+    expect(readFileSync(journalPathOf(s.path))).toEqual(journal);
   });
 });
