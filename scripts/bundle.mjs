@@ -14,7 +14,6 @@ import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 import { startupPlugin } from './bundle-plugin.mjs';
-import { postgresPlugin } from './postgres-plugin.mjs';
 
 // Both bundles answer version() from a constant (src/startup/version.ts): no package.json read.
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -41,7 +40,7 @@ await build({
   ...common,
   entryPoints: ['src/main.ts'],
   outfile: 'dist/bundle/cli.js',
-  plugins: [startupPlugin, postgresPlugin],
+  plugins: [startupPlugin],
   // jq-web finds its jq.wasm beside its own file: it stays in node_modules, required only for --jq.
   external: ['jq-web'],
   // `debug` (the proxy agents' logger) would print the proxy password and the key when DEBUG

@@ -1,7 +1,8 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectionSettings } from '../../src/server/store-pg/connection.js';
+import { answeredAtOnce } from '../../src/server/store-pg/password.js';
 import { clientSsl } from '../../src/server/store-pg/tls-options.js';
 import { UsageError } from '../../src/errors.js';
 import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
@@ -28,6 +29,26 @@ describe('PostgreSQL connection settings, as options of the client', () => {
   it('gives PGPASSWORD when the URL has no password, else the password file when the server asks', () => {
     expect(connectionSettings('postgres://u@h/cr', { env: { PGPASSWORD: 'pw' }, notice }).options.pass).toBe('pw');
     expect(typeof connectionSettings('postgres://u@h/cr', { env: {}, notice }).options.pass).toBe('function');
+  });
+
+  it('waits for the password file at the first ask only: later asks answer at once with the last read, and read it again (one read at a time)', async () => {
+    const file = ['first'];
+    let reads = 0;
+    const pass = answeredAtOnce(async () => {
+      reads++;
+      await new Promise((r) => setTimeout(r, 5));
+      return file[0]!;
+    });
+    const first = pass();
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toBe('first');
+    file[0] = 'second';
+    expect(pass()).toBe('first');
+    expect(pass()).toBe('first');
+    expect(reads).toBe(2);
+    await vi.waitFor(() => expect(pass()).toBe('second'));
+    const failing = answeredAtOnce(() => Promise.reject(new Error('unreadable')));
+    expect(await failing()).toBe('');
   });
 
   it.each([

@@ -1,12 +1,10 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import type { TransactionSql } from 'postgres';
 import { COLLECTION_NAMES } from '../store/collections.js';
 import type { StoreData } from '../store/schema.js';
 import { columnsOf, revenueColumnsOf } from './derive.js';
 import type { PgStore } from './pg-store.js';
-
-type Tx = TransactionSql<Record<string, never>>;
+import { transaction, type Tx } from './transaction.js';
 
 /** A database that already holds records: `cr local copy` never merges into one. */
 export class DestinationNotEmptyError extends Error {
@@ -51,7 +49,7 @@ class CopyWriter {
 export async function loadInto(store: PgStore, data: StoreData): Promise<{ records: number }> {
   let records = 0;
   for (const name of COLLECTION_NAMES) records += data[name].length;
-  await store.sql.begin(async (tx) => {
+  await transaction(store.sql, async (tx) => {
     await tx`LOCK TABLE cr_records, cr_revenue IN EXCLUSIVE MODE`;
     const [held] = await tx`SELECT count(*)::int AS n FROM cr_records`;
     if (held!.n > 0) throw new DestinationNotEmptyError(held!.n);

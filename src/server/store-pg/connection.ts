@@ -12,6 +12,39 @@ export interface ConnectionContext {
 }
 
 /**
+ * The client options of every connection cr opens (pg-store.ts, migrate-database.ts), besides
+ * those of connectionSettings.
+ *
+ * `fetch_types: false`: by default postgres (3.4.9) asks each new connection for the database's
+ * array types, with a query of its own whose promise nothing awaits. When that connection is
+ * lost meanwhile (a PostgreSQL restart, a terminated backend), the query is rejected, nothing
+ * handles the rejection, and Node ends the process (test/store-pg/durability.test.ts). What the
+ * client learns from it is only how to send arrays: the two kinds cr sends (text[] and int4[]:
+ * ids, lookups, counts) are written here instead, as PostgreSQL's array text. No statement of
+ * cr reads an array column; one that did would get the array's text.
+ */
+export const CLIENT_OPTIONS = {
+  fetch_types: false,
+  types: {
+    textArray: { to: 1009, from: [] as number[], serialize: arrayText, parse: (raw: string) => raw },
+    int4Array: { to: 1007, from: [] as number[], serialize: arrayText, parse: (raw: string) => raw },
+  },
+  onnotice: () => undefined,
+};
+
+/** An array as PostgreSQL's array text, `{"a","b\"c",NULL}`: each element quoted, with `\` and `"` escaped. */
+export function arrayText(xs: readonly unknown[]): string {
+  return `{${xs
+    .map((x) => {
+      if (x === null) return 'NULL';
+      if (typeof x !== 'string' && typeof x !== 'number' && typeof x !== 'bigint' && typeof x !== 'boolean')
+        throw new TypeError(`cannot send ${typeof x} in an array`);
+      return `"${String(x).replace(/[\\"]/g, '\\$&')}"`;
+    })
+    .join(',')}}`;
+}
+
+/**
  * The URL and client options of a store connection, with the settings PostgreSQL users know
  * from libpq read here (docs/shared-sandbox.md "Connection settings"): `sslmode` and
  * `sslrootcert` (URL, else PGSSLMODE/PGSSLROOTCERT; tls-options.ts), the password (URL, else

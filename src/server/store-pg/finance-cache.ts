@@ -3,6 +3,7 @@ import type { FinanceSummary } from '../../api/schemas/finance.js';
 import { Serialized } from '../domain/compute/serialized.js';
 import type { CollectionName, RecordOf } from '../store/schema.js';
 import { pgFinanceSummary } from './finance-sql.js';
+import { transaction } from './transaction.js';
 
 /** Records of a collection by their lookup field, in store order, through any connection or transaction. */
 export async function findRows<C extends CollectionName>(sql: Sql, collection: C, values: readonly string[]): Promise<RecordOf<C>[]> {
@@ -36,12 +37,16 @@ export class FinanceAnswers {
       if (row?.n === kept.version) return kept.answer;
     }
     // The version and the summary from one snapshot: the answer is exactly that version's.
-    const { version, summary } = await this.sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
-      const t = tx as unknown as Sql;
-      const [row] = await t`SELECT n || ' ' || token AS n FROM cr_finance_version`;
-      const summary = await pgFinanceSummary({ sql: t, findBy: (c, values) => findRows(t, c, values) }, ownerId, today);
-      return { version: row!.n as string, summary };
-    });
+    const { version, summary } = await transaction(
+      this.sql,
+      async (tx) => {
+        const t = tx as unknown as Sql;
+        const [row] = await t`SELECT n || ' ' || token AS n FROM cr_finance_version`;
+        const summary = await pgFinanceSummary({ sql: t, findBy: (c, values) => findRows(t, c, values) }, ownerId, today);
+        return { version: row!.n as string, summary };
+      },
+      'ISOLATION LEVEL REPEATABLE READ READ ONLY',
+    );
     const answer = new Serialized(summary);
     this.kept.delete(key);
     if (this.kept.size >= KEPT) this.kept.delete(this.kept.keys().next().value!);

@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import { UsageError } from '../../errors.js';
-import { connectionSettings, type ConnectionContext } from './connection.js';
+import { CLIENT_OPTIONS, connectionSettings, type ConnectionContext } from './connection.js';
 import { explainTlsRefusal } from './ssl-refused.js';
 import { migrate, migrationsAfter, SchemaTooNewError, schemaVersion } from './migrate.js';
 import { NEWEST_SCHEMA } from './migrations.js';
@@ -35,7 +35,7 @@ export async function migrateDatabase(url: string, o: ConnectionContext & { dryR
   const settings = connectionSettings(url, o);
   let sql: Sql;
   try {
-    sql = postgres(settings.url, { ...settings.options, max: 1, onnotice: () => undefined, connection: { application_name: 'cr local migrate' } });
+    sql = postgres(settings.url, { ...CLIENT_OPTIONS, ...settings.options, max: 1, connection: { application_name: 'cr local migrate' } });
   } catch (err) {
     throw new UsageError(`the store ${location} is not a PostgreSQL URL the client can read (${(err as Error).message})`);
   }

@@ -1,5 +1,6 @@
 import type { Sql } from 'postgres';
 import { type Migration, MIGRATION_LOCK_KEY, MIGRATIONS, NEWEST_SCHEMA } from './migrations.js';
+import { transaction } from './transaction.js';
 
 /** A database whose schema this server cannot serve (newer than it knows). */
 export class SchemaTooNewError extends Error {
@@ -67,7 +68,7 @@ export async function migrate(sql: Sql): Promise<{ from: number; to: number; app
   const current = await schemaVersion(sql);
   if (current > NEWEST_SCHEMA) throw new SchemaTooNewError(current);
   if (current === NEWEST_SCHEMA) return { from: current, to: current, applied: [] };
-  return sql.begin(async (tx) => {
+  return transaction(sql, async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`;
     await tx`CREATE TABLE IF NOT EXISTS cr_schema (version integer PRIMARY KEY, what text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`;
     const [row] = await tx`SELECT coalesce(max(version), 0) AS v FROM cr_schema`;

@@ -1,4 +1,4 @@
-import type { Sql, TransactionSql } from 'postgres';
+import type { Sql } from 'postgres';
 import { emptyStore } from '../store/collections.js';
 import type { CollectionName, RecordOf, StoreData } from '../store/schema.js';
 import type { Mutation } from '../store/batch.js';
@@ -9,7 +9,7 @@ import { UsageError } from '../../errors.js';
 import { columnsOf, revenueColumnsOf } from './derive.js';
 import { checkSchema, migrate, SchemaTooNewError, SchemaTooOldError } from './migrate.js';
 import { redactUrl } from '../../config/store-url.js';
-import { connectionSettings } from './connection.js';
+import { CLIENT_OPTIONS, connectionSettings } from './connection.js';
 import { explainTlsRefusal } from './ssl-refused.js';
 import { agreedRateLimit } from './settings.js';
 import { FinanceAnswers, findRows } from './finance-cache.js';
@@ -21,12 +21,12 @@ import type { PoolStats } from '../store/metrics-hooks.js';
 import type { Readiness } from '../store/readiness.js';
 import { pgHealth } from './pg-readiness.js';
 import { describePgError, hostPortOf, pgErrorTransient } from './pg-errors.js';
+import { transaction, type Tx } from './transaction.js';
 
 /** How often a running server asks the database its schema version (a newer cr may migrate it meanwhile). */
 const SCHEMA_WATCH_MS = 15_000;
 
 type Row = Record<string, unknown>;
-type Tx = TransactionSql<Record<string, never>>;
 
 export interface PgStoreOptions {
   /** Connections in this server's pool (default 20; `cr serve --pool`). */
@@ -125,11 +125,11 @@ export class PgStore implements ApiStore {
     const notice = opts.notice ?? ((line: string) => process.stderr.write(`${line}\n`));
     const settings = connectionSettings(url, { env: opts.env ?? process.env, notice });
     try {
-      const sql = postgres(settings.url, { ...settings.options, max, onnotice: () => undefined, connection: { application_name: 'cr serve' } });
+      const sql = postgres(settings.url, { ...CLIENT_OPTIONS, ...settings.options, max, connection: { application_name: 'cr serve' } });
       const rateSql = postgres(settings.url, {
+        ...CLIENT_OPTIONS,
         ...settings.options,
         max: Math.max(2, Math.ceil(max / 2)),
-        onnotice: () => undefined,
         connection: { application_name: 'cr serve (rate limit)', synchronous_commit: 'off' },
       });
       return { sql, rateSql };
@@ -179,7 +179,7 @@ export class PgStore implements ApiStore {
         if (failed) throw failed;
         return;
       }
-      await this.sql.begin(async (tx) => {
+      await transaction(this.sql, async (tx) => {
         for (const m of mutations) {
           if (m.op === 'insert') await insertRecord(tx, m.collection, m.record);
           // Revenue rows go with their records (ON DELETE CASCADE), and the running totals and
