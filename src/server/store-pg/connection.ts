@@ -25,6 +25,10 @@ export interface ConnectionContext {
  */
 export const CLIENT_OPTIONS = {
   fetch_types: false,
+  // A connection closed while a write was queued on it opens again only after this (postgres
+  // 3.4.9), and every request in flight at the fault waits for it (docs/shared-sandbox.md):
+  // 10 s instead of the client's 30, still far above a connection's opening on a sound network.
+  connect_timeout: 10,
   types: {
     textArray: { to: 1009, from: [] as number[], serialize: arrayText, parse: (raw: string) => raw },
     int4Array: { to: 1007, from: [] as number[], serialize: arrayText, parse: (raw: string) => raw },
