@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { answerHelp, helpRequestPages } from './help-pages.js';
+import { installedDocs } from './installed-docs.js';
 import { answerVersion } from './version.js';
 import { writeWhole } from './write-whole.js';
 
@@ -19,16 +19,10 @@ export function launch(argv: string[] = process.argv.slice(2)): void {
   }
   // node:tty only for a help request: other runs never load it (test/e2e/startup.test.ts).
   void import('node:tty').then(({ isatty }) => {
-    if (isatty(1) || !answerHelp(pages, resolve(import.meta.dirname, 'help'), installedDocs())) runBundle();
+    if (isatty(1) || !answerHelp(pages, resolve(import.meta.dirname, 'help'), installedDocs(import.meta.dirname))) runBundle();
   });
 }
 
 function runBundle(): void {
   void import('./run-bundle.js').then((m) => m.runBundle());
-}
-
-/** The docs folder of the package (dist/bundle → ../../docs/), as src/cli/help-docs.ts finds it. */
-function installedDocs(): string | undefined {
-  const dir = `${resolve(import.meta.dirname, '../../docs')}/`;
-  return existsSync(`${dir}commands.md`) ? dir : undefined;
 }

@@ -87,6 +87,7 @@ const LOADS: Record<'version' | 'remote' | 'local', string[]> = {
     'src/render/output.ts',
     'src/render/quiet.ts',
     'src/render/safe-json.ts',
+    'src/startup/installed-docs.ts',
     'src/startup/version.ts',
   ],
   // Of src/api/schemas/, only finance.ts and the common.ts it builds on: the server loads an
@@ -227,6 +228,7 @@ const LOADS: Record<'version' | 'remote' | 'local', string[]> = {
     'src/server/store/store-path.ts',
     'src/server/store/store.ts',
     'src/server/transport/in-process.ts',
+    'src/startup/installed-docs.ts',
     'src/startup/version.ts',
     'zod',
   ],
