@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { Command } from 'commander';
 import { UsageError } from '../../src/errors.js';
 import type { Context } from '../../src/cli/context.js';
@@ -52,7 +52,7 @@ async function init(ctx: Context, o: InitFlags): Promise<void> {
   // An existing store is a usage matter (exit 2), not a broken one (78): --force answers it.
   // initStore refuses it again, under its own check, if one appears in between.
   // A folder is no store: initStore names it (exit 78), --force or not.
-  if (!o.force && existsSync(storePath) && !statSync(storePath).isDirectory()) {
+  if (!o.force && statSync(storePath, { throwIfNoEntry: false })?.isDirectory() === false) {
     throw new UsageError(`a store already exists at ${storePath}`, 'pass --force to replace it (its data and keys are lost), or --store PATH for another one');
   }
   let made;

@@ -26,8 +26,8 @@ function cacheLine(stderr: string): { state: string; where: string } {
   return { state: m[1]!, where: m[2]! };
 }
 
-const local = (home: string, extra: Record<string, string> = {}, nodeArgs = FLAGGED) =>
-  runBin(['finance', 'summary', '--local', '--json'], { env: env(home, extra), nodeArgs, configDir: join(home, 'config') });
+const local = (home: string, extra: Record<string, string> = {}, nodeArgs = FLAGGED, output = ['--json']) =>
+  runBin(['finance', 'summary', '--local', ...output], { env: env(home, extra), nodeArgs, configDir: join(home, 'config') });
 
 describe('the per-user code cache', () => {
   it('the first run makes it (0600 in a 0700 folder under XDG_CACHE_HOME) and V8 accepts it on the second', async () => {
@@ -54,22 +54,15 @@ describe('the per-user code cache', () => {
   it('a --jq run makes no cache: jq sets a V8 flag, and a cache made under it would be rejected by the next run', async () => {
     const home = tempDir('cr-home-');
     const xdg = join(home, 'xdg-cache');
-    const jq = await local(home, { XDG_CACHE_HOME: xdg }, FLAGGED);
-    expect(jq.exitCode, jq.stderr).toBe(0);
-    const withJq = await runBin(['finance', 'summary', '--local', '--jq', '.summaries | length'], {
-      env: env(home, { XDG_CACHE_HOME: xdg }),
-      nodeArgs: FLAGGED,
-      configDir: join(home, 'config'),
-    });
+    const JQ = ['--jq', '.summaries | length'];
+    const made = await local(home, { XDG_CACHE_HOME: xdg });
+    expect(made.exitCode, made.stderr).toBe(0);
+    const withJq = await local(home, { XDG_CACHE_HOME: xdg }, FLAGGED, JQ);
     expect(withJq.exitCode, withJq.stderr).toBe(0);
     expect(cacheLine(withJq.stderr).state).toBe('accepted');
     rmSync(cacheLine(withJq.stderr).where);
     // The first run after the cache went is a --jq one: it makes none …
-    const first = await runBin(['finance', 'summary', '--local', '--jq', '.summaries | length'], {
-      env: env(home, { XDG_CACHE_HOME: xdg }),
-      nodeArgs: FLAGGED,
-      configDir: join(home, 'config'),
-    });
+    const first = await local(home, { XDG_CACHE_HOME: xdg }, FLAGGED, JQ);
     expect(first.exitCode, first.stderr).toBe(0);
     expect(cacheLine(first.stderr).state).toBe('missing');
     expect(existsSync(cacheLine(first.stderr).where)).toBe(false);
