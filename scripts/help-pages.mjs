@@ -14,12 +14,11 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const OUT = 'dist/bundle/help';
-const DOCS_MARKER = '\u0000DOCS\u0000';
 
 const { buildProgram } = await import('../dist/src/cli.js');
 const { createContext } = await import('../dist/src/cli/context.js');
 const { TOPICS } = await import('../dist/src/cli/help-topics.js');
-const { pageName, topicPageName } = await import('../dist/src/startup/help-pages.js');
+const { DOCS_MARKER, pageName, topicPageName } = await import('../dist/src/startup/help-pages.js');
 
 /** Every command's path, from the program with all groups loaded (as completion reads it). */
 function paths(cmd, path = []) {

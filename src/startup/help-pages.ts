@@ -19,7 +19,7 @@ import { writeWhole } from './write-whole.js';
  */
 
 /** The root page's "On this machine: …docs/" is written by the build as this marker. */
-const DOCS_MARKER = '\u0000DOCS\u0000';
+export const DOCS_MARKER = '\u0000DOCS\u0000';
 
 /**
  * A command's page: `cr.` and its path's words joined by dots (`cr.txt` for `cr` itself). A
