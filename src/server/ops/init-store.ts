@@ -23,20 +23,12 @@ export interface InitStoreOptions {
   fs?: StoreFs;
 }
 
-const isFolder = (fs: StoreFs, p: string): boolean => {
+/** What is at `p`: nothing, a folder, or something else (a store file, or what --force replaces). */
+const whatIsAt = (fs: StoreFs, p: string): 'nothing' | 'folder' | 'file' => {
   try {
-    return (fs.sync.stat(p) as { isDirectory?: () => boolean }).isDirectory?.() === true;
+    return (fs.sync.stat(p) as { isDirectory?: () => boolean }).isDirectory?.() === true ? 'folder' : 'file';
   } catch {
-    return false;
-  }
-};
-
-const exists = (fs: StoreFs, p: string) => {
-  try {
-    fs.sync.stat(p);
-    return true;
-  } catch {
-    return false;
+    return 'nothing';
   }
 };
 
@@ -50,8 +42,9 @@ export async function initStore(given: string, o: InitStoreOptions = {}): Promis
   const fs = o.fs ?? nodeFs;
   const path = resolveStorePath(given, fs); // --force through a symlink replaces its target, under the target's lock
   // A store is a file: a folder is neither an existing store nor one --force may replace.
-  if (isFolder(fs, path)) throw new StoreError(path, 'this is a folder, not a store file; name a file in it, e.g. --store DIR/store.json');
-  if (exists(fs, path) && !o.force) {
+  const there = whatIsAt(fs, path);
+  if (there === 'folder') throw new StoreError(path, 'this is a folder, not a store file; name a file in it, e.g. --store DIR/store.json');
+  if (there === 'file' && !o.force) {
     throw new StoreError(path, 'a store already exists here (use --force to replace it)');
   }
   const data = o.demo ? demoStore(clock) : minimalStore();
