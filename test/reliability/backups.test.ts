@@ -125,7 +125,9 @@ describe('a damaged store file is refused, then restored', () => {
       refused++;
     }
     figures.randomDamage = { cases: N, refused };
-  });
+    // Bounded by its count, not by the clock: each case opens the store and reads its backups,
+    // 40 of them well past the default 20 s on a loaded 2-core machine.
+  }, soak(120_000, 900_000));
 
   it('the newest VALID backup is named: a damaged .bak.1 is skipped', async () => {
     const s = await storeWithHistory();

@@ -259,7 +259,9 @@ describe('acknowledged writes on PostgreSQL', () => {
           () => 'no answer',
         );
         let waiting = 0;
-        for (let i = 0; i < 200 && waiting === 0; i++) {
+        // Up to 30 s: the server opens its connection after the client's reconnect backoff,
+        // later on a loaded machine.
+        for (let i = 0; i < 600 && waiting === 0; i++) {
           await new Promise((r) => setTimeout(r, 50));
           waiting = (await tx`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'cr serve%' AND wait_event_type = 'Lock'`).length;
         }
