@@ -52,7 +52,8 @@ export async function posts(ctx: Context, o: PostsOptions): Promise<void> {
         { header: 'WEBSITE', kind: 'id', value: (p) => String(p.websiteId) },
         { header: 'STATUS', kind: 'code', value: (p) => String(p.status) },
         dateColumn('SCHEDULED', (p: SocialPostRecord) => p.scheduledAt, when, { time: true }),
-        { header: 'CONTENT', value: (p) => String(p.content).replace(/\s+/g, ' '), max: 50 },
+        // Store text as any cell has it (src/render/escape.ts oneLineCell): line breaks become a space, separators and controls show escaped.
+        { header: 'CONTENT', value: (p) => String(p.content), max: 50 },
       ],
       // The store's own field names and full values (as --json prints them).
       csvColumns: (['id', 'websiteId', 'status', 'scheduledAt', 'content', 'createdAt', 'updatedAt'] as const).map((field) => ({

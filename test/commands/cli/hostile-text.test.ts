@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startServer } from '../../../src/server/serve.js';
 import { fixedClock } from '../../../src/server/domain/clock.js';
 import { runCli, type RunCliOptions } from '../../helpers/run-cli.js';
 import { cleanupTempDirs, tempDir } from '../../helpers/tmp.js';
-import { KEYS, NOW } from '../../helpers/fixture-store.js';
+import { KEYS, NOW, fixtureStore } from '../../helpers/fixture-store.js';
 import { HOSTILE, RAW_CONTROL, writeHostileStore } from '../../helpers/hostile-store.js';
 import { fail, ok, startTestServer, type TestServer } from '../../helpers/http-server.js';
 import { storeFrom } from '../../helpers/store-under-test.js';
@@ -197,6 +199,22 @@ describe('hostile text from the API', () => {
       expect(r.exitCode).toBe(0);
       expect(r.stdout).not.toMatch(RAW_CONTROL);
       expect(r.stdout).toContain('editor \\x1b]0;pwned');
+    }
+  });
+
+  it('cr local posts: line and paragraph separators, U+FEFF and vertical controls escaped as in every other table, on a terminal and piped', async () => {
+    // A post's content is store text like any other cell (docs/output.md "What goes where"):
+    // tab and line breaks become one space, every other control or separator is shown escaped.
+    const s = fixtureStore();
+    s.social_posts[0]!.content = 'Line one\nline two\u2028sep\u2029para\ufeffbom\u000bvt\u000cff';
+    const dir = tempDir('cr-hostile-posts-');
+    writeFileSync(join(dir, 'store.json'), JSON.stringify(s));
+    const store = await storeFrom(join(dir, 'store.json'));
+    for (const tty of [true, false]) {
+      const r = await runCli(['local', 'posts', '--store', store, ...(tty ? ['--wide'] : [])], { tty, env: { CR_NOW: NOW } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).not.toMatch(/[\u2028\u2029\ufeff\u000b\u000c]/);
+      expect(r.stdout, tty ? 'terminal' : 'piped').toContain('Line one line two\\u2028sep\\u2029para\\ufeffbom\\x0bvt\\x0cff');
     }
   });
 
