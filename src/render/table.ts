@@ -160,7 +160,10 @@ function drawGrid<T>(
  */
 const cutInBlock = <T>(c: Column<T>) => cuttable(c) || c.kind === 'code';
 
-/** Rows as blocks of `HEADER  value` lines, for a terminal too narrow for any table. */
+/**
+ * Rows as blocks of `HEADER  value` lines, for a terminal too narrow for any table. A cell that
+ * shows nothing (a total row's id, a null) has no line: a label alone would read as a value lost.
+ */
 function drawRecords<T>(view: Pick<View<T>, 'rows' | 'columns'>, cells: string[][], s: Styles, width: number): string {
   const widest = Math.max(...view.columns.map((c) => displayWidth(c.header)));
   // The labels line up, unless that padding would wrap a whole id (`NEW VERSION` + 36 at 40
@@ -170,11 +173,12 @@ function drawRecords<T>(view: Pick<View<T>, 'rows' | 'columns'>, cells: string[]
   return view.rows
     .map((row, r) =>
       view.columns
-        .map((c, i) => {
+        .flatMap((c, i) => {
+          if (cells[r]![i]!.trim() === '') return [];
           const label = aligned ? widest : displayWidth(c.header);
           const room = Math.max(1, width - label - 2);
           const text = cutInBlock(c) ? cutToWidth(cells[r]![i]!, room) : cells[r]![i]!;
-          return s.bold.cyan(c.header.padEnd(label)) + '  ' + (c.style ? c.style(text, row, s) : text);
+          return [s.bold.cyan(c.header.padEnd(label)) + '  ' + (c.style ? c.style(text, row, s) : text)];
         })
         .join('\n'),
     )

@@ -16,7 +16,8 @@ import { NAME_COLUMNS, TABLE_COMMANDS } from '../helpers/table-commands.js';
  * (util-linux `script`) of each width, because the width at stake is the terminal's own (no
  * COLUMNS): at 60, 80, 100 and 120 columns every table command, over a local server with demo
  * data, fits the terminal, never shows a cut id, keeps its name column at 16 columns or whole
- * from 80 columns, and a create or a schedule shows its id whole.
+ * from 80 columns, no block shows a label without its value, and a create or a schedule
+ * shows its id whole.
  */
 const SCRIPT = '/usr/bin/script';
 const hasScript = existsSync(SCRIPT);
@@ -82,6 +83,9 @@ describe.skipIf(!hasScript)('tables on a pseudo-terminal of each width', () => {
         // A cut id is one no command takes: an id is whole or not shown.
         expect(lines.join('\n'), what).not.toMatch(/(^| {2})[0-9a-f]{4,}…/m);
         if (CREATES.has(args[0]!)) expect(lines.join('\n'), what).toMatch(UUID);
+        // A block's `HEADER  value` line always has its value: a label alone (a total's empty id) says nothing.
+        const bareLabels = lines.filter((l) => /^[A-Z]+(?: [A-Z]+)* {2,}$/.test(l));
+        expect(bareLabels, `${what}: a label without its value\n${lines.join('\n')}`).toEqual([]);
         const header = NAME_COLUMNS[args.slice(0, 2).join(' ')];
         if (cols < 80 || header === undefined) continue;
         const cells = nameCells(lines, header);
