@@ -89,7 +89,8 @@ export class PgStore implements ApiStore {
   ) {
     this.location = redactUrl(url);
     this.at = hostPortOf(url);
-    this.schemaWatch = setInterval(() => void this.readiness(), SCHEMA_WATCH_MS);
+    // readiness() answers every failure as not ready; a throw would still never end the process.
+    this.schemaWatch = setInterval(() => void this.readiness().catch(() => undefined), SCHEMA_WATCH_MS);
     this.schemaWatch.unref();
     this.keys = new Coalescer((shas) => keysBySha256(sql, shas), 4);
     // Two batches per server at a time: every hit of one key updates one row, so more would
