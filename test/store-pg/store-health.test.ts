@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import postgres from 'postgres';
@@ -322,6 +322,58 @@ describe('cr serve while its database goes away', () => {
     } finally {
       await server.stop();
       await relay.close();
+    }
+  }, 120_000);
+});
+
+describe('cr serve and a database that stops accepting its login', () => {
+  it('a password changed (28P01), then the role refused (28000): not ready as database_auth_failed in /readyz, the API, the log and the metrics; ready again once it may log in', async () => {
+    // This role logs in with a password (scram) from 127.0.0.1; every other stays on trust.
+    const hba = join(folder, 'data', 'pg_hba.conf');
+    writeFileSync(hba, `host all cr_auth 127.0.0.1/32 scram-sha-256\n${readFileSync(hba, 'utf8')}`);
+    const admin = postgres(url, { max: 1, onnotice: () => undefined });
+    await admin.unsafe("CREATE ROLE cr_auth LOGIN SUPERUSER PASSWORD 'first-pass'");
+    await admin`SELECT pg_reload_conf()`;
+    const asRole = Object.assign(new URL(url), { username: 'cr_auth' }).toString();
+    const server = await spawnServe(['--store', asRole, '--rate-limit', '100000', '--log-format', 'json'], { env: { CR_NOW: NOW, PGPASSWORD: 'first-pass' } });
+    servers.push(server);
+    const kickOut = () => admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'cr_auth'`;
+    const readyz = () => get(server.port, '/readyz');
+    const metrics = async () => (await fetch(`http://127.0.0.1:${server.port}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
+    try {
+      expect((await until(readyz, (r) => r.status === 200)).status).toBe(200);
+      await admin.unsafe("ALTER ROLE cr_auth PASSWORD 'second-pass'");
+      await kickOut();
+      for (const [refusal, code] of [
+        [() => undefined, '28P01'],
+        [() => admin.unsafe("ALTER ROLE cr_auth NOLOGIN PASSWORD 'first-pass'"), '28000'],
+      ] as const) {
+        await refusal();
+        const down = await until(readyz, (r) => notReady(r.body).reason?.includes(`(${code})`) === true);
+        expect(down.status).toBe(503);
+        expect(down.retryAfter).toBe('60');
+        expect(notReady(down.body)).toMatchObject({ cause: 'database_auth_failed', reason: expect.stringContaining(`(${code})`) });
+        expect(JSON.stringify(down.body)).not.toMatch(/first-pass|second-pass/);
+        const api = await get(server.port, learnings, KEYS.viewerW1);
+        expect(api).toMatchObject({ status: 503, retryAfter: '60', body: { code: 'STORE_UNAVAILABLE', details: [{ path: 'cause', message: 'database_auth_failed' }] } });
+      }
+      const lines = server
+        .stderr()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines).toContainEqual(expect.objectContaining({ msg: 'request', path: '/api/v1/intelligence/learnings', status: 503, cause: 'database_auth_failed' }));
+      const text = await metrics();
+      expect(text).toMatch(/^cr_ready\{cause="database_auth_failed"\} 0$/m);
+      expect(text).toMatch(/^cr_http_refused_total\{status="503",cause="database_auth_failed"\} [1-9]/m);
+      expect(server.stderr()).not.toMatch(/first-pass|second-pass/);
+      await admin.unsafe('ALTER ROLE cr_auth LOGIN');
+      expect((await until(readyz, (r) => r.status === 200)).status).toBe(200);
+      expect((await get(server.port, learnings, KEYS.viewerW1)).status).toBe(200);
+      expect(await metrics()).toMatch(/^cr_ready\{cause=""\} 1$/m);
+    } finally {
+      await server.stop();
+      await admin.end();
     }
   }, 120_000);
 });

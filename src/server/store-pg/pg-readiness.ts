@@ -1,6 +1,6 @@
 import type { Sql } from 'postgres';
 import { NEWEST_SCHEMA } from './migrations.js';
-import { describePgError } from './pg-errors.js';
+import { describePgError, pgFailureCause } from './pg-errors.js';
 import type { Readiness } from '../store/readiness.js';
 import { transaction } from './transaction.js';
 
@@ -17,8 +17,9 @@ export interface PgHealth {
  * Asks the database one cheap question (readiness.ts, what `GET /readyz` answers): the
  * newest cr schema applied, answered within READINESS_TIMEOUT_MS. Not ready when it does not
  * answer (database_unreachable, or pool_exhausted when every connection of this server's pool
- * was busy meanwhile), or when its schema is newer than this build knows (schema_newer: a newer
- * cr migrated it, and this one would misread its rows).
+ * was busy meanwhile), when it refuses the server's login (database_auth_failed: a password
+ * changed, a role disabled), or when its schema is newer than this build knows (schema_newer: a
+ * newer cr migrated it, and this one would misread its rows).
  *
  * A question given up on is left to end by itself, its end handled whatever it is: the
  * database ends it at the same bound (schemaVersionWithin), and a connection that went silent
@@ -63,7 +64,7 @@ export async function pgHealth(sql: Sql, at: string, busy: () => boolean): Promi
     }
     return { schema, readiness: { ready: true } };
   } catch (err) {
-    return { readiness: { ready: false, cause: 'database_unreachable', reason: `the database at ${at}: ${describePgError(err, at)}` } };
+    return { readiness: { ready: false, cause: pgFailureCause(err), reason: `the database at ${at}: ${describePgError(err, at)}` } };
   } finally {
     clearTimeout(timer);
   }
