@@ -6,15 +6,18 @@
 export async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   // `cr … | head`: the reader left; stop quietly like any Unix tool instead of crashing.
+  // Any other failure (`cr … > file` on a full disk: ENOSPC) is one line and exit 1, as the
+  // launcher says it for a help page (src/startup/write-whole.ts), never a stack: the result
+  // the caller asked for is lost, and nothing later can bring it back.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
-    throw err;
+    process.stderr.write(`cr: cannot write to standard output (${typeof err.code === 'string' ? err.code : 'error'})\n`);
+    process.exit(1);
   });
-  // `cr … 2>&1 | head -1`: a closed stderr only loses diagnostics; the command goes on and
-  // ends with its own exit code (a closed stdout above ends it at once, as before).
-  process.stderr.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') throw err;
-  });
+  // `cr … 2>&1 | head -1`, or `2> file` on a full disk: a stderr that cannot be written only
+  // loses diagnostics (there is nowhere left to say anything); the command goes on and ends
+  // with its own exit code (a failed stdout above ends it at once).
+  process.stderr.on('error', () => undefined);
   const [{ run, interrupted }, { createContext }, { stopSpinners }] = await Promise.all([
     import('./cli.js'),
     import('./cli/context.js'),

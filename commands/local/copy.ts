@@ -9,8 +9,8 @@ export const copyCommand = (ctx: Context) =>
   withExamples(
     new Command('copy')
       .description('copy a whole store between a JSON file and PostgreSQL (either direction) into an empty destination')
-      .requiredOption('--from <store>', 'the store to copy: a store file or a postgres:// URL (read only)', storeArg)
-      .requiredOption('--to <store>', 'where to copy it: a new store file or an empty postgres:// database', storeArg)
+      .requiredOption('--from <store>', 'the store to copy: a store file or a postgres:// URL (read only)', storeArg('--from'))
+      .requiredOption('--to <store>', 'where to copy it: a new store file or an empty postgres:// database', storeArg('--to'))
       .action((o: { from: string; to: string }) => copy(ctx, o)),
     [
       'cr local copy --from ~/.local/share/cr/store.json --to postgres://cr@127.0.0.1:5432/cr_sandbox',

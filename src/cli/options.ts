@@ -98,12 +98,23 @@ export const vocabularyOption = (flags: string, description: string, values: rea
 };
 
 /**
- * A store named on the command line: a file path as given, or a database URL checked before
- * anything is opened or printed, so a password that would be misread is refused (exit 2)
- * without being echoed (src/config/store-url.ts).
+ * A store named on the command line (`flag`: --store, or `cr local copy`'s --from and --to): a
+ * file path as given, or a database URL checked before anything is opened or printed, so a
+ * password that would be misread is refused (exit 2) without being echoed
+ * (src/config/store-url.ts). Never empty (`--store "$UNSET"`): refused the same way by every
+ * command, where it was the current folder to some and the default store to others.
  */
-export const storeArg = (value: string): string => (isDatabaseUrl(value) ? checkDatabaseUrl(value) : value);
+export const storeArg =
+  (flag: string) =>
+  (value: string): string => {
+    if (value === '')
+      throw new UsageError(
+        `${flag} needs a store file or a postgres:// URL, not an empty value`,
+        flag === '--store' ? 'leave --store out for the default store ($CR_STORE, else the per-user data folder)' : undefined,
+      );
+    return isDatabaseUrl(value) ? checkDatabaseUrl(value) : value;
+  };
 
 /** The --store option of every command that works on a local store file. */
 export const storeOption = () =>
-  new Option('--store <path>', 'store file or postgres:// URL (default: $CR_STORE or the per-user data folder)').argParser(storeArg);
+  new Option('--store <path>', 'store file or postgres:// URL (default: $CR_STORE or the per-user data folder)').argParser(storeArg('--store'));

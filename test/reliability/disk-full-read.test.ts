@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crOnPath, ensureBuilt } from '../helpers/cli.js';
 import { runProcessSync, spawnProcess } from '../helpers/process.js';
@@ -8,7 +8,10 @@ import { cleanupTempDirs, tempDir } from '../helpers/tmp.js';
 /**
  * A `--local` read on a full disk (docs/reliability.md "Disk full and write errors"): it cannot
  * take the store's lock (a file beside the store), and says so with its own code, naming the
- * store, rather than `ENOSPC … (INTERNAL)` naming nothing.
+ * store, rather than `ENOSPC … (INTERNAL)` naming nothing. And the output of `cr local` and
+ * `--local` commands redirected to a full disk: one line and exit 1 when standard output cannot
+ * be written, never a stack; diagnostics lost when standard error cannot be, the command's own
+ * exit code kept.
  *
  * The real thing: a 2 MB tmpfs, filled up. It is mounted inside a mount namespace of the
  * test's own (`unshare -m`), so it is gone when the script ends, however it ends, and no
@@ -46,5 +49,38 @@ describe.runIf(canMount)('a --local read on a full disk', () => {
     expect(JSON.parse(err!).error).toContain(`cannot write beside the store ${store}: no space left on the device (ENOSPC)`);
     expect(fullCode).toBe('1');
     expect(freedCode).toBe('0');
+  });
+
+  it('output redirected to a full disk: exit 1 and one line, never a stack; standard error there only loses the notices', { timeout: 60_000 }, async () => {
+    const dir = tempDir('cr-disk-full-out-');
+    const mnt = join(dir, 'mnt');
+    // The store is off the full disk: only what the commands print goes there.
+    const store = join(dir, 'store.json');
+    const runs = {
+      export: `cr local export --store "$CR_STORE" > ${mnt}/export.json`,
+      keys: `cr local keys list --store "$CR_STORE" > ${mnt}/keys.txt`,
+      summary: `cr --local finance summary --json > ${mnt}/summary.json`,
+      table: `cr --local finance summary > ${mnt}/summary.txt`,
+    };
+    const script = [
+      'set -u',
+      `mkdir -p ${mnt}`,
+      `mount -t tmpfs -o size=1m,mode=0700 tmpfs ${mnt}`,
+      'cr local init --demo --store "$CR_STORE" > /dev/null 2>&1 || exit 90',
+      `dd if=/dev/zero of=${mnt}/fill bs=4k 2> /dev/null`,
+      ...Object.entries(runs).map(([name, line]) => `${line} 2> ${name}.err; echo "$?" > ${name}.code`),
+      `cr --local finance summary --json > notices.out 2> ${mnt}/notices.err; echo "$?" > notices.code`,
+    ].join('\n');
+    writeFileSync(join(dir, 'out.sh'), script);
+    const env = { PATH: crOnPath(), HOME: dir, CR_CONFIG_DIR: dir, NO_COLOR: '1', CR_STORE: store };
+    const r = await spawnProcess('unshare', ['-m', 'bash', 'out.sh'], { cwd: dir, env, timeoutMs: 50_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    for (const name of Object.keys(runs)) {
+      const err = readFileSync(join(dir, `${name}.err`), 'utf8');
+      expect({ name, code: readFileSync(join(dir, `${name}.code`), 'utf8').trim(), stack: /^\s+at /m.test(err) }).toEqual({ name, code: '1', stack: false });
+      expect(err.split('\n').filter(Boolean).at(-1)).toBe('cr: cannot write to standard output (ENOSPC)');
+    }
+    expect(readFileSync(join(dir, 'notices.code'), 'utf8').trim()).toBe('0');
+    expect(JSON.parse(readFileSync(join(dir, 'notices.out'), 'utf8'))).toHaveProperty('summaries');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DatabaseUnreachableError } from '../../src/server/store-pg/pg-store.js';
-import { describePgError, hostPortOf, pgErrorTransient } from '../../src/server/store-pg/pg-errors.js';
+import { describePgError, hostPortOf, pgErrorTransient, pgFailureCause } from '../../src/server/store-pg/pg-errors.js';
 
 /**
  * PostgreSQL's refusals said in words (docs/shared-sandbox.md "When the database is not
@@ -14,6 +14,19 @@ const AT = '127.0.0.1:5432';
 const URL_WITH_PASSWORD = 'postgres://cr:s3cret-pw@127.0.0.1:5432/app';
 
 describe('PostgreSQL errors in words', () => {
+  it.each([
+    ['28P01', 'database_auth_failed'],
+    ['28000', 'database_auth_failed'],
+    ['3D000', 'database_unreachable'],
+    ['57P01', 'database_unreachable'],
+    ['ECONNREFUSED', 'database_unreachable'],
+    ['CONNECTION_CLOSED', 'database_unreachable'],
+  ])('met while serving, %s is the cause %s', (code, cause) => {
+    expect(pgFailureCause(sqlstate(code, 'text'))).toBe(cause);
+    // A host with two addresses: the first's failure decides, as for the words.
+    expect(pgFailureCause(new AggregateError([sqlstate(code, 'text'), new Error('other')]))).toBe(cause);
+  });
+
   it.each([
     ['28P01', 'password authentication failed (28P01); check the user name and password in the URL', false],
     ['28000', 'the server refused this user from this host (invalid authorization) (28000); check the user name, and that pg_hba.conf', false],

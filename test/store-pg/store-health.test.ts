@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, readFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import postgres from 'postgres';
@@ -16,6 +16,7 @@ import { tempDir } from '../helpers/tmp.js';
 import { runBin, spawnBin } from '../helpers/cli.js';
 import { spawnServe, type ServeProcess } from '../helpers/serve.js';
 import { spawnProcess } from '../helpers/process.js';
+import { startTcpRelay } from '../helpers/tcp-relay.js';
 
 /**
  * Readiness and start-up on PostgreSQL (docs/shared-sandbox.md "When the database is not
@@ -23,7 +24,8 @@ import { spawnProcess } from '../helpers/process.js';
  * (scripts/pg-cluster.sh halt/resume): the store's readiness through a database stop and
  * start and through a schema migrated past this build; `cr serve` started before its database
  * (503 starting, then serving); a database that does not exist ends the start at once, in words;
- * a newer schema keeps the server up, not ready. 127.0.0.1 only; a handful of requests.
+ * a newer schema keeps the server up, not ready; a server whose database goes away while it
+ * serves (silent, stopped, back) stays up. 127.0.0.1 only; a handful of requests.
  */
 const SCRIPT = join(ROOT, 'scripts', 'pg-cluster.sh');
 const dir = tempDir('cr-pg-health-');
@@ -114,6 +116,34 @@ describe('PostgreSQL store readiness', () => {
       await store.close();
     }
   }, 120_000);
+
+  it('a question stuck behind a lock: not ready at the 2 s bound, and the database ends the question itself (no connection of the store left waiting)', async () => {
+    const store = await PgStore.open(url, { max: 2 });
+    const other = postgres(url, { max: 2, onnotice: () => undefined });
+    const holder = await other.reserve();
+    try {
+      await holder`BEGIN`;
+      await holder`LOCK TABLE cr_schema IN ACCESS EXCLUSIVE MODE`;
+      const r = await store.readiness();
+      expect(r).toMatchObject({ ready: false, cause: 'database_unreachable', reason: expect.stringContaining('did not answer within 2000 ms') });
+      // The lock is still held: only the database's own bound on the question frees the store's connection.
+      const waiting = () => other`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'cr serve' AND wait_event_type = 'Lock'`;
+      expect(
+        (
+          await until(
+            () => waiting(),
+            ([row]) => row!.n === 0,
+          )
+        )[0]!.n,
+      ).toBe(0);
+      await holder`ROLLBACK`;
+      expect(await store.readiness()).toEqual({ ready: true });
+    } finally {
+      holder.release();
+      await other.end();
+      await store.close();
+    }
+  }, 60_000);
 
   it('a schema migrated past this build meanwhile: not ready (schema_newer), every request 503 schema_newer; ready again once it is not', async () => {
     const store = await PgStore.open(url, { max: 2 });
@@ -237,4 +267,113 @@ describe('cr serve and a database that is not there', () => {
     expect(once.exitCode).toBe(78);
     expect(once.stderr).toContain('STORE_SCHEMA_NEWER');
   }, 90_000);
+});
+
+describe('cr serve while its database goes away', () => {
+  it('the database host silent and its port closed during a readiness check, then stopped, then back: /healthz 200 throughout, /readyz 503, ready again, the process alive', async () => {
+    // Between the server and the cluster, a relay that can go silent as a host dropping off the
+    // network does (test/helpers/tcp-relay.ts): the readiness question then gets no answer, and
+    // anything new the server tries meanwhile (a cancel request) is refused, the cluster being halted.
+    const relay = await startTcpRelay(Number(new URL(url).port));
+    const relayUrl = Object.assign(new URL(url), { port: String(relay.port) }).toString();
+    const server = await spawnServe(['--store', relayUrl, '--rate-limit', '100000'], { env: { CR_NOW: NOW } });
+    servers.push(server);
+    const readyAgain = () =>
+      until(
+        () => get(server.port, '/readyz'),
+        (r) => r.status === 200,
+      );
+    try {
+      expect((await readyAgain()).status).toBe(200);
+      relay.silence();
+      await cluster('halt');
+      try {
+        // A check given up after its 2 s bound (the first fresh one: the last 200 may be reused
+        // for a second, readiness-gate.ts), then another (on a new connection, refused), then
+        // /healthz: the process answers all three.
+        const late = await until(
+          () => get(server.port, '/readyz'),
+          (r) => r.status !== 200,
+        );
+        expect(late.status).toBe(503);
+        expect(notReady(late.body)).toMatchObject({ cause: 'database_unreachable', reason: expect.stringContaining('did not answer within 2000 ms') });
+        const again = await get(server.port, '/readyz');
+        expect(again.status).toBe(503);
+        expect(notReady(again.body).cause).toBe('database_unreachable');
+        expect((await get(server.port, '/healthz')).status).toBe(200);
+        // The silent connections are found gone; the database is still stopped: refused at once.
+        relay.dropSilenced();
+        const down = await until(
+          () => get(server.port, '/readyz'),
+          (r) => r.status !== 503 || !notReady(r.body).reason?.includes('did not answer'),
+        );
+        expect(down.status).toBe(503);
+        expect(notReady(down.body).cause).toBe('database_unreachable');
+        expect((await get(server.port, learnings, KEYS.viewerW1)).status).toBe(503);
+        expect((await get(server.port, '/healthz')).status).toBe(200);
+      } finally {
+        await cluster('resume');
+      }
+      expect((await readyAgain()).status).toBe(200);
+      expect((await get(server.port, learnings, KEYS.viewerW1)).status).toBe(200);
+      expect((await get(server.port, '/healthz')).status).toBe(200);
+      expect(server.child.exitCode).toBeNull();
+      expect(server.stderr()).not.toMatch(/triggerUncaughtException|Node\.js v\d/);
+    } finally {
+      await server.stop();
+      await relay.close();
+    }
+  }, 120_000);
+});
+
+describe('cr serve and a database that stops accepting its login', () => {
+  it('a password changed (28P01), then the role refused (28000): not ready as database_auth_failed in /readyz, the API, the log and the metrics; ready again once it may log in', async () => {
+    // This role logs in with a password (scram) from 127.0.0.1; every other stays on trust.
+    const hba = join(folder, 'data', 'pg_hba.conf');
+    writeFileSync(hba, `host all cr_auth 127.0.0.1/32 scram-sha-256\n${readFileSync(hba, 'utf8')}`);
+    const admin = postgres(url, { max: 1, onnotice: () => undefined });
+    await admin.unsafe("CREATE ROLE cr_auth LOGIN SUPERUSER PASSWORD 'first-pass'");
+    await admin`SELECT pg_reload_conf()`;
+    const asRole = Object.assign(new URL(url), { username: 'cr_auth' }).toString();
+    const server = await spawnServe(['--store', asRole, '--rate-limit', '100000', '--log-format', 'json'], { env: { CR_NOW: NOW, PGPASSWORD: 'first-pass' } });
+    servers.push(server);
+    const kickOut = () => admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'cr_auth'`;
+    const readyz = () => get(server.port, '/readyz');
+    const metrics = async () => (await fetch(`http://127.0.0.1:${server.port}/metrics`, { signal: AbortSignal.timeout(10_000) })).text();
+    try {
+      expect((await until(readyz, (r) => r.status === 200)).status).toBe(200);
+      await admin.unsafe("ALTER ROLE cr_auth PASSWORD 'second-pass'");
+      await kickOut();
+      for (const [refusal, code] of [
+        [() => undefined, '28P01'],
+        [() => admin.unsafe("ALTER ROLE cr_auth NOLOGIN PASSWORD 'first-pass'"), '28000'],
+      ] as const) {
+        await refusal();
+        const down = await until(readyz, (r) => notReady(r.body).reason?.includes(`(${code})`) === true);
+        expect(down.status).toBe(503);
+        expect(down.retryAfter).toBe('60');
+        expect(notReady(down.body)).toMatchObject({ cause: 'database_auth_failed', reason: expect.stringContaining(`(${code})`) });
+        expect(JSON.stringify(down.body)).not.toMatch(/first-pass|second-pass/);
+        const api = await get(server.port, learnings, KEYS.viewerW1);
+        expect(api).toMatchObject({ status: 503, retryAfter: '60', body: { code: 'STORE_UNAVAILABLE', details: [{ path: 'cause', message: 'database_auth_failed' }] } });
+      }
+      const lines = server
+        .stderr()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines).toContainEqual(expect.objectContaining({ msg: 'request', path: '/api/v1/intelligence/learnings', status: 503, cause: 'database_auth_failed' }));
+      const text = await metrics();
+      expect(text).toMatch(/^cr_ready\{cause="database_auth_failed"\} 0$/m);
+      expect(text).toMatch(/^cr_http_refused_total\{status="503",cause="database_auth_failed"\} [1-9]/m);
+      expect(server.stderr()).not.toMatch(/first-pass|second-pass/);
+      await admin.unsafe('ALTER ROLE cr_auth LOGIN');
+      expect((await until(readyz, (r) => r.status === 200)).status).toBe(200);
+      expect((await get(server.port, learnings, KEYS.viewerW1)).status).toBe(200);
+      expect(await metrics()).toMatch(/^cr_ready\{cause=""\} 1$/m);
+    } finally {
+      await server.stop();
+      await admin.end();
+    }
+  }, 120_000);
 });

@@ -5,7 +5,8 @@ import type { UnavailableCause } from '../store/readiness.js';
  * How long a client should wait before asking again, by why the store cannot answer
  * (docs/api-decisions.md §1, the 503 row): a server still opening its store or a pool briefly
  * full clears in seconds; a database that went away takes longer to come back; a lost lock,
- * a full disk or a newer schema need an operator, so clients are told to come back much later.
+ * a full disk, a newer schema or a database refusing the server's login (its password changed,
+ * its role disabled) need an operator, so clients are told to come back much later.
  */
 const RETRY_AFTER_SECONDS: Record<UnavailableCause, number> = {
   starting: 2,
@@ -15,6 +16,7 @@ const RETRY_AFTER_SECONDS: Record<UnavailableCause, number> = {
   disk_full: 60,
   lock_lost: 60,
   schema_newer: 60,
+  database_auth_failed: 60,
 };
 
 export const retryAfterOf = (cause: UnavailableCause): number => RETRY_AFTER_SECONDS[cause] ?? 5;

@@ -1,4 +1,5 @@
 import { logSafe } from '../log-text.js';
+import type { UnavailableCause } from '../store/readiness.js';
 
 /**
  * PostgreSQL's refusals in words (docs/shared-sandbox.md, "When the database is not there" and
@@ -124,6 +125,21 @@ export function describePgError(err: unknown, at: string): string {
  * privilege is not: trying again only hides it (`cr serve --wait-for-store`).
  */
 export const pgErrorTransient = (err: unknown): boolean => describe(err, '').transient;
+
+/**
+ * The SQLSTATEs of a login the database refuses (class 28, invalid authorization): a wrong
+ * password (28P01), a role that may not log in or that pg_hba.conf turns away (28000).
+ */
+const LOGIN_REFUSED = new Set(['28P01', '28000']);
+
+/**
+ * The cause a failure met while serving is answered with (readiness.ts: /readyz, the API's 503,
+ * the log, the metrics): `database_auth_failed` when the database refused the server's login (a
+ * password changed or a role disabled while it served: an operator must act, waiting will not
+ * do), else `database_unreachable`. The reason stays describePgError's words.
+ */
+export const pgFailureCause = (err: unknown): Extract<UnavailableCause, 'database_auth_failed' | 'database_unreachable'> =>
+  LOGIN_REFUSED.has(pgErrorCode(err) ?? '') ? 'database_auth_failed' : 'database_unreachable';
 
 /** host:port of a PostgreSQL URL, for messages; never its user or password. */
 export function hostPortOf(url: string): string {

@@ -20,7 +20,7 @@ import type { NewRecord, RateHit } from './batched.js';
 import type { PoolStats } from '../store/metrics-hooks.js';
 import type { Readiness } from '../store/readiness.js';
 import { pgHealth } from './pg-readiness.js';
-import { describePgError, hostPortOf, pgErrorTransient } from './pg-errors.js';
+import { describePgError, hostPortOf, pgErrorTransient, pgFailureCause } from './pg-errors.js';
 import { transaction, type Tx } from './transaction.js';
 
 /** How often a running server asks the database its schema version (a newer cr may migrate it meanwhile). */
@@ -89,7 +89,8 @@ export class PgStore implements ApiStore {
   ) {
     this.location = redactUrl(url);
     this.at = hostPortOf(url);
-    this.schemaWatch = setInterval(() => void this.readiness(), SCHEMA_WATCH_MS);
+    // readiness() answers every failure as not ready; a throw would still never end the process.
+    this.schemaWatch = setInterval(() => void this.readiness().catch(() => undefined), SCHEMA_WATCH_MS);
     this.schemaWatch.unref();
     this.keys = new Coalescer((shas) => keysBySha256(sql, shas), 4);
     // Two batches per server at a time: every hit of one key updates one row, so more would
@@ -196,7 +197,7 @@ export class PgStore implements ApiStore {
       if (err instanceof MissingRecordError) throw err;
       // The database did not confirm the commit (gone, restarting, refusing): nothing is
       // acknowledged, and the caller answers 503 (docs/api-decisions.md §7).
-      throw new StoreUnavailableError({ why: 'database_unreachable', cause: err });
+      throw new StoreUnavailableError({ why: pgFailureCause(err), cause: err });
     }
   }
 
@@ -310,10 +311,6 @@ export class PgStore implements ApiStore {
   }
 
   /**
-   * A read the database did not answer (gone, restarting, refusing connections): 503
-   * STORE_UNAVAILABLE, as for writes, rather than an internal error (docs/shared-sandbox.md).
-   */
-  /**
    * The pool as `GET /metrics` shows it (metrics-hooks.ts). postgres.js has no public view of
    * its connections' states, so this counts the store's own statements in flight against the
    * pool's size: those past the size wait for a connection.
@@ -323,13 +320,18 @@ export class PgStore implements ApiStore {
     return { inUse, idle: this.poolSize - inUse, waiting: Math.max(0, this.inflight - this.poolSize) };
   }
 
+  /**
+   * A read the database did not answer (gone, restarting, refusing connections or the server's
+   * login): 503 STORE_UNAVAILABLE with its cause, as for writes, rather than an internal error
+   * (docs/shared-sandbox.md).
+   */
   private async guarded<T>(read: () => Promise<T>): Promise<T> {
     if (this.tooNew) throw new StoreUnavailableError({ why: 'schema_newer', cause: new Error(this.tooNew.reason) });
     this.inflight++;
     try {
       return await read();
     } catch (err) {
-      throw new StoreUnavailableError({ why: 'database_unreachable', cause: err });
+      throw new StoreUnavailableError({ why: pgFailureCause(err), cause: err });
     } finally {
       this.inflight--;
     }
