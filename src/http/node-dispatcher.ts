@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { Agent, request as httpRequest, type AgentOptions, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { createRequire } from 'node:module';
+import type { PeerCertificate } from 'node:tls';
 import { Readable } from 'node:stream';
 import { DispatcherBase } from './undici-core.js';
 import { plainHeaders, refusedHeader } from './request-headers.js';
@@ -62,6 +63,19 @@ interface Handler {
   onData?: (chunk: Buffer) => boolean;
   onComplete?: (trailers: Buffer[]) => void;
   onError?: (err: Error) => void;
+}
+
+/**
+ * The server certificate's check for an https request through a proxy: against the URL's own
+ * host, always. Through a CONNECT tunnel https-proxy-agent starts TLS without the host, and
+ * names the server (SNI) only when it is not an IP address (its dist/index.js, connect():
+ * `omit(…, 'host')`, setServernameFromNonIpHost); Node then checks the certificate of a server
+ * addressed by IP against "localhost", so any certificate for localhost from a trusted CA
+ * would pass for https://10.0.0.5. Direct requests keep Node's own check (https.Agent names the host).
+ */
+function serverIdentityOf(hostname: string): (host: string, cert: PeerCertificate) => Error | undefined {
+  const { checkServerIdentity } = createRequire(import.meta.url)('node:tls') as typeof import('node:tls');
+  return (_host, cert) => checkServerIdentity(hostname, cert);
 }
 
 /** undici's defaults for a request that names no timeout. */
@@ -181,9 +195,10 @@ export class NodeHttpDispatcher extends DispatcherBase {
       const { agent, request, proxy: route } = this.agentFor(origin);
       send = request;
       proxy = route;
+      const hostname = origin.hostname.replace(/^\[(.*)\]$/, '$1');
       options = {
         protocol: origin.protocol,
-        hostname: origin.hostname.replace(/^\[(.*)\]$/, '$1'),
+        hostname,
         port: origin.port,
         method: opts.method,
         path: opts.path,
@@ -192,6 +207,7 @@ export class NodeHttpDispatcher extends DispatcherBase {
         // Again per request: through a CONNECT tunnel https-proxy-agent opens the server's TLS
         // from the request's options, not the agent's (its dist/index.js, connect()).
         ...(origin.protocol === 'https:' ? { ALPNProtocols: ['http/1.1'] } : {}),
+        ...(origin.protocol === 'https:' && route ? { checkServerIdentity: serverIdentityOf(hostname) } : {}),
       };
     } catch (err) {
       queueMicrotask(() => fail(err as Error));

@@ -15,6 +15,8 @@ import { tempDir } from '../helpers/tmp.js';
  * the request went through the proxy.
  */
 export const TARGET_HOST = 'cr-target.test';
+/** An address of TEST-NET-1 (RFC 5737), never routed: the test proxies send it to 127.0.0.1 too. */
+export const TARGET_IP = '192.0.2.10';
 
 export interface Pki {
   /** A PEM file of the CA, for NODE_EXTRA_CA_CERTS. */
@@ -24,7 +26,9 @@ export interface Pki {
 }
 
 /** A CA and a server certificate it signs, for TARGET_HOST and 127.0.0.1. */
-export async function makePki(): Promise<Pki> {
+/** A CA and a server certificate it signed, for `names` (DNS) and `ips` (by default the test host and 127.0.0.1). */
+export async function makePki(names: { dns?: string[]; ips?: string[] } = {}): Promise<Pki> {
+  const { dns = [TARGET_HOST], ips = ['127.0.0.1'] } = names;
   const ca = await selfsigned.generate([{ name: 'commonName', value: 'cr test CA' }], {
     keyType: 'ec',
     algorithm: 'sha256',
@@ -43,10 +47,7 @@ export async function makePki(): Promise<Pki> {
       { name: 'extKeyUsage', serverAuth: true },
       {
         name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: TARGET_HOST },
-          { type: 7, ip: '127.0.0.1' },
-        ],
+        altNames: [...dns.map((value) => ({ type: 2, value })), ...ips.map((ip) => ({ type: 7, ip }))],
       },
     ],
   });
@@ -129,7 +130,7 @@ export async function startTarget(answer: Answer = envelope, pki?: Pki): Promise
 export async function startProxy(credentials?: string, tls?: Pki): Promise<Live> {
   const seen: Seen[] = [];
   const server = tls ? createTlsServer({ key: tls.key, cert: tls.cert }) : createServer();
-  const toLoopback = (url: string) => url.replace(TARGET_HOST, '127.0.0.1');
+  const toLoopback = (url: string) => url.replace(TARGET_HOST, '127.0.0.1').replace(TARGET_IP, '127.0.0.1');
   // Ahead of the proxy's own listeners: log, then point the name at this machine.
   server.prependListener('connect', (req: IncomingMessage) => {
     seen.push({ method: 'CONNECT', url: req.url!, headers: req.headers });
