@@ -7,7 +7,7 @@ import { DispatcherBase } from './undici-core.js';
 import { plainHeaders, refusedHeader } from './request-headers.js';
 import { bodyTimeout as bodyTimeoutError, connectTimeout, headersOverflow, headersTimeout, requestAborted, socketError } from './dispatch-errors.js';
 import type { ProxyRoute, ProxyRoutes } from './proxy-env.js';
-import { proxyCertificate, proxyRefused, proxyUnreachable, tunnelClosed } from './proxy-errors.js';
+import { proxyCertificate, proxyRefused, proxyTimedOut, proxyUnreachable, tunnelClosed } from './proxy-errors.js';
 
 /**
  * The HTTP core's connection pool for network requests: Node's own `http` client (its native
@@ -76,6 +76,11 @@ interface Handler {
 function serverIdentityOf(hostname: string): (host: string, cert: PeerCertificate) => Error | undefined {
   const { checkServerIdentity } = createRequire(import.meta.url)('node:tls') as typeof import('node:tls');
   return (_host, cert) => checkServerIdentity(hostname, cert);
+}
+
+/** A time-out: the request's own (its signal's TimeoutError), or the dispatcher's headers or connect one. */
+function isTimeout(err: Error & { code?: string }): boolean {
+  return err.name === 'TimeoutError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_CONNECT_TIMEOUT';
 }
 
 /** undici's defaults for a request that names no timeout. */
@@ -158,6 +163,9 @@ export class NodeHttpDispatcher extends DispatcherBase {
     let res: IncomingMessage | undefined;
     let ended = false;
     let timer: NodeJS.Timeout | undefined;
+    // Through a proxy: the proxy and the tunnel it was asked for (set below, read by fail()).
+    let proxy: ProxyRoute | undefined;
+    let tunnelled = false;
     const arm = (ms: number | null | undefined, make: () => Error) => {
       if (timer) clearTimeout(timer);
       timer = ms === 0 ? undefined : setTimeout(() => fail(make()), ms ?? DEFAULT_TIMEOUT_MS).unref();
@@ -172,7 +180,9 @@ export class NodeHttpDispatcher extends DispatcherBase {
       end();
       req?.destroy();
       res?.destroy();
-      handler.onError?.(err);
+      // Out of time before any answer through a proxy, or before the tunnel it was asked for:
+      // the proxy is the one that did not answer (src/http/proxy-errors.ts).
+      handler.onError?.(proxy && !res && !tunnelled && isTimeout(err) ? proxyTimedOut(proxy, origin, opts.headersTimeout ?? DEFAULT_TIMEOUT_MS, err) : err);
     };
     // The abort function request() keeps: its signal (a timeout, Ctrl-C) or a consumer that
     // stops reading (the body cap) ends the request and drops the connection.
@@ -182,8 +192,7 @@ export class NodeHttpDispatcher extends DispatcherBase {
     let body: string | Uint8Array | Readable | undefined;
     let options: RequestOptions;
     let send: typeof httpRequest;
-    let proxy: ProxyRoute | undefined;
-    let origin: URL;
+    let origin!: URL;
     try {
       origin = new URL(String(opts.origin));
       const headers = plainHeaders(opts.headers);
@@ -226,7 +235,6 @@ export class NodeHttpDispatcher extends DispatcherBase {
     // Through a proxy, a failure before the way to the server is open is the proxy's: it
     // cannot be reached, or it refused the tunnel (https-proxy-agent's 'proxyConnect'), or
     // asked for credentials (407, for an http URL the proxy answers itself).
-    let tunnelled = false;
     if (proxy) {
       const route = proxy;
       req.on('proxyConnect', (connect: { statusCode?: number; statusText?: string }) => {

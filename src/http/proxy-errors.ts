@@ -74,3 +74,12 @@ export function proxyRefused(route: ProxyRoute, target: string, status: number, 
     false,
   );
 }
+
+/**
+ * Out of time before the proxy answered: for an https URL, the request for a tunnel (CONNECT);
+ * for an http one, the request it forwards. Retried as a time-out is (docs/exit-codes.md).
+ */
+export function proxyTimedOut(route: ProxyRoute, origin: URL, ms: number, cause: Error): ProxyError {
+  const asked = origin.protocol === 'https:' ? `the request for a tunnel to ${printable(origin.host)}` : `the request for ${printable(origin.origin)}`;
+  return Object.assign(new ProxyError(`${named(route)} did not answer ${asked}: timed out after ${Number((ms / 1000).toFixed(1))} s`, true), { cause });
+}
