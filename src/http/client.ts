@@ -13,7 +13,8 @@ import { remainingMs, type Deadline } from './deadline.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, TooLargeError, describeBytes, readCapped } from './read-body.js';
 import type { ProxyRoutes } from './proxy-env.js';
 import { showProxy } from './proxy-vars.js';
-import { type Hop, nextHop } from './redirects.js';
+import { type Hop, movedBase, nextHop } from './redirects.js';
+import { shownValue } from './shown.js';
 import { ACCEPT_ENCODING, DecodeError } from './decode-body.js';
 
 export interface ClientOptions {
@@ -55,6 +56,11 @@ export interface RawResponse {
   /** Parsed JSON body, or undefined when the body was not JSON. */
   body: unknown;
   text: string;
+  /**
+   * Set when redirects led to another origin, which is sent neither the key nor the -H headers
+   * (src/http/redirects.ts): the URL that answered, as messages show it.
+   */
+  withoutKeyFrom?: string;
 }
 
 /** A request's parts as they go on the wire (any operation); calls are typed by `CallArgs`. */
@@ -163,6 +169,13 @@ export class ApiClient {
 
   /** Unwraps a success envelope, or throws the typed error the response stands for. */
   unwrap(method: string, url: string, res: RawResponse): { data: unknown } {
+    // A refusal from another origin, reached by a redirect that took the key away: not the key's fault.
+    if ((res.status === 401 || res.status === 403) && res.withoutKeyFrom !== undefined && this.options.key) {
+      throw new ResponseError(
+        `${method} ${redactKeys(url)} was redirected to another origin, ${shownValue(res.withoutKeyFrom)}, which is not sent the key, and was answered there with HTTP ${res.status}; if the API has moved, point the base URL at ${movedBase(new URL(res.withoutKeyFrom), url, this.baseUrl)}`,
+        { status: res.status },
+      );
+    }
     if (res.status >= 400) {
       const retryAt = res.status === 429 ? retryWhen(res.headers) : undefined;
       throw ApiError.from(res.status, res.body, method, url, res.headers['retry-after'], retryAt);
@@ -225,8 +238,8 @@ export class ApiClient {
     let hop: Hop = { url, withKey: true };
     for (let hops = 0; ; hops++) {
       const res = await this.exchange(method, hop.url, body, extra, hop.withKey);
-      const next = nextHop(method, hop, url, res.status, res.headers.location, hops);
-      if (!next) return res;
+      const next = nextHop(method, hop, url, res.status, res.headers.location, hops, this.baseUrl);
+      if (!next) return hop.withKey ? res : { ...res, withoutKeyFrom: hop.url };
       const dropped = hop.withKey && !next.withKey && (this.options.key || Object.keys(extra).length > 0) ? ' (no Authorization: another origin)' : '';
       this.options.log?.(`  redirected by ${res.status} to ${next.shown}${dropped}`);
       hop = next;

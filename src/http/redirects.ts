@@ -36,7 +36,7 @@ export interface Hop {
  * or a 3xx without a Location, which is answered as it is). Throws for a redirect cr does not
  * follow, with the status and the Location in the message.
  */
-export function nextHop(method: string, from: Hop, first: string, status: number, location: string | undefined, hops: number): Hop | undefined {
+export function nextHop(method: string, from: Hop, first: string, status: number, location: string | undefined, hops: number, base?: string): Hop | undefined {
   if (!READ_REDIRECTS.has(status) || location === undefined) return undefined;
   const at = shownValue(from.url);
   let to: URL;
@@ -52,7 +52,7 @@ export function nextHop(method: string, from: Hop, first: string, status: number
   if (!read && !WRITE_REDIRECTS.has(status))
     throw new ResponseError(
       `${method} ${at} was answered by HTTP ${status}, a redirect to ${shown} that cr does not follow for a ${method} (only 307 and 308 keep a write's method and body); the ${method} may not have been done: ${
-        to.protocol === 'https:' || to.protocol === 'http:' ? `point the base URL at ${shownValue(to.origin)}` : 'its Location is not an http(s) URL'
+        to.protocol === 'https:' || to.protocol === 'http:' ? `point the base URL at ${base ? movedBase(to, first, base) : shownValue(to.origin)}` : 'its Location is not an http(s) URL'
       }`,
       { status },
     );
@@ -66,4 +66,17 @@ export function nextHop(method: string, from: Hop, first: string, status: number
   to.username = '';
   to.password = '';
   return { url: to.href, withKey: from.withKey && to.origin === new URL(first).origin, shown };
+}
+
+/**
+ * The base URL to suggest when the API answers from elsewhere: the Location with the request's
+ * own path under the base taken off its end when it ends so (the API moved whole), else the
+ * base's own path on the Location's origin. Shown as messages show a URL (src/http/shown.ts).
+ */
+export function movedBase(to: URL, first: string, base: string): string {
+  const basePath = new URL(base).pathname.replace(/\/+$/, '');
+  const firstPath = new URL(first).pathname;
+  const endpoint = firstPath.startsWith(`${basePath}/`) ? firstPath.slice(basePath.length) : '';
+  const path = endpoint && to.pathname.endsWith(endpoint) ? to.pathname.slice(0, -endpoint.length) : basePath;
+  return shownValue(`${to.origin}${path}`);
 }
