@@ -52,7 +52,9 @@ export function nextHop(method: string, from: Hop, first: string, status: number
   if (!read && !WRITE_REDIRECTS.has(status))
     throw new ResponseError(
       `${method} ${at} was answered by HTTP ${status}, a redirect to ${shown} that cr does not follow for a ${method} (only 307 and 308 keep a write's method and body); the ${method} may not have been done: ${
-        to.protocol === 'https:' || to.protocol === 'http:' ? `point the base URL at ${base ? movedBase(to, first, base) : shownValue(to.origin)}` : 'its Location is not an http(s) URL'
+        to.protocol === 'https:' || to.protocol === 'http:'
+          ? `point the base URL at ${base ? movedBase(to, first, base) : shownValue(to.origin)}`
+          : 'its Location is not an http(s) URL'
       }`,
       { status },
     );

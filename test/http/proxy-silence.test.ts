@@ -35,18 +35,22 @@ describe('a proxy that never answers', () => {
   it.each([
     ['https', 'HTTPS_PROXY', /did not answer the request for a tunnel to cr-target\.test: timed out after 2 s/],
     ['http', 'HTTP_PROXY', /did not answer the request for http:\/\/cr-target\.test: timed out after 2 s/],
-  ])('for an %s URL (%s): the proxy is named as the one that did not answer, exit 8', async (scheme, variable, wording) => {
-    const proxy = await silentProxy();
-    const r = await runBin(['api', '/things', '--json', '--timeout', '2'], {
-      env: { CR_API_KEY: KEY, CR_BASE_URL: `${scheme}://${TARGET_HOST}/api/v1`, [variable]: `http://127.0.0.1:${proxy.port}` },
-    });
-    expect(r.exitCode, r.stderr).toBe(8);
-    const error = JSON.parse(r.stderr) as { code: string; error: string };
-    expect(error.code).toBe('PROXY_ERROR');
-    expect(error.error).toContain(`Proxy http://127.0.0.1:${proxy.port} (${variable})`);
-    expect(error.error).toMatch(wording);
-    // It was asked: a CONNECT for https, the request itself for http.
-    expect(proxy.received()).toMatch(scheme === 'https' ? /^CONNECT cr-target\.test:443 / : /^GET http:\/\/cr-target\.test\/api\/v1\/things /);
-    if (scheme === 'https') expect(proxy.received()).not.toContain(KEY);
-  }, 20_000);
+  ])(
+    'for an %s URL (%s): the proxy is named as the one that did not answer, exit 8',
+    async (scheme, variable, wording) => {
+      const proxy = await silentProxy();
+      const r = await runBin(['api', '/things', '--json', '--timeout', '2'], {
+        env: { CR_API_KEY: KEY, CR_BASE_URL: `${scheme}://${TARGET_HOST}/api/v1`, [variable]: `http://127.0.0.1:${proxy.port}` },
+      });
+      expect(r.exitCode, r.stderr).toBe(8);
+      const error = JSON.parse(r.stderr) as { code: string; error: string };
+      expect(error.code).toBe('PROXY_ERROR');
+      expect(error.error).toContain(`Proxy http://127.0.0.1:${proxy.port} (${variable})`);
+      expect(error.error).toMatch(wording);
+      // It was asked: a CONNECT for https, the request itself for http.
+      expect(proxy.received()).toMatch(scheme === 'https' ? /^CONNECT cr-target\.test:443 / : /^GET http:\/\/cr-target\.test\/api\/v1\/things /);
+      if (scheme === 'https') expect(proxy.received()).not.toContain(KEY);
+    },
+    20_000,
+  );
 });
