@@ -364,7 +364,9 @@ function undiciError(err: Error & { code?: string }): Error {
 
 /** The errors of a connection that never opened (or was cut before the proxy answered). */
 function isConnectionFailure(err: Error & { code?: string }): boolean {
-  return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EADDRNOTAVAIL', 'EINVAL'].includes(err.code ?? '');
+  return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EADDRNOTAVAIL', 'EINVAL'].includes(
+    err.code ?? '',
+  );
 }
 
 /** A request body as Node's client writes it: text, bytes, or a stream (async iterables too). */

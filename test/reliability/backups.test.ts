@@ -110,24 +110,28 @@ describe('a damaged store file is refused, then restored', () => {
     30_000,
   );
 
-  it('many random truncations and bit flips: every one refused, file untouched (in-process)', async () => {
-    const s = await storeWithHistory();
-    const good = await readFile(s.path);
-    let refused = 0;
-    const N = soak(40, 300); // npm test / npm run test:soak
-    for (let i = 0; i < N; i++) {
-      const bad = i % 2 === 0 ? CORRUPTIONS[2]!.damage(good) : CORRUPTIONS[3]!.damage(good);
-      await writeFile(s.path, bad);
-      const err = await Store.open(s.path).catch((e: unknown) => e);
-      expect(err, `case ${i}`).toBeInstanceOf(StoreError);
-      expect((err as Error).message).toContain(`newest valid backup: ${s.path}.bak.1`);
-      expect((await readFile(s.path)).equals(bad)).toBe(true);
-      refused++;
-    }
-    figures.randomDamage = { cases: N, refused };
-    // Bounded by its count, not by the clock: each case opens the store and reads its backups,
-    // 40 of them well past the default 20 s on a loaded 2-core machine.
-  }, soak(120_000, 900_000));
+  it(
+    'many random truncations and bit flips: every one refused, file untouched (in-process)',
+    async () => {
+      const s = await storeWithHistory();
+      const good = await readFile(s.path);
+      let refused = 0;
+      const N = soak(40, 300); // npm test / npm run test:soak
+      for (let i = 0; i < N; i++) {
+        const bad = i % 2 === 0 ? CORRUPTIONS[2]!.damage(good) : CORRUPTIONS[3]!.damage(good);
+        await writeFile(s.path, bad);
+        const err = await Store.open(s.path).catch((e: unknown) => e);
+        expect(err, `case ${i}`).toBeInstanceOf(StoreError);
+        expect((err as Error).message).toContain(`newest valid backup: ${s.path}.bak.1`);
+        expect((await readFile(s.path)).equals(bad)).toBe(true);
+        refused++;
+      }
+      figures.randomDamage = { cases: N, refused };
+      // Bounded by its count, not by the clock: each case opens the store and reads its backups,
+      // 40 of them well past the default 20 s on a loaded 2-core machine.
+    },
+    soak(120_000, 900_000),
+  );
 
   it('the newest VALID backup is named: a damaged .bak.1 is skipped', async () => {
     const s = await storeWithHistory();
