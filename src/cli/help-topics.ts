@@ -45,8 +45,9 @@ Redirects: GET and HEAD follow 301, 302, 303, 307 and 308; a write follows only 
 cr api -H headers go only to the origin first asked, and never again once a hop left it
 (--verbose shows each hop).
 Answers: cr asks for gzip and br (Accept-Encoding) and decodes them; the decoded body is
-held to CR_MAX_RESPONSE_BYTES (64 MiB). cr speaks HTTP/1.1: an HTTP/2-only server is
-named as such (HTTP2_ONLY).
+held to CR_MAX_RESPONSE_BYTES (64 MiB); a body its Content-Encoding does not describe, or
+one cut short, is an error naming the encoding (BAD_RESPONSE). cr speaks HTTP/1.1: an
+HTTP/2-only server is named as such (HTTP2_ONLY).
 
 Settings are taken from flags first, then the environment, then the active profile.
 A profile named with --profile is a flag: its own key beats CR_API_KEY.
