@@ -32,8 +32,9 @@ Network (docs/install.md, "In a company network"):
                    clear to the proxy: use an https base URL
   ALL_PROXY        the proxy when the URL's own variable is not set (all_proxy too)
   NO_PROXY         no proxy for these: host names (with their subdomains; a leading . or *.
-                   is the same), IP addresses and ranges (10.0.0.0/8), each with an optional
-                   :port, or * for none at all; localhost, 127.0.0.0/8 and ::1 never use one
+                   is the same), IP addresses and ranges (10.0.0.0/8; compared by value, so
+                   2001:db8:0:0:0:0:0:1 is [2001:db8::1]), each with an optional :port, or *
+                   for none at all; localhost, 127.0.0.0/8 and ::1 never use one
   NODE_EXTRA_CA_CERTS  a PEM file of CAs to trust besides Node's own (a company CA)
   NODE_USE_SYSTEM_CA   1: trust the system's CA store too (Node 22.19+, 24.6+; on 22.15+
                    NODE_OPTIONS=--use-system-ca)
