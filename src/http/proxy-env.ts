@@ -23,6 +23,8 @@ export interface ProxyRoutes {
 export interface ProxyRoute {
   url: URL;
   variable: string;
+  /** Whether the proxy is asked for a tunnel (CONNECT, for an https URL) or to forward the request (an http URL). */
+  tunnel: boolean;
 }
 
 /** A proxy URL as written in a variable (`host:port` means http://host:port, as for curl). */
@@ -121,7 +123,7 @@ export function proxyRoutes(env: NodeJS.ProcessEnv): ProxyRoutes | undefined {
   for (const scheme of ['https:', 'http:'] as const) {
     const set = firstSet(env, SCHEME_VARS[scheme]) ?? firstSet(env, FALLBACK_VARS);
     try {
-      proxies[scheme] = set ? { url: parseProxyUrl(set.name, set.value), variable: set.name } : undefined;
+      proxies[scheme] = set ? { url: parseProxyUrl(set.name, set.value), variable: set.name, tunnel: scheme === 'https:' } : undefined;
     } catch (err) {
       proxies[scheme] = err as UsageError;
     }
