@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Context } from '../../src/cli/context.js';
-import { ApiError, UsageError } from '../../src/errors.js';
-import type { ApiClient } from '../../src/http/client.js';
+import { ApiError, ResponseError, UsageError } from '../../src/errors.js';
+import type { ApiClient, RawResponse } from '../../src/http/client.js';
 import { readAll } from '../../src/io/streams.js';
 import { writeJson } from '../../src/render/json.js';
 import { writeJsonl } from '../../src/render/jsonl.js';
@@ -39,6 +39,7 @@ export async function api(ctx: Context, o: ApiOptions): Promise<void> {
   if (o.paginate) return paginate(ctx, client, path, query, headers, o.include);
   const url = client.resolve(path, query);
   const res = await client.send(method, url, body, headers);
+  if (method === 'HEAD') return head(ctx, client, url, res, o.include);
   if (o.include) {
     printHead(ctx, res);
     if (res.body === undefined) ctx.io.out.write(res.text + '\n');
@@ -62,6 +63,18 @@ export async function api(ctx: Context, o: ApiOptions): Promise<void> {
     throw e;
   }
   await printData(ctx, data);
+}
+
+/**
+ * A HEAD's answer has no body by definition (RFC 9110 §9.3.2), so there is no envelope to look
+ * for: a 2xx prints nothing (with --include, the status line and headers, as any answer); an
+ * error status fails as it does for a GET; any other (a 3xx cr does not follow) is no success.
+ */
+function head(ctx: Context, client: ApiClient, url: string, res: RawResponse, include: boolean): void {
+  if (include) printHead(ctx, res);
+  if (res.status >= 200 && res.status < 300) return;
+  if (res.status >= 400) client.unwrap('HEAD', url, res);
+  throw new ResponseError(`Unexpected response from HEAD ${url}: HTTP ${res.status}`, { status: res.status });
 }
 
 /** --paginate: items stream with --jsonl; otherwise one merged list (an object keeps its first page's other fields). */

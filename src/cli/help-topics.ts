@@ -32,8 +32,9 @@ Network (docs/install.md, "In a company network"):
                    clear to the proxy: use an https base URL
   ALL_PROXY        the proxy when the URL's own variable is not set (all_proxy too)
   NO_PROXY         no proxy for these: host names (with their subdomains; a leading . or *.
-                   is the same), IP addresses and ranges (10.0.0.0/8), each with an optional
-                   :port, or * for none at all; localhost, 127.0.0.0/8 and ::1 never use one
+                   is the same), IP addresses and ranges (10.0.0.0/8; compared by value, so
+                   2001:db8:0:0:0:0:0:1 is [2001:db8::1]), each with an optional :port, or *
+                   for none at all; localhost, 127.0.0.0/8 and ::1 never use one
   NODE_EXTRA_CA_CERTS  a PEM file of CAs to trust besides Node's own (a company CA)
   NODE_USE_SYSTEM_CA   1: trust the system's CA store too (Node 22.19+, 24.6+; on 22.15+
                    NODE_OPTIONS=--use-system-ca)
@@ -45,8 +46,9 @@ Redirects: GET and HEAD follow 301, 302, 303, 307 and 308; a write follows only 
 cr api -H headers go only to the origin first asked, and never again once a hop left it
 (--verbose shows each hop).
 Answers: cr asks for gzip and br (Accept-Encoding) and decodes them; the decoded body is
-held to CR_MAX_RESPONSE_BYTES (64 MiB). cr speaks HTTP/1.1: an HTTP/2-only server is
-named as such (HTTP2_ONLY).
+held to CR_MAX_RESPONSE_BYTES (64 MiB); a body its Content-Encoding does not describe, or
+one cut short, is an error naming the encoding (BAD_RESPONSE). cr speaks HTTP/1.1: an
+HTTP/2-only server is named as such (HTTP2_ONLY).
 
 Settings are taken from flags first, then the environment, then the active profile.
 A profile named with --profile is a flag: its own key beats CR_API_KEY.

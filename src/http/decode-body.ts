@@ -38,12 +38,13 @@ const shown = (text: string) => text.replace(/[^\x20-\x7e]/g, '?').slice(0, 60);
 
 function decoder(coding: string, all: string): Transform {
   const zlib = createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
-  // Servers differ in how they end a stream; a body cut short still fails on its own (read-body.ts).
-  const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
-  if (coding === 'gzip' || coding === 'x-gzip') return zlib.createGunzip(flush);
-  if (coding === 'br') return zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
+  // Strict: each decoder finishes its stream (zlib's defaults, Z_FINISH and BROTLI_OPERATION_FINISH),
+  // so a body whose compressed data stops early (a gzip without its CRC and length, a deflate or
+  // br stream cut mid-block) fails, even when its HTTP framing (Content-Length, chunked) was whole.
+  if (coding === 'gzip' || coding === 'x-gzip') return zlib.createGunzip();
+  if (coding === 'br') return zlib.createBrotliDecompress();
   // With or without its zlib header (src/http/deflate-either.ts).
-  if (coding === 'deflate') return new DeflateEither(zlib, flush);
+  if (coding === 'deflate') return new DeflateEither(zlib, {});
   throw new DecodeError(shown(all), `cr decodes gzip, br and deflate, not ${shown(coding)}`);
 }
 
@@ -65,6 +66,12 @@ export function decodedBody(body: Readable, list: string[]): { stream: Readable;
   }
   return {
     stream: out,
-    failure: (err) => (err instanceof Error && !fromSource.has(err) ? new DecodeError(shown(all), err.message) : err),
+    failure: (err) => (err instanceof Error && !fromSource.has(err) ? new DecodeError(shown(all), why(err)) : err),
   };
+}
+
+/** A decoder's failure in words: zlib's "unexpected end of file" is a body cut short. */
+function why(err: Error & { code?: string }): string {
+  if (err.code === 'Z_BUF_ERROR') return 'the body ends before its compressed data does (cut short)';
+  return err.message;
 }

@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+
 /** Turns the many shapes of a failed connection into one readable sentence. */
 export function describeNetworkFailure(cause: unknown, timeoutMs: number): string {
   const err = cause as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
@@ -14,6 +16,8 @@ export function describeNetworkFailure(cause: unknown, timeoutMs: number): strin
   if (isHttp2Only(cause)) return HTTP2_ONLY;
   const certificate = typeof code === 'string' ? certificateProblem(code) : undefined;
   if (certificate) return `${certificate} (${code}). ${certificateAdvice(code as string)}`;
+  if (code !== undefined && HEADERS_OVERFLOW.has(code))
+    return `The server's answer is not valid HTTP: its headers pass this Node's limit of ${headerLimit()} (Headers Overflow); NODE_OPTIONS=--max-http-header-size=BYTES raises it`;
   if (isMalformedAnswer(cause)) return `The server's answer is not valid HTTP: ${printable(String(err.message))}`;
   if (typeof code === 'string' && /CERT|SSL|TLS/.test(code)) return `TLS error (${code})`;
   return `Network error: ${err?.cause?.message ?? err?.message ?? String(cause)}`;
@@ -46,12 +50,23 @@ export function certificateAdvice(code: string, whose: Whose = 'server'): string
 export type Whose = 'server' | 'proxy';
 
 /**
- * An answer Node's HTTP parser refuses (a control character in a header, a broken status
- * line): the same server sends it again, so it is not retried.
+ * An answer Node's HTTP parser refuses (llhttp's HPE_ codes: a control character in a header,
+ * a broken status line or chunk, headers past the size limit): the same server sends it
+ * again, so it is not retried. Headers past the limit come as Node names them or as the
+ * dispatcher hands them on, in undici's name (src/http/dispatch-errors.ts).
  */
 export function isMalformedAnswer(cause: unknown): boolean {
   const code = (cause as { code?: string })?.code;
-  return typeof code === 'string' && code.startsWith('HPE_') && code !== 'HPE_HEADER_OVERFLOW' && !isHttp2Only(cause);
+  if (typeof code !== 'string') return false;
+  return HEADERS_OVERFLOW.has(code) || (code.startsWith('HPE_') && !isHttp2Only(cause));
+}
+
+const HEADERS_OVERFLOW = new Set(['HPE_HEADER_OVERFLOW', 'UND_ERR_HEADERS_OVERFLOW']);
+
+/** The response header limit of this Node (16 KiB, or --max-http-header-size), read only for the message. */
+function headerLimit(): string {
+  const bytes = (createRequire(import.meta.url)('node:http') as typeof import('node:http')).maxHeaderSize;
+  return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 }
 
 const printable = (text: string) => text.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);

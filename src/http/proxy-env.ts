@@ -10,7 +10,8 @@ import { FALLBACK_VARS, firstSet, proxyConfigured, SCHEME_VARS } from './proxy-v
  *   both are set (curl), an empty value is no value;
  * - NO_PROXY / no_proxy: a comma- or space-separated list of `*` (no proxy at all), host
  *   names (matching the name and every name under it, with or without a leading dot or `*.`),
- *   IP addresses, IPv4/IPv6 ranges (`10.0.0.0/8`), each optionally with `:port`;
+ *   IP addresses and IPv4/IPv6 ranges (`10.0.0.0/8`), compared by value (as Go does, not as
+ *   text: `2001:db8:0:0:0:0:0:1` is the URL's `[2001:db8::1]`), each optionally with `:port`;
  * - loopback hosts (localhost, 127.0.0.0/8, ::1) never go through a proxy.
  * The environment is the run's (Context), never process.env (test/architecture).
  */
@@ -22,6 +23,8 @@ export interface ProxyRoutes {
 export interface ProxyRoute {
   url: URL;
   variable: string;
+  /** Whether the proxy is asked for a tunnel (CONNECT, for an https URL) or to forward the request (an http URL). */
+  tunnel: boolean;
 }
 
 /** A proxy URL as written in a variable (`host:port` means http://host:port, as for curl). */
@@ -57,8 +60,11 @@ function isLoopback(host: string): boolean {
 interface NoProxyEntry {
   host: string;
   port?: string;
+  /** The addresses an IP entry stands for: one address, or a range; compared by value. */
   range?: BlockList;
 }
+
+const familyOf = (ip: string) => (isIP(ip) === 4 ? 'ipv4' : 'ipv6');
 
 /** One NO_PROXY entry: `name`, `.name`, `*.name`, `ip`, `ip/bits`, each with an optional `:port` (IPv6 in brackets for a port). */
 function noProxyEntry(text: string): NoProxyEntry | undefined {
@@ -78,12 +84,18 @@ function noProxyEntry(text: string): NoProxyEntry | undefined {
   const cidr = /^(.+)\/(\d{1,3})$/.exec(host);
   if (cidr && isIP(cidr[1]!)) {
     const range = new BlockList();
-    const family = isIP(cidr[1]!) === 4 ? 'ipv4' : 'ipv6';
     try {
-      range.addSubnet(cidr[1]!, Number(cidr[2]), family);
+      range.addSubnet(cidr[1]!, Number(cidr[2]), familyOf(cidr[1]!));
     } catch {
       return undefined;
     }
+    return { host, port, range };
+  }
+  // An address by its value, as Go compares them: 2001:db8:0:0:0:0:0:1, 2001:0db8::0001 and
+  // the URL's [2001:db8::1] are one address, and so are 10.1.2.3 and ::ffff:10.1.2.3.
+  if (isIP(host)) {
+    const range = new BlockList();
+    range.addAddress(host, familyOf(host));
     return { host, port, range };
   }
   return { host, port };
@@ -93,7 +105,7 @@ function bypasses(entries: NoProxyEntry[], host: string, port: string): boolean 
   const family = isIP(host);
   return entries.some((e) => {
     if (e.port !== undefined && e.port !== port) return false;
-    if (e.range) return family !== 0 && e.range.check(host, family === 4 ? 'ipv4' : 'ipv6');
+    if (e.range) return family !== 0 && e.range.check(host, familyOf(host));
     return host === e.host || (family === 0 && host.endsWith(`.${e.host}`));
   });
 }
@@ -111,7 +123,7 @@ export function proxyRoutes(env: NodeJS.ProcessEnv): ProxyRoutes | undefined {
   for (const scheme of ['https:', 'http:'] as const) {
     const set = firstSet(env, SCHEME_VARS[scheme]) ?? firstSet(env, FALLBACK_VARS);
     try {
-      proxies[scheme] = set ? { url: parseProxyUrl(set.name, set.value), variable: set.name } : undefined;
+      proxies[scheme] = set ? { url: parseProxyUrl(set.name, set.value), variable: set.name, tunnel: scheme === 'https:' } : undefined;
     } catch (err) {
       proxies[scheme] = err as UsageError;
     }

@@ -24,8 +24,12 @@ const printable = (text: string) => text.replace(/[^\x20-\x7e]/g, '?').slice(0, 
 // Cut like any value from the environment (src/http/shown.ts): a 100 KB host is not echoed whole.
 const named = (route: ProxyRoute) => `Proxy ${shownValue(proxyOrigin(route.url))} (${route.variable})`;
 
-/** The failures of a connection that was never made: anything else means the proxy was reached. */
-const NOT_REACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+/**
+ * The failures of a connection that was never made: anything else means the proxy was reached.
+ * EADDRNOTAVAIL and EINVAL come from the connect call itself (an IPv6 proxy address on a machine
+ * without IPv6, say), before anything is sent.
+ */
+const NOT_REACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'EINVAL']);
 
 export function proxyUnreachable(route: ProxyRoute, cause: Error & { code?: string }): ProxyError {
   const why =
@@ -34,9 +38,14 @@ export function proxyUnreachable(route: ProxyRoute, cause: Error & { code?: stri
       : cause.code === 'ENOTFOUND' || cause.code === 'EAI_AGAIN'
         ? 'host not found'
         : printable(cause.code ?? cause.message);
-  // Reached, then closed (or answered something that is no answer) before the way to the server was open.
+  // Reached, then closed (or answered something that is no answer) before the way to the server
+  // was open: the request for a tunnel (an https URL) or the request itself, which an http
+  // URL's proxy forwards.
   if (!NOT_REACHED.has(cause.code ?? '') && !cause.code?.startsWith('UND_ERR_CONNECT'))
-    return Object.assign(new ProxyError(`${named(route)} closed the connection without answering the request for a tunnel (${why})`, true), { cause });
+    return Object.assign(
+      new ProxyError(`${named(route)} closed the connection without answering the request${route.tunnel ? ' for a tunnel' : ''} (${why})`, true),
+      { cause },
+    );
   return Object.assign(new ProxyError(`${named(route)} cannot be reached: ${why}`, true), { cause });
 }
 

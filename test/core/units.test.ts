@@ -5,7 +5,8 @@ import { backoffDelay, isRetryableStatus, MAX_BACKOFF_MS, RETRY_ATTEMPTS } from 
 import { render, table } from '../../src/render/output.js';
 import type { View } from '../../src/render/view.js';
 import { ApiError, AuthMissingError, LocalError, NetworkError, ResponseError, UsageError, InterruptedError, exitCodeOf } from '../../src/errors.js';
-import { describeNetworkFailure } from '../../src/http/network-errors.js';
+import { maxHeaderSize } from 'node:http';
+import { describeNetworkFailure, isMalformedAnswer } from '../../src/http/network-errors.js';
 import { colorEnabled } from '../../src/io/streams.js';
 import { commandWord, rootProgram, valueFlagsOf } from '../../src/cli.js';
 import { testIO } from '../helpers/io.js';
@@ -283,6 +284,36 @@ describe('network error wording', () => {
       if (advice !== 'NODE_EXTRA_CA_CERTS') expect(text).not.toContain('NODE_EXTRA_CA_CERTS');
     }
     expect(describeNetworkFailure({ code: 'ERR_SSL_WRONG_VERSION_NUMBER' }, 1)).toBe('TLS error (ERR_SSL_WRONG_VERSION_NUMBER)');
+  });
+
+  it("an answer Node's parser refuses is malformed (not retried), headers past the limit too; a cut connection is not", () => {
+    // Headers past the limit, as Node names it and as the dispatcher hands it on (undici's name).
+    for (const code of [
+      'HPE_HEADER_OVERFLOW',
+      'UND_ERR_HEADERS_OVERFLOW',
+      'HPE_CHUNK_EXTENSIONS_OVERFLOW',
+      'HPE_INVALID_HEADER_TOKEN',
+      'HPE_INVALID_CHUNK_SIZE',
+      'HPE_INVALID_CONTENT_LENGTH',
+      'HPE_UNEXPECTED_CONTENT_LENGTH',
+      'HPE_INVALID_TRANSFER_ENCODING',
+      'HPE_INVALID_STATUS',
+      'HPE_INVALID_VERSION',
+      'HPE_INVALID_CONSTANT',
+      'HPE_CR_EXPECTED',
+      'HPE_LF_EXPECTED',
+      'HPE_STRICT',
+      'HPE_UNEXPECTED_SPACE',
+      'HPE_CLOSED_CONNECTION',
+    ])
+      expect(isMalformedAnswer({ code }), code).toBe(true);
+    // A reset or a cut connection may go better next time: retried.
+    for (const code of ['ECONNRESET', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT']) expect(isMalformedAnswer({ code }), code).toBe(false);
+    const limit = maxHeaderSize % 1024 === 0 ? `${maxHeaderSize / 1024} KiB` : `${maxHeaderSize} bytes`;
+    for (const code of ['UND_ERR_HEADERS_OVERFLOW', 'HPE_HEADER_OVERFLOW'])
+      expect(describeNetworkFailure({ code, message: 'Headers Overflow Error' }, 1)).toBe(
+        `The server's answer is not valid HTTP: its headers pass this Node's limit of ${limit} (Headers Overflow); NODE_OPTIONS=--max-http-header-size=BYTES raises it`,
+      );
   });
 });
 

@@ -1,4 +1,4 @@
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { cleanupTempDirs, makeKey } from '../helpers/tmp.js';
@@ -15,10 +15,10 @@ afterAll(() => cleanupTempDirs());
 const env = (port: number, extra: Record<string, string> = {}) => ({ CR_API_KEY: makeKey(), CR_BASE_URL: `http://127.0.0.1:${port}/api/v1`, ...extra });
 const json = Buffer.from(JSON.stringify({ success: true, data: { word: 'compressed é', list: Array.from({ length: 200 }, (_, i) => i) } }));
 
-/** A server answering `body` with the given Content-Encoding. */
-const serving = (encoding: string, body: Buffer) =>
+/** A server answering `body` with the given Content-Encoding (with its length, or chunked: `chunked` true). */
+const serving = (encoding: string, body: Buffer, chunked = false) =>
   startTarget((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': String(body.length) });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding, ...(chunked ? {} : { 'content-length': String(body.length) }) });
     res.end(body);
   });
 
@@ -80,5 +80,88 @@ describe('the cap and broken bodies', () => {
     const r = await runCli(['api', '/x', '--json'], { env: env(srv.port) });
     expect(r.exitCode).toBe(1);
     expect(JSON.parse(r.stderr).error).toContain('(Content-Encoding: zstd): cr decodes gzip, br and deflate, not zstd');
+  });
+});
+
+/**
+ * A compressed body cut short whose HTTP framing is whole (its Content-Length is the cut length,
+ * or the chunked body ends properly): only the decoder can tell it is not all there.
+ */
+describe('a compressed body cut short', () => {
+  const cuts = (body: Buffer) => ({ 'first byte only': 1, 'ten bytes': 10, half: Math.floor(body.length / 2), 'last byte missing': body.length - 1 });
+  const cases: [label: string, encoding: string, body: Buffer][] = [
+    ['gzip', 'gzip', gzipSync(json)],
+    ['br', 'br', brotliCompressSync(json)],
+    ['deflate (zlib)', 'deflate', deflateSync(json)],
+    ['deflate (raw)', 'deflate', deflateRawSync(json)],
+  ];
+  for (const [label, encoding, whole] of cases) {
+    for (const [where, at] of Object.entries(cuts(whole))) {
+      it(`${label}, ${where}: BAD_RESPONSE naming the Content-Encoding, exit 1, nothing printed`, async () => {
+        const srv = await serving(encoding, whole.subarray(0, at));
+        const r = await runCli(['api', '/x', '--json'], { env: env(srv.port) });
+        expect(r.exitCode, r.stderr).toBe(1);
+        expect(r.stdout).toBe('');
+        const err = JSON.parse(r.stderr);
+        expect(err).toMatchObject({ code: 'BAD_RESPONSE', status: 200 });
+        expect(err.error).toContain(`cannot be decoded (Content-Encoding: ${encoding}): the body ends before its compressed data does`);
+      });
+    }
+  }
+
+  it('gzip without its trailer (CRC and length): an error, though every byte of the JSON is there', async () => {
+    const whole = gzipSync(json);
+    for (const chunked of [false, true]) {
+      const srv = await serving('gzip', whole.subarray(0, whole.length - 8), chunked);
+      const r = await runCli(['api', '/x', '--json'], { env: env(srv.port) });
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(JSON.parse(r.stderr).error).toContain('(Content-Encoding: gzip): the body ends before its compressed data does');
+    }
+  });
+
+  it('zlib deflate without its Adler-32 check: an error', async () => {
+    const whole = deflateSync(json);
+    const srv = await serving('deflate', whole.subarray(0, whole.length - 4), true);
+    const r = await runCli(['api', '/x', '--json'], { env: env(srv.port) });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(JSON.parse(r.stderr).error).toContain('(Content-Encoding: deflate)');
+  });
+
+  it('stacked codings: the inner coding cut short is named with the list; whole, they decode (positive control)', async () => {
+    const inner = gzipSync(json);
+    const cut = brotliCompressSync(inner.subarray(0, inner.length - 8));
+    const broken = await serving('gzip, br', cut);
+    const r = await runCli(['api', '/x', '--json'], { env: env(broken.port) });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(JSON.parse(r.stderr).error).toContain('(Content-Encoding: gzip, br): the body ends before its compressed data does');
+    const whole = await serving('gzip, br', brotliCompressSync(inner));
+    const ok = await runCli(['api', '/x'], { env: env(whole.port) });
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ word: 'compressed é' });
+  });
+
+  it('whole bodies, chunked, still decode (positive control)', async () => {
+    for (const [encoding, body] of [
+      ['gzip', gzipSync(json)],
+      ['br', brotliCompressSync(json)],
+      ['deflate', deflateSync(json)],
+      ['deflate', deflateRawSync(json)],
+    ] as const) {
+      const srv = await serving(encoding, body, true);
+      const r = await runCli(['api', '/x'], { env: env(srv.port) });
+      expect(r.exitCode, `${encoding}: ${r.stderr}`).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ word: 'compressed é' });
+    }
+  });
+
+  it('an empty body with a Content-Encoding is no decoding error (a 200 with Content-Length: 0, a HEAD)', async () => {
+    for (const encoding of ['gzip', 'br', 'deflate']) {
+      const srv = await serving(encoding, Buffer.alloc(0));
+      const get = await runCli(['api', '/x', '--json'], { env: env(srv.port) });
+      expect(get.stderr, encoding).not.toContain('cannot be decoded');
+      const head = await runCli(['api', '-X', 'HEAD', '/x'], { env: env(srv.port) });
+      expect(head.stderr, encoding).not.toContain('cannot be decoded');
+    }
   });
 });

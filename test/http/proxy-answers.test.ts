@@ -80,8 +80,28 @@ describe('a proxy that closes the connection', () => {
     expect(r.exitCode).toBe(8);
     const err = JSON.parse(r.stderr);
     expect(err.code).toBe('PROXY_ERROR');
-    expect(err.error).toContain(`Proxy http://127.0.0.1:${port} (HTTPS_PROXY) closed the connection without answering`);
+    expect(err.error).toContain(`Proxy http://127.0.0.1:${port} (HTTPS_PROXY) closed the connection without answering the request for a tunnel`);
     expect(err.error).not.toContain('cannot be reached');
+  });
+
+  it('an http URL through HTTP_PROXY, reset before an answer: it did not answer the request (no tunnel was asked for)', async () => {
+    let asked = 0;
+    const port = await listen(
+      createServer((socket) => {
+        socket.once('data', () => {
+          asked++;
+          socket.resetAndDestroy();
+        });
+        socket.on('error', () => undefined);
+      }),
+    );
+    const r = await cr(`http://${TARGET_HOST}:8080/api/v1`, { HTTP_PROXY: `http://127.0.0.1:${port}` });
+    expect(r.exitCode).toBe(8);
+    const err = JSON.parse(r.stderr);
+    expect(err.code).toBe('PROXY_ERROR');
+    expect(err.error).toBe(`Proxy http://127.0.0.1:${port} (HTTP_PROXY) closed the connection without answering the request (ECONNRESET) (GET http://${TARGET_HOST}:8080/api/v1/things)`);
+    // A proxy that was reached may answer next time: retried, as before.
+    expect(asked).toBe(3);
   });
 
   it('after answering 200 to CONNECT: the tunnel is named, not "reset by the server"', async () => {

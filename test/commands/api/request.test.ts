@@ -131,3 +131,75 @@ describe('cr api: requests', () => {
     expect(r.stdout + r.stderr).not.toContain(KEY);
   });
 });
+
+describe('cr api -X HEAD: an answer without a body by definition', () => {
+  it('a 200 prints nothing and exits 0', async () => {
+    const r = await api(['/finance/summary', '-X', 'HEAD']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('');
+    expect(server.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['HEAD /api/v1/finance/summary']);
+  });
+
+  it('--json and --jq change nothing: still nothing printed, exit 0', async () => {
+    for (const extra of [['--json'], ['--jq', '.']]) {
+      const r = await api(['/x', '-X', 'head', ...extra]);
+      expect(r.exitCode, `${extra}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('after a followed 301: the HEAD goes again to the Location, exit 0', async () => {
+    server.handle((req) => (req.path === '/api/v1/old' ? { status: 301, headers: { location: '/api/v1/new' } } : ok({ moved: true })));
+    const r = await api(['/old', '-X', 'HEAD']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(server.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['HEAD /api/v1/old', 'HEAD /api/v1/new']);
+  });
+
+  it('--include: the status line and headers on stderr, nothing on stdout, exit 0 (after a redirect too)', async () => {
+    server.handle((req) => (req.path === '/api/v1/old' ? { status: 301, headers: { location: '/api/v1/new' } } : ok({ moved: true })));
+    for (const path of ['/new', '/old']) {
+      const r = await api([path, '-X', 'HEAD', '--include']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^HTTP\/1\.1 200 OK\n(.+: .+\n)*content-type: application\/json.*\n(.+: .+\n)*\n$/);
+    }
+  });
+
+  it('an error status is mapped as for a GET (404 → 5, 401 → 3, 403 → 4), with --include too', async () => {
+    for (const [status, exit] of [
+      [404, 5],
+      [401, 3],
+      [403, 4],
+      [422, 6],
+    ] as const) {
+      server.handle({ status });
+      const r = await api(['/x', '-X', 'HEAD', '--json']);
+      expect(r.exitCode, `${status}: ${r.stderr}`).toBe(exit);
+      expect(r.stdout).toBe('');
+      expect(JSON.parse(r.stderr)).toMatchObject({ status });
+      const i = await api(['/x', '-X', 'HEAD', '-i']);
+      expect(i.exitCode, `${status} -i: ${i.stderr}`).toBe(exit);
+      expect(i.stdout).toBe('');
+      expect(i.stderr).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    }
+  });
+
+  it('a 3xx cr does not follow (a 304, a 301 without Location) is no success: BAD_RESPONSE with the status', async () => {
+    for (const status of [304, 301]) {
+      server.handle({ status });
+      const r = await api(['/x', '-X', 'HEAD', '--json']);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(JSON.parse(r.stderr)).toMatchObject({ code: 'BAD_RESPONSE', status });
+      expect(JSON.parse(r.stderr).error).toContain(`HEAD http://127.0.0.1:${server.port}/api/v1/x: HTTP ${status}`);
+    }
+  });
+
+  it('a GET with the same empty 200 is still no answer (positive control)', async () => {
+    server.handle({ status: 200 });
+    const r = await api(['/x']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('HTTP 200 with a non-JSON body');
+  });
+});
