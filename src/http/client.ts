@@ -237,7 +237,16 @@ export class ApiClient {
   private async once(method: string, url: string, body?: unknown, extra: Record<string, string> = {}): Promise<RawResponse> {
     let hop: Hop = { url, withKey: true };
     for (let hops = 0; ; hops++) {
-      const res = await this.exchange(method, hop.url, body, extra, hop.withKey);
+      const res = await this.exchange(method, hop.url, body, extra, hop.withKey).catch((error: unknown) => {
+        // A proxy variable cr cannot use for the hop's origin (ALL_PROXY=socks5://…): a usage
+        // error promises nothing was sent (exit 2), but the first request was.
+        if (hops === 0 || !(error instanceof UsageError)) throw error;
+        throw new NetworkError(method, redactKeys(hop.url), `${error.message}; a redirect led there after the request to ${redactKeys(url)} was sent`, {
+          cause: error,
+          code: 'PROXY_ERROR',
+          retryable: false,
+        });
+      });
       const next = nextHop(method, hop, url, res.status, res.headers.location, hops, this.baseUrl);
       if (!next) return hop.withKey ? res : { ...res, withoutKeyFrom: hop.url };
       const dropped = hop.withKey && !next.withKey && (this.options.key || Object.keys(extra).length > 0) ? ' (no Authorization: another origin)' : '';

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { cleanupTempDirs, makeKey } from '../helpers/tmp.js';
-import { type Answer, closeAll, startTarget } from './support.js';
+import { type Answer, closeAll, envelope, startTarget, TARGET_HOST } from './support.js';
 
 /**
  * What a redirect to another origin is blamed for (src/http/client.ts unwrap,
@@ -69,5 +69,23 @@ describe('a redirect to another origin', () => {
     expect(r.stderr).toContain(`point the base URL at http://127.0.0.1:${other.port}/api/v1`);
     expect(r.stderr).not.toMatch(new RegExp(`point the base URL at http://127\\.0\\.0\\.1:${other.port}(?!/api/v1)`));
     expect(other.seen).toEqual([]);
+  });
+});
+
+describe('a redirect to an origin whose proxy cr cannot use', () => {
+  it('ALL_PROXY=socks5://… met on a hop: a proxy error after the first request was sent, not a usage error (exit 8, not 2)', async () => {
+    // The first origin is loopback (never proxied); the hop's is not, and only a SOCKS proxy is set.
+    const srv = await startTarget((req, res, live) => {
+      if (req.url?.startsWith('/api/v1/moved')) return envelope(req, res, live);
+      res.writeHead(302, { location: `http://${TARGET_HOST}:${live.port}/api/v1/moved` });
+      res.end();
+    });
+    const r = await runCli(['api', '/old', '--json'], { env: { ...env(srv.port), ALL_PROXY: 'socks5://127.0.0.1:1080' } });
+    expect(srv.seen.map((s) => s.url)).toEqual(['/api/v1/old']);
+    expect(r.exitCode, r.stderr).toBe(8);
+    const error = JSON.parse(r.stderr) as { code: string; error: string };
+    expect(error.code).toBe('PROXY_ERROR');
+    expect(error.error).toContain('ALL_PROXY');
+    expect(error.error).toContain('after the request to');
   });
 });
