@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { Command } from 'commander';
-import { UsageError } from '../../src/errors.js';
+import { LocalError, UsageError } from '../../src/errors.js';
 import type { Context } from '../../src/cli/context.js';
 import { withExamples, storeOption } from '../../src/cli/options.js';
 import { asCliError } from '../../src/local/errors.js';
@@ -90,7 +90,13 @@ async function report(
 ): Promise<void> {
   const profiles = await ctx.profiles();
   const { name } = plan;
-  profiles.save(name, { ...profiles.get(name), baseUrl: DEFAULT_LOCAL_URL, apiKey: made.key, store: plan.store }, plan.makeActive);
+  let unsaved: unknown;
+  try {
+    profiles.save(name, { ...profiles.get(name), baseUrl: DEFAULT_LOCAL_URL, apiKey: made.key, store: plan.store }, plan.makeActive);
+  } catch (err) {
+    // The store and its key exist now: the key is still printed (it is shown once), then the failure.
+    unsaved = err;
+  }
   if (ctx.globals.json) {
     writeJson(ctx.io, {
       storePath: made.storePath,
@@ -103,6 +109,7 @@ async function report(
   } else {
     ctx.io.out.write(`${made.key}\n`);
   }
+  if (unsaved !== undefined) throw profileNotSaved(unsaved, made.storePath, name);
   const saved = plan.replaces ? `it replaced the key of the profile "${name}"` : `it is saved as the new profile "${name}"`;
   ctx.notice(`Created ${made.storePath}${o.demo ? ' with demo data' : ''}. The admin key above is shown once; ${saved}.`);
   // Commands run with this profile now reach the local server, not the one it named before.
@@ -128,4 +135,14 @@ function nextStore(storePath: string): string {
   u.password = '';
   u.searchParams.delete('password');
   return `${shownStore(u.toString())} (with the password in PGPASSWORD or ~/.pgpass)`;
+}
+
+/** The profile could not be written (a full disk, a read-only config folder): the key above is the only copy. */
+function profileNotSaved(err: unknown, storePath: string, name: string): LocalError {
+  const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+  return new LocalError(
+    `Created ${storePath} and its admin key (printed above, shown once), but the profile "${name}" could not be saved (${escapeControls(why)}); keep the key, then \`cr auth login --profile ${name} --base-url ${DEFAULT_LOCAL_URL} --no-verify --with-key\` saves it (the key on standard input)`,
+    1,
+    { cause: err, code: 'PROFILE_NOT_SAVED' },
+  );
 }
