@@ -24,7 +24,9 @@ async function copy(ctx: Context, o: { from: string; to: string }): Promise<void
   try {
     result = await copyStore(o.from, o.to, { env: ctx.env });
   } catch (err) {
-    throw await asCliError(err);
+    // A full disk is named by the file written whole, the destination (a database URL is never shown: it may hold a password).
+    const { isDatabaseUrl } = await import('../../src/config/store-url.js');
+    throw await asCliError(err, isDatabaseUrl(o.to) ? undefined : o.to);
   }
   if (ctx.globals.json) return writeJson(ctx.io, result);
   ctx.notice(`Copied ${result.records} records from ${escapeControls(result.from)} to ${escapeControls(result.to)}.`);

@@ -62,7 +62,7 @@ async function init(ctx: Context, o: InitFlags): Promise<void> {
       waitMs: lockWaitFromEnv(ctx.env),
     });
   } catch (err) {
-    throw await asCliError(err);
+    throw await asCliError(err, storePath);
   }
   return report(ctx, o, storePath, made, plan);
 }

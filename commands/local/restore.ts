@@ -31,7 +31,7 @@ async function restore(ctx: Context, o: { store?: string; from?: string }): Prom
   try {
     result = await restoreStore(store, { from: o.from });
   } catch (err) {
-    throw await asCliError(err);
+    throw await asCliError(err, store);
   }
   if (ctx.globals.json) return writeJson(ctx.io, result);
   ctx.notice(`Restored ${result.storePath} from ${result.restoredFrom}.`);

@@ -168,7 +168,8 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
       lockLabel: 'cr serve',
     });
   } catch (err) {
-    throw await asCliError(err);
+    // A store file is named in a full disk's message; a database URL is not (it may hold a password).
+    throw await asCliError(err, isDatabase(storePath) ? undefined : storePath);
   } finally {
     stopWaitSignals();
   }

@@ -51,6 +51,36 @@ describe.runIf(canMount)('a --local read on a full disk', () => {
     expect(freedCode).toBe('0');
   });
 
+  it('cr local init, restore and serve on a full disk name the store in STORE_DISK_FULL', { timeout: 60_000 }, async () => {
+    const dir = tempDir('cr-disk-full-names-');
+    const mnt = join(dir, 'mnt');
+    const store = join(mnt, 'store.json');
+    const fresh = join(mnt, 'fresh.json');
+    const script = [
+      'set -u',
+      `mkdir -p ${mnt}`,
+      `mount -t tmpfs -o size=2m,mode=0700 tmpfs ${mnt}`,
+      'cr local init --demo --store "$CR_STORE" > /dev/null 2>&1 || exit 90',
+      `dd if=/dev/zero of=${mnt}/fill bs=4k 2> /dev/null`,
+      `cr local init --json --profile fresh --store ${fresh} > /dev/null 2> init.err; echo "$?" > init.code`,
+      'cr local restore --json --store "$CR_STORE" > /dev/null 2> restore.err; echo "$?" > restore.code',
+      'cr serve --json --port 0 --store "$CR_STORE" > /dev/null 2> serve.err; echo "$?" > serve.code',
+    ].join('\n');
+    writeFileSync(join(dir, 'names.sh'), script);
+    const env = { PATH: crOnPath(), HOME: dir, CR_CONFIG_DIR: dir, NO_COLOR: '1', CR_STORE: store };
+    const r = await spawnProcess('unshare', ['-m', 'bash', 'names.sh'], { cwd: dir, env, timeoutMs: 50_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    for (const [name, path] of [
+      ['init', fresh],
+      ['restore', store],
+      ['serve', store],
+    ] as const) {
+      const err = readFileSync(join(dir, `${name}.err`), 'utf8').trim().split('\n').pop()!;
+      const code = readFileSync(join(dir, `${name}.code`), 'utf8').trim();
+      expect({ name, code, err: JSON.parse(err) }).toMatchObject({ name, code: '1', err: { code: 'STORE_DISK_FULL', error: expect.stringContaining(`the store ${path}:`) } });
+    }
+  });
+
   it('output redirected to a full disk: exit 1 and one line, never a stack; standard error there only loses the notices', { timeout: 60_000 }, async () => {
     const dir = tempDir('cr-disk-full-out-');
     const mnt = join(dir, 'mnt');
