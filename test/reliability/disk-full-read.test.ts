@@ -75,7 +75,10 @@ describe.runIf(canMount)('a --local read on a full disk', () => {
       ['restore', store],
       ['serve', store],
     ] as const) {
-      const err = readFileSync(join(dir, `${name}.err`), 'utf8').trim().split('\n').pop()!;
+      const err = readFileSync(join(dir, `${name}.err`), 'utf8')
+        .trim()
+        .split('\n')
+        .pop()!;
       const code = readFileSync(join(dir, `${name}.code`), 'utf8').trim();
       expect({ name, code, err: JSON.parse(err) }).toMatchObject({ name, code: '1', err: { code: 'STORE_DISK_FULL', error: expect.stringContaining(`the store ${path}:`) } });
     }
