@@ -105,6 +105,8 @@ const rateLimitOf = async (store: OpenedStore, given: number | undefined) =>
 /** A store file as a server holds it: its lock named, the rate-limit sidecar beside it, its troubles told. */
 function fileOptions(storePath: string, opts: ServingOptions, realNow: RealClock): OpenJsonStoreOptions {
   const { notice } = opts;
+  // Who says it: `cr serve`, or `cr --local` for the server a command runs in-process.
+  const who = opts.lockLabel ?? 'cr serve';
   return {
     ...opts.storeOptions,
     fs: opts.fs,
@@ -112,12 +114,12 @@ function fileOptions(storePath: string, opts: ServingOptions, realNow: RealClock
     onFoldProblem: (e) =>
       notice(
         e.failed
-          ? `cr serve: folding the journal into ${logSafe(storePath)} failed (${errorSummary(e.error)}); the journal keeps every write; retrying with backoff`
-          : `cr serve: the journal was folded into ${logSafe(storePath)} again after ${e.failures} failed attempt(s)`,
+          ? `${who}: folding the journal into ${logSafe(storePath)} failed (${errorSummary(e.error)}); the journal keeps every write; retrying with backoff`
+          : `${who}: the journal was folded into ${logSafe(storePath)} again after ${e.failures} failed attempt(s)`,
       ),
     onLockLost: () => {
       notice(
-        `cr serve: the lock on ${logSafe(storePath)} was taken over by another process (a server or a cr local command) while this one was not running (stopped or frozen); writes are refused from now on, reads too (503, lock_lost)`,
+        `${who}: the lock on ${logSafe(storePath)} was taken over by another process (a server or a cr local command) while this one was not running (stopped or frozen); writes are refused from now on, reads too (503, lock_lost)`,
       );
       opts.onStoreLost?.();
     },

@@ -118,6 +118,20 @@ describe('store size cap: 507 Store is full, the server alive, every acknowledge
 });
 
 describe('a fold that fails never stops the server', () => {
+  it('the notice names who holds the store: cr --local for the server a command runs in-process', async () => {
+    const s = await fixtureStore();
+    const notices: string[] = [];
+    srv = await startFixtureServer({ storePath: s.path, notice: (l) => notices.push(l), storeOptions: { journalMaxRecords: 1 }, lockLabel: 'cr --local' });
+    (srv.store.data.users as unknown[]).push({ id: 'poison', email: 'p@example.com', name: 'x', big: 1n });
+    expect((await create(listener('during', {}))).status).toBe(200);
+    await srv.store.compact();
+    expect(notices[0]).toMatch(/^cr --local: folding the journal into .*store\.json failed/);
+    (srv.store.data.users as unknown[]).pop();
+    await srv.close();
+    srv = undefined;
+    await s.cleanup();
+  });
+
   it('serialisation throws on every fold: writes acknowledged, one short log line, journal replayed after a restart', async () => {
     const s = await fixtureStore();
     const notices: string[] = [];
