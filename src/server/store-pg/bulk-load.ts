@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { COLLECTION_NAMES } from '../store/collections.js';
 import type { StoreData } from '../store/schema.js';
 import { columnsOf, revenueColumnsOf } from './derive.js';
@@ -25,18 +26,53 @@ const line = (values: (string | number | boolean | null)[]) => `${values.map(fie
  */
 class CopyWriter {
   private chunk = '';
-  constructor(private readonly stream: Writable) {}
+  private failed?: Error;
+  /** Settles once the stream's last data is sent (its _final runs): postgres.js takes other statements from then on. */
+  private readonly sent: Promise<void>;
+  constructor(private readonly stream: Writable) {
+    this.sent = new Promise((resolve) => {
+      const final = stream._final.bind(stream);
+      stream._final = (callback) => {
+        final(callback);
+        resolve();
+      };
+    });
+    // The database can fail the COPY at any time (a row it refuses, the connection dropped):
+    // an 'error' while no write waits for a drain would have no listener and end the process.
+    // Kept, and thrown by the next put() or by finish().
+    stream.on('error', (err: Error) => {
+      this.failed ??= err;
+    });
+  }
   async put(text: string): Promise<void> {
+    if (this.failed) throw this.failed;
     this.chunk += text;
     if (this.chunk.length < 262_144) return;
     const full = this.chunk;
     this.chunk = '';
     if (!this.stream.write(full)) await once(this.stream, 'drain');
   }
-  async finish(): Promise<void> {
+  /**
+   * Ends the COPY. postgres.js finishes the stream only when the COPY completes: one the
+   * database refuses part-way (a row it rejects, its disk full) never finishes, and the
+   * database's error goes nowhere (its connection.js: the COPY's query was already resolved
+   * with the stream), so waiting for 'finish' alone would wait for ever. A statement queued
+   * behind the COPY on the transaction's connection (once postgres.js takes one: it refuses
+   * any while the COPY's stream takes data) is refused when the COPY failed (the transaction
+   * is aborted), which ends the wait with an error.
+   */
+  async finish(tx: Tx): Promise<void> {
+    if (this.failed) throw this.failed;
     if (this.chunk) this.stream.write(this.chunk);
     this.stream.end();
-    await once(this.stream, 'finish');
+    await Promise.all([
+      finished(this.stream),
+      this.sent.then(() => tx`SELECT 1`).catch((err: unknown) => {
+        throw Object.assign(new Error(`the database refused the load part-way (its log says why); nothing was written: ${(err as Error).message}`), {
+          cause: err,
+        });
+      }),
+    ]);
   }
 }
 
@@ -72,7 +108,7 @@ export async function loadInto(store: PgStore, data: StoreData): Promise<{ recor
         await rows.put(line([seq++, name, c.id, c.websiteId, c.lookup, JSON.stringify(record)]));
       }
     }
-    await rows.finish();
+    await rows.finish(tx);
     await tx`ALTER TABLE cr_revenue DISABLE TRIGGER USER`;
     const rev = new CopyWriter(
       await tx`COPY cr_revenue (seq, entity_id, active, monthly_cents, client_name, currency, renewal_date, next_invoice_date) FROM STDIN`.writable(),
@@ -82,7 +118,7 @@ export async function loadInto(store: PgStore, data: StoreData): Promise<{ recor
       const r = revenueColumnsOf(record);
       await rev.put(line([revenueSeq++, r.entityId, r.active, r.monthlyCents, r.clientName, r.currency, r.renewalDate, r.nextInvoiceDate]));
     }
-    await rev.finish();
+    await rev.finish(tx);
     await tx`ALTER TABLE cr_revenue ENABLE TRIGGER USER`;
     await tx`ALTER TABLE cr_records ENABLE TRIGGER USER`;
     await rebuild();
