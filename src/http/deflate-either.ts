@@ -39,7 +39,8 @@ export class WholeDecoder extends Transform {
     const inner = this.inner!;
     // zlib ends its output at the end of the compressed data, which may come before the body's
     // end (then 'end' is already past): waiting for it again would wait for ever.
-    const check = () => done(this.fed > inner.bytesWritten ? new Error(`${this.fed - inner.bytesWritten} byte(s) after the end of its compressed data`) : undefined);
+    const check = () =>
+      done(this.fed > inner.bytesWritten ? new Error(`${this.fed - inner.bytesWritten} byte(s) after the end of its compressed data`) : undefined);
     if (this.innerEnded) return void check();
     inner.once('end', check);
     inner.end();

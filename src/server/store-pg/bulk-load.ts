@@ -67,11 +67,13 @@ class CopyWriter {
     this.stream.end();
     await Promise.all([
       finished(this.stream),
-      this.sent.then(() => tx`SELECT 1`).catch((err: unknown) => {
-        throw Object.assign(new Error(`the database refused the load part-way (its log says why); nothing was written: ${(err as Error).message}`), {
-          cause: err,
-        });
-      }),
+      this.sent
+        .then(() => tx`SELECT 1`)
+        .catch((err: unknown) => {
+          throw Object.assign(new Error(`the database refused the load part-way (its log says why); nothing was written: ${(err as Error).message}`), {
+            cause: err,
+          });
+        }),
     ]);
   }
 }
