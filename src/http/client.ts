@@ -316,8 +316,10 @@ export class ApiClient {
       // A time-out is told apart from a refused or broken connection (docs/cli-contract.md §5: TIMEOUT, still exit 8),
       // and a proxy's failure from the server's (PROXY_ERROR, src/http/proxy-errors.ts).
       const timedOut = why.startsWith('Timed out');
+      // Through a proxy that forwards the request (an http URL), a time-out may be the proxy's or the server's: both named.
+      const through = timedOut && proxy ? ` through proxy ${showProxy(proxy.url)} (${proxy.variable})` : '';
       const proxyFailed = (cause as { code?: string }).code === 'PROXY_ERROR';
-      throw new NetworkError(method, redactKeys(url), byDeadline && timedOut ? `${why} (--timeout, retries included)` : why, {
+      throw new NetworkError(method, redactKeys(url), `${why}${through}${byDeadline && timedOut ? ' (--timeout, retries included)' : ''}`, {
         cause,
         code: timedOut ? 'TIMEOUT' : proxyFailed ? 'PROXY_ERROR' : failureCode(cause),
         // A refused proxy, an untrusted certificate or an HTTP/2-only server answers the same again.

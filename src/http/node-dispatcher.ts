@@ -180,9 +180,11 @@ export class NodeHttpDispatcher extends DispatcherBase {
       end();
       req?.destroy();
       res?.destroy();
-      // Out of time before any answer through a proxy, or before the tunnel it was asked for:
-      // the proxy is the one that did not answer (src/http/proxy-errors.ts).
-      handler.onError?.(proxy && !res && !tunnelled && isTimeout(err) ? proxyTimedOut(proxy, origin, opts.headersTimeout ?? DEFAULT_TIMEOUT_MS, err) : err);
+      // Out of time before the tunnel an https request asked the proxy for: the proxy did not
+      // open it (src/http/proxy-errors.ts). An http request's proxy forwards it, so its silence
+      // may be the server's: a time-out as any other (src/http/client.ts names the proxy).
+      const tunnelWait = proxy && !res && !tunnelled && origin.protocol === 'https:' && isTimeout(err);
+      handler.onError?.(tunnelWait ? proxyTimedOut(proxy!, origin, opts.headersTimeout ?? DEFAULT_TIMEOUT_MS, err) : err);
     };
     // The abort function request() keeps: its signal (a timeout, Ctrl-C) or a consumer that
     // stops reading (the body cap) ends the request and drops the connection.

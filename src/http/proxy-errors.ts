@@ -85,10 +85,16 @@ export function proxyRefused(route: ProxyRoute, target: string, status: number, 
 }
 
 /**
- * Out of time before the proxy answered: for an https URL, the request for a tunnel (CONNECT);
- * for an http one, the request it forwards. Retried as a time-out is (docs/exit-codes.md).
+ * Out of time before the proxy opened the tunnel an https request asked for: it could not be
+ * reached (a connection it never accepts) or it did not answer the CONNECT, which cr cannot
+ * tell apart from here. Retried as a time-out is (docs/exit-codes.md).
  */
 export function proxyTimedOut(route: ProxyRoute, origin: URL, ms: number, cause: Error): ProxyError {
-  const asked = origin.protocol === 'https:' ? `the request for a tunnel to ${printable(origin.host)}` : `the request for ${printable(origin.origin)}`;
-  return Object.assign(new ProxyError(`${named(route)} did not answer ${asked}: timed out after ${Number((ms / 1000).toFixed(1))} s`, true), { cause });
+  return Object.assign(
+    new ProxyError(
+      `${named(route)} did not open the tunnel to ${printable(origin.host)} within ${Number((ms / 1000).toFixed(1))} s (it cannot be reached, or did not answer)`,
+      true,
+    ),
+    { cause },
+  );
 }
