@@ -36,7 +36,10 @@ export async function main(): Promise<void> {
   const code = await run(argv, ctx);
   process.off('SIGINT', onSigint);
   // Both streams: to a pipe a large write is still queued when run() returns, and
-  // process.exit() would cut it short (a long list of plan problems on stderr).
-  await Promise.all([process.stdout, process.stderr].map((s) => new Promise<void>((resolve) => s.write('', () => resolve()))));
+  // process.exit() would cut it short (a long list of plan problems on stderr). Only a stream
+  // with writes still queued: a zero-length write is a write(2) of its own, which a file
+  // that cannot take more (/dev/full) fails, turning a result already written into exit 1.
+  const queued = [process.stdout, process.stderr].filter((s) => s.writableLength > 0);
+  await Promise.all(queued.map((s) => new Promise<void>((resolve) => s.write('', () => resolve()))));
   process.exit(code);
 }

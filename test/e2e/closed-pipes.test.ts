@@ -3,7 +3,7 @@
  * with real pipes shows what happens then (an EPIPE on the next write).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnBin } from '../helpers/cli.js';
+import { runBin, spawnBin } from '../helpers/cli.js';
 import { cleanupTempDirs } from '../helpers/tmp.js';
 
 afterAll(() => cleanupTempDirs());
@@ -29,5 +29,24 @@ describe('a reader that left', () => {
   it('a closed stdout ends the run quietly with 0', async () => {
     const r = await withClosed('stdout', dryRun);
     expect(r.code).toBe(0);
+  });
+});
+
+describe('standard output on a file that takes nothing (/dev/full)', () => {
+  // A run that wrote nothing to stdout ends with its own code: no empty write at exit fails it.
+  const toFull = ['sh', '-c', 'exec "$@" > /dev/full', 'sh'];
+
+  it('a usage error keeps exit 2, its message on stderr', async () => {
+    const r = await runBin(['finance', 'summary', '--bogus'], { via: toFull });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain("unknown option '--bogus'");
+    expect(r.stderr).not.toContain('cannot write to standard output');
+  });
+
+  it('output that cannot be written is still one line and exit 1 (control)', async () => {
+    const r = await runBin(dryRun, { via: toFull });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.trim().split('\n').pop()).toBe('cr: cannot write to standard output (ENOSPC)');
+    expect(r.stderr).not.toMatch(/^\s+at /m);
   });
 });
