@@ -169,10 +169,15 @@ export class ApiClient {
 
   /** Unwraps a success envelope, or throws the typed error the response stands for. */
   unwrap(method: string, url: string, res: RawResponse): { data: unknown } {
-    // A refusal from another origin, reached by a redirect that took the key away: not the key's fault.
+    // A refusal after a redirect to another origin took the key away: not the key's fault.
     if ((res.status === 401 || res.status === 403) && res.withoutKeyFrom !== undefined && this.options.key) {
+      const at = new URL(res.withoutKeyFrom);
+      // Back on the first origin after a hop elsewhere: the key stays dropped (src/http/redirects.ts), and the base URL is right.
+      const back = at.origin === new URL(url).origin;
       throw new ResponseError(
-        `${method} ${redactKeys(url)} was redirected to another origin, ${shownValue(res.withoutKeyFrom)}, which is not sent the key, and was answered there with HTTP ${res.status}; if the API has moved, point the base URL at ${movedBase(new URL(res.withoutKeyFrom), url, this.baseUrl)}`,
+        back
+          ? `${method} ${redactKeys(url)} was redirected through another origin and back, to ${shownValue(res.withoutKeyFrom)}, which is then not sent the key either, and was answered there with HTTP ${res.status}; the server's redirects, not the key, are the cause`
+          : `${method} ${redactKeys(url)} was redirected to another origin, ${shownValue(res.withoutKeyFrom)}, which is not sent the key, and was answered there with HTTP ${res.status}; if the API has moved, ${movedBase(at, url, this.baseUrl)}`,
         { status: res.status },
       );
     }

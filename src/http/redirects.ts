@@ -53,7 +53,9 @@ export function nextHop(method: string, from: Hop, first: string, status: number
     throw new ResponseError(
       `${method} ${at} was answered by HTTP ${status}, a redirect to ${shown} that cr does not follow for a ${method} (only 307 and 308 keep a write's method and body); the ${method} may not have been done: ${
         to.protocol === 'https:' || to.protocol === 'http:'
-          ? `point the base URL at ${base ? movedBase(to, first, base) : shownValue(to.origin)}`
+          ? base
+            ? movedBase(to, first, base)
+            : `point the base URL at ${shownValue(to.origin)}`
           : 'its Location is not an http(s) URL'
       }`,
       { status },
@@ -73,12 +75,15 @@ export function nextHop(method: string, from: Hop, first: string, status: number
 /**
  * The base URL to suggest when the API answers from elsewhere: the Location with the request's
  * own path under the base taken off its end when it ends so (the API moved whole), else the
- * base's own path on the Location's origin. Shown as messages show a URL (src/http/shown.ts).
+ * base's own path on the Location's origin; said as advice, in the words messages use
+ * (src/http/shown.ts). A base cr would refuse (one not ending in /api/v1: docs/cli-contract.md)
+ * is not offered: the advice then names the origin only.
  */
 export function movedBase(to: URL, first: string, base: string): string {
   const basePath = new URL(base).pathname.replace(/\/+$/, '');
   const firstPath = new URL(first).pathname;
   const endpoint = firstPath.startsWith(`${basePath}/`) ? firstPath.slice(basePath.length) : '';
   const path = endpoint && to.pathname.endsWith(endpoint) ? to.pathname.slice(0, -endpoint.length) : basePath;
-  return shownValue(`${to.origin}${path}`);
+  if (!path.endsWith('/api/v1')) return `point the base URL at the /api/v1 of ${shownValue(to.origin)}`;
+  return `point the base URL at ${shownValue(`${to.origin}${path}`)}`;
 }

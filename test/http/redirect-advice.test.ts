@@ -72,6 +72,38 @@ describe('a redirect to another origin', () => {
   });
 });
 
+describe('the advice after a key-dropping redirect', () => {
+  it('through another origin and back: the answer is not said to come from another origin, and no base URL is offered', async () => {
+    let srvPort = 0;
+    const other = await startTarget((req, res) => {
+      res.writeHead(302, { location: `http://127.0.0.1:${srvPort}/api/v1/back` });
+      res.end();
+    });
+    const srv = await startTarget((req, res, live) => {
+      if (req.url?.startsWith('/api/v1/back')) return refuses(req, res, live);
+      res.writeHead(302, { location: `http://127.0.0.1:${other.port}/api/v1/elsewhere` });
+      res.end();
+    });
+    srvPort = srv.port;
+    const r = await runCli(['api', '/start'], { env: env(srv.port) });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`was redirected through another origin and back, to http://127.0.0.1:${srv.port}/api/v1/back, which is then not sent the key either`);
+    expect(r.stderr).not.toContain('point the base URL');
+  });
+
+  it('a Location whose path is not under /api/v1: the advice names the origin, never a base URL cr would refuse', async () => {
+    const other = await startTarget(refuses);
+    const srv = await startTarget((_req, res) => {
+      res.writeHead(301, { location: `http://127.0.0.1:${other.port}/v2/things` });
+      res.end();
+    });
+    const r = await runCli(['api', '/things'], { env: env(srv.port) });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`point the base URL at the /api/v1 of http://127.0.0.1:${other.port}`);
+    expect(r.stderr).not.toContain(`point the base URL at http://127.0.0.1:${other.port}/v2`);
+  });
+});
+
 describe('a redirect to an origin whose proxy cr cannot use', () => {
   it('ALL_PROXY=socks5://… met on a hop: a proxy error after the first request was sent, not a usage error (exit 8, not 2)', async () => {
     // The first origin is loopback (never proxied); the hop's is not, and only a SOCKS proxy is set.
