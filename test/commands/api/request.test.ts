@@ -141,6 +141,20 @@ describe('cr api -X HEAD: an answer without a body by definition', () => {
     expect(server.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['HEAD /api/v1/finance/summary']);
   });
 
+  it('--website adds website_id to the query as for a GET, beside -F fields (--verbose shows it)', async () => {
+    const website = '0b253a23-6fd1-4921-86e4-4954cb8dbbba';
+    const r = await runCli(['--website', website, '--verbose', 'api', '/brand/brand-subjects', '-X', 'HEAD', '-F', 'limit=5'], { env: env() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const req = server.requests[0]!;
+    expect(req.method).toBe('HEAD');
+    expect(req.query.get('website_id')).toBe(website);
+    expect(req.query.get('limit')).toBe('5');
+    expect(r.stderr).toMatch(new RegExp(`^> HEAD http://127\\.0\\.0\\.1:\\d+/api/v1/brand/brand-subjects\\?.*website_id=${website}`, 'm'));
+    // An explicit -F website_id wins, as for a GET.
+    await runCli(['--website', website, 'api', '/x', '-X', 'HEAD', '-F', 'website_id=other'], { env: env() });
+    expect(server.requests[1]!.query.getAll('website_id')).toEqual(['other']);
+  });
+
   it('--json and --jq change nothing: still nothing printed, exit 0', async () => {
     for (const extra of [['--json'], ['--jq', '.']]) {
       const r = await api(['/x', '-X', 'head', ...extra]);
