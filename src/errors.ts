@@ -65,15 +65,41 @@ export class ApiError extends CrError {
   static from(status: number, payload: unknown, method: string, url: string, retryAfter?: string, retryAt?: string): ApiError {
     const envelope = (payload && typeof payload === 'object' ? payload : {}) as Record<string, unknown>;
     const serverMessage = typeof envelope.error === 'string' ? envelope.error : `HTTP ${status}`;
-    // The server's own code; a 404 without one (an unknown post, docs/api-decisions.md) still gets a
-    // stable code on the CLI side, so scripts need not match the message. The body is kept as sent.
-    const code = typeof envelope.code === 'string' ? envelope.code : status === 404 ? 'NOT_FOUND' : undefined;
+    // The server's own code; an answer without one (an unknown post's 404, docs/api-decisions.md; a
+    // HEAD, which has no body; an empty or foreign error body) still gets a stable code on the CLI
+    // side, the one the API gives that status, so scripts need not match the message. The body is
+    // kept as sent.
+    const code = typeof envelope.code === 'string' ? envelope.code : codeOfStatus(status);
     const details = Array.isArray(envelope.details) ? (envelope.details as ErrorDetail[]) : undefined;
     let message = serverMessage;
     if (details?.length) message += ': ' + details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ');
     if (status === 429) message += `; retry after ${retryAt ?? describeRetryAfter(retryAfter)}`;
     return new ApiError(status, `${message} (${method} ${url})`, method, url, { code, details, retryAfter, body: payload, apiMessage: message });
   }
+}
+
+/**
+ * The code the API gives each error status (docs/api-decisions.md §1; a 503 as the fault
+ * injector words one, src/server/app/faults.ts), for an answer that carries none. A status the
+ * API never gives has the plain `HTTP_<status>`, so every error still prints a code.
+ */
+const STATUS_CODES: Readonly<Record<number, string>> = {
+  400: 'BAD_REQUEST',
+  401: 'INVALID_API_KEY',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'INVALID_STATE',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  500: 'INTERNAL_ERROR',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** The code of an error answer that carries none of its own (`STATUS_CODES`). */
+function codeOfStatus(status: number): string {
+  return STATUS_CODES[status] ?? `HTTP_${status}`;
 }
 
 /**

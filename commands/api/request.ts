@@ -33,8 +33,10 @@ export async function api(ctx: Context, o: ApiOptions): Promise<void> {
   let body: unknown;
   if (o.input) body = parseInput(o.input === '-' ? await readAll(ctx.io.stdin) : readInput(o.input));
   else if (method !== 'GET' && method !== 'HEAD') body = fields;
-  const query = method === 'GET' || method === 'HEAD' ? fields : {};
-  if (ctx.globals.website && method === 'GET') query.website_id ??= ctx.globals.website;
+  const reads = method === 'GET' || method === 'HEAD';
+  const query = reads ? fields : {};
+  // A HEAD asks what the same GET would answer, so it carries the same query, --website included.
+  if (ctx.globals.website && reads) query.website_id ??= ctx.globals.website;
   const client = await ctx.api();
   if (o.paginate) return paginate(ctx, client, path, query, headers, o.include);
   const url = client.resolve(path, query);

@@ -101,13 +101,15 @@ export const vocabularyOption = (flags: string, description: string, values: rea
  * A store named on the command line (`flag`: --store, or `cr local copy`'s --from and --to): a
  * file path as given, or a database URL checked before anything is opened or printed, so a
  * password that would be misread is refused (exit 2) without being echoed
- * (src/config/store-url.ts). Never empty (`--store "$UNSET"`): refused the same way by every
- * command, where it was the current folder to some and the default store to others.
+ * (src/config/store-url.ts). Never empty (`--store "$UNSET"`), nor only blanks (`--store ' '`,
+ * which named a file called " "): refused the same way by every command, where it was the
+ * current folder to some and the default store to others. A path with blanks around other
+ * characters is kept as given.
  */
 export const storeArg =
   (flag: string) =>
   (value: string): string => {
-    if (value === '')
+    if (value.trim() === '')
       throw new UsageError(
         `${flag} needs a store file or a postgres:// URL, not an empty value`,
         flag === '--store' ? 'leave --store out for the default store ($CR_STORE, else the per-user data folder)' : undefined,

@@ -141,6 +141,20 @@ describe('cr api -X HEAD: an answer without a body by definition', () => {
     expect(server.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['HEAD /api/v1/finance/summary']);
   });
 
+  it('--website adds website_id to the query as for a GET, beside -F fields (--verbose shows it)', async () => {
+    const website = '0b253a23-6fd1-4921-86e4-4954cb8dbbba';
+    const r = await runCli(['--website', website, '--verbose', 'api', '/brand/brand-subjects', '-X', 'HEAD', '-F', 'limit=5'], { env: env() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const req = server.requests[0]!;
+    expect(req.method).toBe('HEAD');
+    expect(req.query.get('website_id')).toBe(website);
+    expect(req.query.get('limit')).toBe('5');
+    expect(r.stderr).toMatch(new RegExp(`^> HEAD http://127\\.0\\.0\\.1:\\d+/api/v1/brand/brand-subjects\\?.*website_id=${website}`, 'm'));
+    // An explicit -F website_id wins, as for a GET.
+    await runCli(['--website', website, 'api', '/x', '-X', 'HEAD', '-F', 'website_id=other'], { env: env() });
+    expect(server.requests[1]!.query.getAll('website_id')).toEqual(['other']);
+  });
+
   it('--json and --jq change nothing: still nothing printed, exit 0', async () => {
     for (const extra of [['--json'], ['--jq', '.']]) {
       const r = await api(['/x', '-X', 'head', ...extra]);
@@ -184,6 +198,43 @@ describe('cr api -X HEAD: an answer without a body by definition', () => {
       expect(i.stdout).toBe('');
       expect(i.stderr).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
     }
+  });
+
+  describe('an error answer without a body to take a code from: the code the API gives that status', () => {
+    const statuses = [
+      [400, 6, 'BAD_REQUEST'],
+      [401, 3, 'INVALID_API_KEY'],
+      [403, 4, 'FORBIDDEN'],
+      [404, 5, 'NOT_FOUND'],
+      [429, 7, 'RATE_LIMITED'],
+      [500, 8, 'INTERNAL_ERROR'],
+      [503, 8, 'SERVICE_UNAVAILABLE'],
+      // A status the API never gives still has a code.
+      [422, 6, 'HTTP_422'],
+    ] as const;
+    // A HEAD (no body by definition), and a GET whose error body is empty.
+    for (const method of ['HEAD', 'GET'] as const) {
+      it.each(statuses)(`${method} → %i: exit %i, (%s) in text and in --json`, async (status, exit, code) => {
+        server.handle({ status });
+        const text = await api(['/x', '-X', method]);
+        expect(text.exitCode, text.stderr).toBe(exit);
+        expect(text.stdout).toBe('');
+        const line = text.stderr.trimEnd();
+        expect(line.split('\n')).toHaveLength(1);
+        expect(line).toMatch(new RegExp(`^error: HTTP ${status}.* \\(${method} http://127\\.0\\.0\\.1:${server.port}/api/v1/x\\).* \\(${code}\\)$`));
+        const json = await api(['/x', '-X', method, '--json']);
+        expect(json.exitCode).toBe(exit);
+        expect(json.stdout).toBe('');
+        expect(JSON.parse(json.stderr)).toMatchObject({ error: expect.stringMatching(new RegExp(`^HTTP ${status}`)), code, status });
+        expect(server.requests.every((q) => q.method === method && q.body === '')).toBe(true);
+      });
+    }
+
+    it("a code the server sends is kept, and a body's message too (positive control)", async () => {
+      server.handle(fail(403, 'Website not in key scope', 'OUT_OF_SCOPE'));
+      const r = await api(['/x', '--json']);
+      expect(JSON.parse(r.stderr)).toMatchObject({ error: 'Website not in key scope', code: 'OUT_OF_SCOPE', status: 403 });
+    });
   });
 
   it('a 3xx cr does not follow (a 304, a 301 without Location) is no success: BAD_RESPONSE with the status', async () => {
