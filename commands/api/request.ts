@@ -35,8 +35,9 @@ export async function api(ctx: Context, o: ApiOptions): Promise<void> {
   else if (method !== 'GET' && method !== 'HEAD') body = fields;
   const reads = method === 'GET' || method === 'HEAD';
   const query = reads ? fields : {};
-  // A HEAD asks what the same GET would answer, so it carries the same query, --website included.
-  if (ctx.globals.website && reads) query.website_id ??= ctx.globals.website;
+  // --website on every call (docs/cli-contract.md §2), in the query as every command sends it
+  // (src/http/request-params.ts), writes included; one given with -F for a read wins.
+  if (ctx.globals.website) query.website_id ??= ctx.globals.website;
   const client = await ctx.api();
   if (o.paginate) return paginate(ctx, client, path, query, headers, o.include);
   const url = client.resolve(path, query);

@@ -80,6 +80,16 @@ describe('cr api: requests', () => {
     expect(server.requests[0]!.query.get('website_id')).toBe('0b253a23-6fd1-4921-86e4-4954cb8dbbba');
   });
 
+  it('--website adds website_id to the query of a write too, as every command sends it; the body stays as given', async () => {
+    const website = '0b253a23-6fd1-4921-86e4-4954cb8dbbba';
+    const r = await runCli(['--website', website, 'api', '/content/listeners', '-F', 'name=Feed'], { env: env() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const req = server.requests[0]!;
+    expect(req.method).toBe('POST');
+    expect(req.query.get('website_id')).toBe(website);
+    expect(req.json).toEqual({ name: 'Feed' });
+  });
+
   it('--input - reads the JSON body from stdin', async () => {
     const body = { name: 'Feed', query_config: { keywords: ['a', 'b'] }, n: 3 };
     const r = await api(['/content/listeners', '--input', '-'], { input: JSON.stringify(body) });
