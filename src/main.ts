@@ -9,11 +9,12 @@ export async function main(): Promise<void> {
   // Any other failure (`cr … > file` on a full disk: ENOSPC) is one line and exit 1, as the
   // launcher says it for a help page (src/startup/write-whole.ts), never a stack: the result
   // the caller asked for is lost, and nothing later can bring it back.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  const stdoutFailed = (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
     process.stderr.write(`cr: cannot write to standard output (${typeof err.code === 'string' ? err.code : 'error'})\n`);
     process.exit(1);
-  });
+  };
+  process.stdout.on('error', stdoutFailed);
   // `cr … 2>&1 | head -1`, or `2> file` on a full disk: a stderr that cannot be written only
   // loses diagnostics (there is nowhere left to say anything); the command goes on and ends
   // with its own exit code (a failed stdout above ends it at once).
@@ -41,5 +42,8 @@ export async function main(): Promise<void> {
   // that cannot take more (/dev/full) fails, turning a result already written into exit 1.
   const queued = [process.stdout, process.stderr].filter((s) => s.writableLength > 0);
   await Promise.all(queued.map((s) => new Promise<void>((resolve) => s.write('', () => resolve()))));
+  // A write to a file that failed (a full disk) is said by an 'error' event still to come:
+  // the stream knows already, and the result is lost all the same.
+  if (process.stdout.errored) stdoutFailed(process.stdout.errored as NodeJS.ErrnoException);
   process.exit(code);
 }

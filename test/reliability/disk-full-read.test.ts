@@ -21,6 +21,18 @@ afterAll(() => cleanupTempDirs());
 
 const canMount = runProcessSync('unshare', ['-m', 'sh', '-c', 'mount -t tmpfs -o size=64k tmpfs /mnt']).exitCode === 0;
 
+/**
+ * Runs `lines` in a bash of their own mount namespace, after a tmpfs of `size` is mounted on
+ * `mnt` (inside `dir`), with `cr` on the PATH and the store at `store`; in `dir`.
+ */
+async function onTmpfs(dir: string, mnt: string, size: string, store: string, lines: string[]) {
+  writeFileSync(join(dir, 'run.sh'), ['set -u', `mkdir -p ${mnt}`, `mount -t tmpfs -o size=${size},mode=0700 tmpfs ${mnt}`, ...lines].join('\n'));
+  const env = { PATH: crOnPath(), HOME: dir, CR_CONFIG_DIR: dir, NO_COLOR: '1', CR_STORE: store };
+  const r = await spawnProcess('unshare', ['-m', 'bash', 'run.sh'], { cwd: dir, env, timeoutMs: 50_000 });
+  expect(r.exitCode, r.stderr).toBe(0);
+  return r;
+}
+
 describe.runIf(canMount)('a --local read on a full disk', () => {
   beforeAll(() => ensureBuilt(), 120_000);
 
@@ -28,10 +40,7 @@ describe.runIf(canMount)('a --local read on a full disk', () => {
     const dir = tempDir('cr-disk-full-');
     const mnt = join(dir, 'mnt');
     const store = join(mnt, 'store.json');
-    const script = [
-      'set -u',
-      `mkdir -p ${mnt}`,
-      `mount -t tmpfs -o size=2m,mode=0700 tmpfs ${mnt}`,
+    const r = await onTmpfs(dir, mnt, '2m', store, [
       'cr local init --demo --store "$CR_STORE" > /dev/null',
       'cr --local finance summary --json > /dev/null || exit 90',
       `dd if=/dev/zero of=${mnt}/fill bs=4k 2> /dev/null`,
@@ -39,11 +48,7 @@ describe.runIf(canMount)('a --local read on a full disk', () => {
       `rm ${mnt}/fill`,
       'cr --local finance summary --json > freed.out 2> freed.err; echo "$?" > freed.code',
       'cat full.err full.code freed.code',
-    ].join('\n');
-    writeFileSync(join(dir, 'full.sh'), script);
-    const env = { PATH: crOnPath(), HOME: dir, CR_CONFIG_DIR: dir, NO_COLOR: '1', CR_STORE: store };
-    const r = await spawnProcess('unshare', ['-m', 'bash', 'full.sh'], { cwd: dir, env, timeoutMs: 50_000 });
-    expect(r.exitCode, r.stderr).toBe(0);
+    ]);
     const [err, fullCode, freedCode] = r.stdout.trim().split('\n');
     expect(JSON.parse(err!)).toMatchObject({ code: 'STORE_DISK_FULL' });
     expect(JSON.parse(err!).error).toContain(`cannot write beside the store ${store}: no space left on the device (ENOSPC)`);
@@ -56,20 +61,13 @@ describe.runIf(canMount)('a --local read on a full disk', () => {
     const mnt = join(dir, 'mnt');
     const store = join(mnt, 'store.json');
     const fresh = join(mnt, 'fresh.json');
-    const script = [
-      'set -u',
-      `mkdir -p ${mnt}`,
-      `mount -t tmpfs -o size=2m,mode=0700 tmpfs ${mnt}`,
+    await onTmpfs(dir, mnt, '2m', store, [
       'cr local init --demo --store "$CR_STORE" > /dev/null 2>&1 || exit 90',
       `dd if=/dev/zero of=${mnt}/fill bs=4k 2> /dev/null`,
       `cr local init --json --profile fresh --store ${fresh} > /dev/null 2> init.err; echo "$?" > init.code`,
       'cr local restore --json --store "$CR_STORE" > /dev/null 2> restore.err; echo "$?" > restore.code',
       'cr serve --json --port 0 --store "$CR_STORE" > /dev/null 2> serve.err; echo "$?" > serve.code',
-    ].join('\n');
-    writeFileSync(join(dir, 'names.sh'), script);
-    const env = { PATH: crOnPath(), HOME: dir, CR_CONFIG_DIR: dir, NO_COLOR: '1', CR_STORE: store };
-    const r = await spawnProcess('unshare', ['-m', 'bash', 'names.sh'], { cwd: dir, env, timeoutMs: 50_000 });
-    expect(r.exitCode, r.stderr).toBe(0);
+    ]);
     for (const [name, path] of [
       ['init', fresh],
       ['restore', store],
@@ -95,19 +93,12 @@ describe.runIf(canMount)('a --local read on a full disk', () => {
       summary: `cr --local finance summary --json > ${mnt}/summary.json`,
       table: `cr --local finance summary > ${mnt}/summary.txt`,
     };
-    const script = [
-      'set -u',
-      `mkdir -p ${mnt}`,
-      `mount -t tmpfs -o size=1m,mode=0700 tmpfs ${mnt}`,
+    await onTmpfs(dir, mnt, '1m', store, [
       'cr local init --demo --store "$CR_STORE" > /dev/null 2>&1 || exit 90',
       `dd if=/dev/zero of=${mnt}/fill bs=4k 2> /dev/null`,
       ...Object.entries(runs).map(([name, line]) => `${line} 2> ${name}.err; echo "$?" > ${name}.code`),
       `cr --local finance summary --json > notices.out 2> ${mnt}/notices.err; echo "$?" > notices.code`,
-    ].join('\n');
-    writeFileSync(join(dir, 'out.sh'), script);
-    const env = { PATH: crOnPath(), HOME: dir, CR_CONFIG_DIR: dir, NO_COLOR: '1', CR_STORE: store };
-    const r = await spawnProcess('unshare', ['-m', 'bash', 'out.sh'], { cwd: dir, env, timeoutMs: 50_000 });
-    expect(r.exitCode, r.stderr).toBe(0);
+    ]);
     for (const name of Object.keys(runs)) {
       const err = readFileSync(join(dir, `${name}.err`), 'utf8');
       expect({ name, code: readFileSync(join(dir, `${name}.code`), 'utf8').trim(), stack: /^\s+at /m.test(err) }).toEqual({ name, code: '1', stack: false });
