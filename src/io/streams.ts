@@ -1,3 +1,4 @@
+import { fstatSync, writeSync } from 'node:fs';
 /**
  * The IO seen by commands: two text sinks, stdin, and the facts that decide rendering.
  * Commands never touch process.* directly, so tests can run them in-process.
@@ -85,7 +86,7 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, noColor = false)
   return createIO(
     env,
     {
-      out: { write: (t) => void process.stdout.write(t) },
+      out: stdoutSink(),
       err: { write: (t) => void process.stderr.write(t) },
       get stdin() {
         return process.stdin;
@@ -103,6 +104,33 @@ export function processIO(env: NodeJS.ProcessEnv = process.env, noColor = false)
     },
     noColor,
   );
+}
+
+/**
+ * Standard output's sink. To a regular file Node writes each chunk with one writeSync and drops
+ * what a short write left (its SyncWriteStream ignores the count): on a disk with some room
+ * but not enough, the output was cut and the run ended 0 without a word. To a file, every byte
+ * goes out here, and a write that fails is standard output's error, which src/main.ts reports
+ * (one line, exit 1). Pipes and terminals keep process.stdout, which waits for a slow reader.
+ */
+function stdoutSink(): Sink {
+  let toFile = false;
+  try {
+    toFile = fstatSync(1).isFile();
+  } catch {
+    // No fd 1 to ask about: process.stdout decides.
+  }
+  if (!toFile) return { write: (t) => void process.stdout.write(t) };
+  return {
+    write: (t) => {
+      const bytes = Buffer.from(t, 'utf8');
+      try {
+        for (let done = 0; done < bytes.length; ) done += writeSync(1, bytes, done);
+      } catch (err) {
+        process.stdout.emit('error', err);
+      }
+    },
+  };
 }
 
 /** Reads all of stdin as text (for `--with-key` and `--input -`). */

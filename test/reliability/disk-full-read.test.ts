@@ -82,6 +82,21 @@ describe.runIf(canMount)('a --local read on a full disk', () => {
     }
   });
 
+  it('output larger than the room left on the disk: exit 1 and one line, not a cut file and exit 0', { timeout: 60_000 }, async () => {
+    const dir = tempDir('cr-disk-short-');
+    const mnt = join(dir, 'mnt');
+    // The store is off the small disk; its export (~180 KB) is bigger than the whole of it.
+    const store = join(dir, 'store.json');
+    await onTmpfs(dir, mnt, '64k', store, [
+      'cr local init --demo --store "$CR_STORE" > /dev/null 2>&1 || exit 90',
+      `cr local export --store "$CR_STORE" > ${mnt}/export.json 2> export.err; echo "$?" > export.code`,
+      `cr local export --store "$CR_STORE" > whole.json`,
+    ]);
+    expect(readFileSync(join(dir, 'export.code'), 'utf8').trim()).toBe('1');
+    expect(readFileSync(join(dir, 'export.err'), 'utf8').trim().split('\n').pop()).toBe('cr: cannot write to standard output (ENOSPC)');
+    expect(readFileSync(join(dir, 'whole.json')).length).toBeGreaterThan(64 * 1024);
+  });
+
   it('output redirected to a full disk: exit 1 and one line, never a stack; standard error there only loses the notices', { timeout: 60_000 }, async () => {
     const dir = tempDir('cr-disk-full-out-');
     const mnt = join(dir, 'mnt');
