@@ -36,8 +36,19 @@ export async function api(ctx: Context, o: ApiOptions): Promise<void> {
   const reads = method === 'GET' || method === 'HEAD';
   const query = reads ? fields : {};
   // --website on every call (docs/cli-contract.md §2), in the query as every command sends it
-  // (src/http/request-params.ts), writes included; one given with -F for a read wins.
-  if (ctx.globals.website) query.website_id ??= ctx.globals.website;
+  // (src/http/request-params.ts), writes included. A website_id also given in the path or with
+  // -F must be the same one: two values would leave the server to pick.
+  const website = ctx.globals.website;
+  if (website) {
+    const given = [new URLSearchParams(path.split('?')[1] ?? '').getAll('website_id'), fields.website_id].flat().filter((v) => v !== undefined);
+    const other = given.find((v) => String(v) !== website);
+    if (other !== undefined)
+      throw new UsageError(
+        `--website ${website} and a website_id of ${JSON.stringify(String(other)).slice(0, 80)} in the call disagree`,
+        'give the website once',
+      );
+    if (!new URLSearchParams(path.split('?')[1] ?? '').has('website_id')) query.website_id ??= website;
+  }
   const client = await ctx.api();
   if (o.paginate) return paginate(ctx, client, path, query, headers, o.include);
   const url = client.resolve(path, query);

@@ -90,6 +90,23 @@ describe('cr api: requests', () => {
     expect(req.json).toEqual({ name: 'Feed' });
   });
 
+  it('--website and a different website_id in the path or a -F field: a usage error, nothing sent; the same one is sent once', async () => {
+    const website = '0b253a23-6fd1-4921-86e4-4954cb8dbbba';
+    for (const args of [
+      ['api', '/brand/brand-subjects?website_id=other'],
+      ['api', '/brand/brand-subjects', '-X', 'GET', '-F', 'website_id=other'],
+      ['api', '/content/listeners', '-F', 'website_id=other'],
+    ]) {
+      const r = await runCli(['--website', website, ...args], { env: env() });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain('disagree');
+    }
+    expect(server.requests).toHaveLength(0);
+    const same = await runCli(['--website', website, 'api', `/brand/brand-subjects?website_id=${website}`], { env: env() });
+    expect(same.exitCode, same.stderr).toBe(0);
+    expect(server.requests[0]!.query.getAll('website_id')).toEqual([website]);
+  });
+
   it('--input - reads the JSON body from stdin', async () => {
     const body = { name: 'Feed', query_config: { keywords: ['a', 'b'] }, n: 3 };
     const r = await api(['/content/listeners', '--input', '-'], { input: JSON.stringify(body) });
@@ -160,9 +177,10 @@ describe('cr api -X HEAD: an answer without a body by definition', () => {
     expect(req.query.get('website_id')).toBe(website);
     expect(req.query.get('limit')).toBe('5');
     expect(r.stderr).toMatch(new RegExp(`^> HEAD http://127\\.0\\.0\\.1:\\d+/api/v1/brand/brand-subjects\\?.*website_id=${website}`, 'm'));
-    // An explicit -F website_id wins, as for a GET.
-    await runCli(['--website', website, 'api', '/x', '-X', 'HEAD', '-F', 'website_id=other'], { env: env() });
-    expect(server.requests[1]!.query.getAll('website_id')).toEqual(['other']);
+    // A different -F website_id beside --website: refused, as for a GET; nothing sent.
+    const both = await runCli(['--website', website, 'api', '/x', '-X', 'HEAD', '-F', 'website_id=other'], { env: env() });
+    expect(both.exitCode).toBe(2);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('--json and --jq change nothing: still nothing printed, exit 0', async () => {
