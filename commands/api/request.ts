@@ -40,14 +40,15 @@ export async function api(ctx: Context, o: ApiOptions): Promise<void> {
   // -F must be the same one: two values would leave the server to pick.
   const website = ctx.globals.website;
   if (website) {
-    const given = [new URLSearchParams(path.split('?')[1] ?? '').getAll('website_id'), fields.website_id].flat().filter((v) => v !== undefined);
+    const inPath = new URLSearchParams(path.split('?')[1] ?? '').getAll('website_id');
+    const given = [inPath, fields.website_id].flat().filter((v) => v !== undefined);
     const other = given.find((v) => String(v) !== website);
     if (other !== undefined)
       throw new UsageError(
         `--website ${website} and a website_id of ${JSON.stringify(String(other)).slice(0, 80)} in the call disagree`,
         'give the website once',
       );
-    if (!new URLSearchParams(path.split('?')[1] ?? '').has('website_id')) query.website_id ??= website;
+    if (inPath.length === 0) query.website_id ??= website;
   }
   const client = await ctx.api();
   if (o.paginate) return paginate(ctx, client, path, query, headers, o.include);

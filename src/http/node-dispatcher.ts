@@ -183,7 +183,7 @@ export class NodeHttpDispatcher extends DispatcherBase {
       // Out of time before the tunnel an https request asked the proxy for: the proxy did not
       // open it (src/http/proxy-errors.ts). An http request's proxy forwards it, so its silence
       // may be the server's: a time-out as any other (src/http/client.ts names the proxy).
-      const tunnelWait = proxy && !res && !tunnelled && origin.protocol === 'https:' && isTimeout(err);
+      const tunnelWait = proxy?.tunnel && !res && !tunnelled && isTimeout(err);
       handler.onError?.(tunnelWait ? proxyTimedOut(proxy!, origin, opts.headersTimeout ?? DEFAULT_TIMEOUT_MS, err) : err);
     };
     // The abort function request() keeps: its signal (a timeout, Ctrl-C) or a consumer that

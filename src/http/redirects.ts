@@ -36,7 +36,7 @@ export interface Hop {
  * or a 3xx without a Location, which is answered as it is). Throws for a redirect cr does not
  * follow, with the status and the Location in the message.
  */
-export function nextHop(method: string, from: Hop, first: string, status: number, location: string | undefined, hops: number, base?: string): Hop | undefined {
+export function nextHop(method: string, from: Hop, first: string, status: number, location: string | undefined, hops: number, base: string): Hop | undefined {
   if (!READ_REDIRECTS.has(status) || location === undefined) return undefined;
   const at = shownValue(from.url);
   let to: URL;
@@ -52,11 +52,7 @@ export function nextHop(method: string, from: Hop, first: string, status: number
   if (!read && !WRITE_REDIRECTS.has(status))
     throw new ResponseError(
       `${method} ${at} was answered by HTTP ${status}, a redirect to ${shown} that cr does not follow for a ${method} (only 307 and 308 keep a write's method and body); the ${method} may not have been done: ${
-        to.protocol === 'https:' || to.protocol === 'http:'
-          ? base
-            ? movedBase(to, first, base)
-            : `point the base URL at ${shownValue(to.origin)}`
-          : 'its Location is not an http(s) URL'
+        to.protocol === 'https:' || to.protocol === 'http:' ? movedBase(to, first, base) : 'its Location is not an http(s) URL'
       }`,
       { status },
     );

@@ -32,14 +32,19 @@ async function silentProxy(): Promise<{ port: number; received: () => string }> 
   return { port: (server.address() as AddressInfo).port, received: () => received };
 }
 
+/** `cr api` with a 2 s --timeout, `scheme`'s URL through a silent proxy named by `variable`: exit 8 always. */
+async function throughSilentProxy(scheme: 'http' | 'https', variable: string) {
+  const proxy = await silentProxy();
+  const r = await runBin(['api', '/things', '--json', '--timeout', '2'], {
+    env: { CR_API_KEY: KEY, CR_BASE_URL: `${scheme}://${TARGET_HOST}/api/v1`, [variable]: `http://127.0.0.1:${proxy.port}` },
+  });
+  expect(r.exitCode, r.stderr).toBe(8);
+  return { proxy, error: JSON.parse(r.stderr) as { code: string; error: string } };
+}
+
 describe('a proxy that never answers', () => {
   it('for an https URL: the proxy is named as the one that did not open the tunnel, PROXY_ERROR, exit 8', async () => {
-    const proxy = await silentProxy();
-    const r = await runBin(['api', '/things', '--json', '--timeout', '2'], {
-      env: { CR_API_KEY: KEY, CR_BASE_URL: `https://${TARGET_HOST}/api/v1`, HTTPS_PROXY: `http://127.0.0.1:${proxy.port}` },
-    });
-    expect(r.exitCode, r.stderr).toBe(8);
-    const error = JSON.parse(r.stderr) as { code: string; error: string };
+    const { proxy, error } = await throughSilentProxy('https', 'HTTPS_PROXY');
     expect(error.code).toBe('PROXY_ERROR');
     expect(error.error).toContain(`Proxy http://127.0.0.1:${proxy.port} (HTTPS_PROXY) did not open the tunnel to cr-target.test within 2 s (it cannot be reached, or did not answer)`);
     expect(proxy.received()).toMatch(/^CONNECT cr-target\.test:443 /);
@@ -47,12 +52,7 @@ describe('a proxy that never answers', () => {
   }, 20_000);
 
   it('for an http URL, whose proxy forwards the request (the silence may be the server behind it): a time-out naming the proxy, TIMEOUT, exit 8', async () => {
-    const proxy = await silentProxy();
-    const r = await runBin(['api', '/things', '--json', '--timeout', '2'], {
-      env: { CR_API_KEY: KEY, CR_BASE_URL: `http://${TARGET_HOST}/api/v1`, HTTP_PROXY: `http://127.0.0.1:${proxy.port}` },
-    });
-    expect(r.exitCode, r.stderr).toBe(8);
-    const error = JSON.parse(r.stderr) as { code: string; error: string };
+    const { proxy, error } = await throughSilentProxy('http', 'HTTP_PROXY');
     expect(error.code).toBe('TIMEOUT');
     expect(error.error).toMatch(new RegExp(`^Timed out after [0-9.]+ s through proxy http://127\\.0\\.0\\.1:${proxy.port} \\(HTTP_PROXY\\) \\(--timeout, retries included\\)`));
     expect(proxy.received()).toMatch(/^GET http:\/\/cr-target\.test\/api\/v1\/things /);

@@ -39,8 +39,8 @@ export async function pgHealth(sql: Sql, at: string, busy: () => boolean): Promi
     const asked = schemaVersionWithin(sql, READINESS_TIMEOUT_MS);
     // Its failure after the answer was given (late) is nobody's to report.
     asked.catch(() => undefined);
-    const answer = await Promise.race([asked, late]);
-    if (answer === 'late') {
+    const schema = await Promise.race([asked, late]);
+    if (schema === 'late') {
       return busy()
         ? {
             readiness: {
@@ -51,7 +51,6 @@ export async function pgHealth(sql: Sql, at: string, busy: () => boolean): Promi
           }
         : { readiness: { ready: false, cause: 'database_unreachable', reason: `the database at ${at} did not answer within ${READINESS_TIMEOUT_MS} ms` } };
     }
-    const schema = answer;
     if (schema > NEWEST_SCHEMA) {
       return {
         schema,
