@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { pipeline, type Readable, type Transform } from 'node:stream';
-import { deflateEither, WholeDecoder } from './deflate-either.js';
+import { deflateEither, WholeDecoder } from './whole-decoder.js';
 
 /**
  * Response bodies in the Content-Encodings cr asks for (`Accept-Encoding: gzip, br`, sent by
@@ -41,7 +41,7 @@ function decoder(coding: string, all: string): Transform {
   // Strict: each decoder finishes its stream (zlib's defaults, Z_FINISH and BROTLI_OPERATION_FINISH),
   // so a body whose compressed data stops early (a gzip without its CRC and length, a deflate or
   // br stream cut mid-block) fails, even when its HTTP framing (Content-Length, chunked) was whole.
-  // Held to the end of the compressed data (src/http/deflate-either.ts): bytes after it fail the body.
+  // Held to the end of the compressed data (src/http/whole-decoder.ts): bytes after it fail the body.
   if (coding === 'gzip' || coding === 'x-gzip') return zlib.createGunzip();
   if (coding === 'br') return new WholeDecoder(() => zlib.createBrotliDecompress());
   // With or without its zlib header.

@@ -6,7 +6,7 @@ import { closeAll, startTarget } from './support.js';
 
 /**
  * The Content-Encodings a body may stack, deflate's two forms, and an encoding on no body
- * (src/http/decode-body.ts, src/http/deflate-either.ts, src/http/read-body.ts), against real
+ * (src/http/decode-body.ts, src/http/whole-decoder.ts, src/http/read-body.ts), against real
  * servers on 127.0.0.1.
  */
 afterEach(closeAll);
